@@ -1,0 +1,59 @@
+/**
+ * Spec and status types of the custom resources (group gateway.service.io, v1alpha1). These are
+ * the one TypeScript home of the CRD shapes in crds/; keep them in step with the YAML.
+ */
+import type { ProviderKind } from '../stores/records.ts';
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+export interface ResourceStatus {
+  observedGeneration?: number;
+  conditions?: Condition[];
+}
+
+export interface TenantSpec {
+  displayName: string;
+  /** The liable parent tenant. */
+  parentRef?: { name: string };
+  region?: string;
+  billingMode?: 'delegated' | 'pooled';
+  referral?: string;
+  /** An `@slug/` that matches no Connection is refused (404) instead of served on the platform key. */
+  strictByok?: boolean;
+  workspaces: { id: string; name: string }[];
+}
+
+export interface CachePolicySpec {
+  /** Defaults to metadata.name. */
+  policyName?: string;
+  /** Absent: tenant-wide. */
+  workspace?: string;
+  ttlSeconds?: number;
+  swrSeconds?: number;
+  maxTtlSeconds?: number;
+  defaultTags?: string[];
+  semantic?: boolean;
+}
+
+export interface ConnectionSpec {
+  provider: ProviderKind;
+  /** Defaults to metadata.name; unique per tenant. */
+  slug?: string;
+  /** Deprecated alias of slug; slug wins. */
+  label?: string;
+  secretRef: { name: string };
+  baseUrl?: string;
+  awsRegion?: string;
+  vertexProject?: string;
+  vertexRegion?: string;
+  workspace?: string;
+  defaultModel?: string;
+  dailyCapMicros?: number;
+}
