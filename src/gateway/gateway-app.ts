@@ -1,0 +1,102 @@
+/**
+ * The gateway's fastify app: the inference routes, health, readiness and metrics, and the one
+ * error handler that renders the client's envelope.
+ */
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { GatewayError, InvalidRequestError, PayloadTooLargeError } from '../errors/gateway-error.ts';
+import { type ErrorDialect, renderError, toGatewayError } from '../errors/render-error.ts';
+import type { Logger } from '../observability/logger.ts';
+import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
+import { createInferenceHandler, type InferenceDeps } from './inference-handler.ts';
+
+export interface GatewayAppDeps extends InferenceDeps {
+  /** Whether the process can serve: stores answer and the config view is loaded. */
+  isReady(): Promise<boolean>;
+  log: Logger;
+}
+
+/** fastify's own error codes for unreadable bodies, all of which are the client's fault. */
+const CLIENT_BODY_ERRORS = new Set([
+  'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+  'FST_ERR_CTP_EMPTY_JSON_BODY',
+  'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
+  'FST_ERR_CTP_INVALID_JSON_BODY',
+  'FST_ERR_VALIDATION',
+]);
+
+function dialectOf(request: FastifyRequest): ErrorDialect {
+  return request.url.startsWith('/v1/messages') ? 'anthropic' : 'openai';
+}
+
+function classify(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const fastifyError = error as Partial<FastifyError> | undefined;
+  if (fastifyError?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new PayloadTooLargeError(0);
+  if (fastifyError?.code !== undefined && CLIENT_BODY_ERRORS.has(fastifyError.code)) {
+    return new InvalidRequestError(fastifyError.message ?? 'unreadable request body');
+  }
+  // JSON syntax errors from the body parser carry statusCode 400.
+  if (error instanceof SyntaxError || fastifyError?.statusCode === 400) {
+    return new InvalidRequestError(`malformed JSON body: ${(error as Error).message}`);
+  }
+  return toGatewayError(error);
+}
+
+export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: deps.settings.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    keepAliveTimeout: 72_000,
+  });
+
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof UpstreamAbortedError || reply.raw.destroyed) return;
+    let gatewayError = classify(error);
+    if (gatewayError instanceof PayloadTooLargeError) gatewayError = new PayloadTooLargeError(deps.settings.bodyLimitBytes);
+    if (gatewayError.statusCode >= 500 && !(error instanceof GatewayError)) {
+      request.log.error({ err: error, url: request.url }, 'unhandled error');
+    }
+    const rendered = renderError(gatewayError, dialectOf(request));
+    return reply.code(rendered.statusCode).headers(rendered.headers).send(rendered.body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const rendered = renderError(
+      new GatewayError('not_found', 404, 'not_found_error', `no route ${request.method} ${request.url}`),
+      dialectOf(request),
+    );
+    return reply.code(404).headers(rendered.headers).send(rendered.body);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (route === undefined || !route.startsWith('/v1/')) return;
+    deps.metrics.requests.inc({
+      route,
+      status: String(reply.raw.statusCode),
+      provider: request.gatewayProvider ?? 'none',
+    });
+  });
+
+  app.post('/v1/chat/completions', createInferenceHandler('chat', deps));
+  app.post('/v1/embeddings', createInferenceHandler('embeddings', deps));
+  app.post('/v1/messages', createInferenceHandler('messages', deps));
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ready = await deps.isReady().catch(() => false);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (_request, reply) => {
+    const body = await deps.metrics.registry.metrics();
+    return reply.header('content-type', deps.metrics.registry.contentType).send(body);
+  });
+
+  return app;
+}

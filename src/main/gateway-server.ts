@@ -1,0 +1,47 @@
+/**
+ * Wires one gateway listener from a config view and a runtime store; shared by the gateway role
+ * and standalone.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Accountant } from '../billing/accountant.ts';
+import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate.ts';
+import type { Settings } from '../config/settings.ts';
+import { buildGatewayApp } from '../gateway/gateway-app.ts';
+import type { Logger } from '../observability/logger.ts';
+import { createGatewayMetrics, type GatewayMetrics } from '../observability/metrics.ts';
+import { createPlatformEndpoints } from '../providers/resolve-route.ts';
+import type { ConfigView } from '../stores/config-view.ts';
+import type { RuntimeStore } from '../stores/types.ts';
+import { UpstreamClient } from '../upstream/upstream-client.ts';
+
+export interface GatewayServer {
+  app: FastifyInstance;
+  metrics: GatewayMetrics;
+  upstream: UpstreamClient;
+}
+
+export async function createGatewayServer(options: {
+  settings: Readonly<Settings>;
+  view: ConfigView;
+  runtime: RuntimeStore;
+  log: Logger;
+  ephemeral?: EphemeralTokenVerifier;
+}): Promise<GatewayServer> {
+  const { settings, view, runtime, log } = options;
+  const metrics = createGatewayMetrics();
+  const upstream = new UpstreamClient(settings.upstreamTimeouts);
+  const app = await buildGatewayApp({
+    settings,
+    authenticator: new Authenticator(view, options.ephemeral),
+    accountant: new Accountant(runtime, metrics),
+    upstream,
+    endpoints: createPlatformEndpoints(settings),
+    metrics,
+    log,
+    isReady: () => runtime.ping(),
+  });
+  app.addHook('onClose', async () => {
+    await upstream.close();
+  });
+  return { app, metrics, upstream };
+}

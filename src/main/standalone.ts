@@ -1,0 +1,69 @@
+/**
+ * Standalone: gateway, reconcile step and control plane in one process with embedded stores
+ * (or Redis with REDIS_URL). DESIGN section 8 is its contract.
+ */
+import { join } from 'node:path';
+import { loadOrCreateKeyFile, digestSecret, sealSecret } from '../auth/secret-box.ts';
+import type { Settings } from '../config/settings.ts';
+import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
+import type { Logger } from '../observability/logger.ts';
+import { LocalReconciler } from '../operator/config-sync.ts';
+import { LocalResources } from '../resources/local-resources.ts';
+import { ConfigView } from '../stores/config-view.ts';
+import { BOOTSTRAP_TENANT, bootstrapIfEmpty, renderBootstrapBanner, writeBootstrapFile } from './bootstrap.ts';
+import { createGatewayServer } from './gateway-server.ts';
+import { type Closer, handleShutdownSignals } from './lifecycle.ts';
+import { openStores } from './open-stores.ts';
+
+export interface RunningStandalone {
+  gatewayUrl: string;
+  controlUrl: string;
+  close: Closer;
+}
+
+export async function startStandalone(settings: Readonly<Settings>, log: Logger): Promise<RunningStandalone> {
+  const stores = await openStores(settings);
+  const encryptionKey = settings.encryptionKey ?? (await loadOrCreateKeyFile(join(settings.stateDir, 'encryption.key')));
+  const resources = await LocalResources.open({
+    stateFile: join(settings.stateDir, 'resources.json'),
+    resourcesDir: settings.resourcesDir,
+    log,
+  });
+  const credentials = await bootstrapIfEmpty(resources);
+  const reconciler = new LocalReconciler({
+    resources,
+    store: stores.config,
+    sealing: { seal: (value) => sealSecret(encryptionKey, value), digest: (value) => digestSecret(encryptionKey, value) },
+    log,
+  });
+  await reconciler.start();
+  if (credentials !== undefined) await stores.runtime.initBalance(BOOTSTRAP_TENANT, settings.bootstrapBalanceMicros);
+
+  const view = await ConfigView.start(stores.config);
+  const gateway = await createGatewayServer({ settings, view, runtime: stores.runtime, log });
+  const control = await buildControlPlaneApp({ log, isReady: () => stores.runtime.ping() });
+  const gatewayAddress = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
+  const controlAddress = await control.listen({ host: settings.host, port: settings.controlPort });
+  log.info({ gateway: gatewayAddress, control: controlAddress, stores: stores.kind }, 'standalone started');
+
+  if (credentials !== undefined) {
+    process.stdout.write(renderBootstrapBanner(credentials, gatewayAddress));
+    if (settings.bootstrapFile !== undefined) await writeBootstrapFile(settings.bootstrapFile, credentials);
+  }
+
+  const close: Closer = async () => {
+    // Listeners first: stop accepting, let open requests and streams finish.
+    await Promise.all([gateway.app.close(), control.close()]);
+    await reconciler.stop();
+    await view.close();
+    await resources.close();
+    await stores.config.close();
+    await stores.runtime.close();
+  };
+  return { gatewayUrl: gatewayAddress, controlUrl: controlAddress, close };
+}
+
+export async function runStandalone(settings: Readonly<Settings>, log: Logger): Promise<void> {
+  const running = await startStandalone(settings, log);
+  handleShutdownSignals(log, settings.shutdownGraceMs, [running.close]);
+}

@@ -1,0 +1,69 @@
+/**
+ * The provider registry: data, not a ladder of ifs (STYLE rule 10). A provider is an API shape
+ * plus an endpoint plus auth (STYLE rule 1). The registry name is the model-name prefix
+ * (`groq/llama-3.1-8b-instant`) and the environment prefix of its settings (`GROQ_API_KEY`,
+ * `GROQ_BASE_URL`).
+ */
+
+/** The API shapes the gateway speaks upstream. */
+export type ApiShape = 'openai' | 'anthropic';
+
+/** The inbound operations a client can ask for. */
+export type Operation = 'chat' | 'embeddings' | 'messages';
+
+export interface ProviderDefinition {
+  name: string;
+  shape: ApiShape;
+  /** Base URL used when `<NAME>_BASE_URL` is not set. OpenAI-style bases include `/v1`. */
+  defaultBaseUrl: string;
+  /** Path appended to the base URL for each operation the provider serves natively. */
+  paths: Partial<Record<Operation, string>>;
+  /** Upstream request headers that carry a key. */
+  authHeaders(apiKey: string): Record<string, string>;
+  /** Headers every request to this provider carries. */
+  staticHeaders: Record<string, string>;
+}
+
+const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
+
+function openAiCompatible(name: string, defaultBaseUrl: string, embeddings = true): ProviderDefinition {
+  return {
+    name,
+    shape: 'openai',
+    defaultBaseUrl,
+    paths: embeddings ? { chat: '/chat/completions', embeddings: '/embeddings' } : { chat: '/chat/completions' },
+    authHeaders: bearer,
+    staticHeaders: {},
+  };
+}
+
+/** Anthropic Messages API: `x-api-key` plus the required `anthropic-version`. */
+const anthropic: ProviderDefinition = {
+  name: 'anthropic',
+  shape: 'anthropic',
+  defaultBaseUrl: 'https://api.anthropic.com',
+  paths: { messages: '/v1/messages' },
+  authHeaders: (apiKey) => ({ 'x-api-key': apiKey }),
+  staticHeaders: { 'anthropic-version': '2023-06-01' },
+};
+
+const definitions: ProviderDefinition[] = [
+  openAiCompatible('openai', 'https://api.openai.com/v1'),
+  anthropic,
+  openAiCompatible('groq', 'https://api.groq.com/openai/v1', false),
+  openAiCompatible('mistral', 'https://api.mistral.ai/v1'),
+  openAiCompatible('deepseek', 'https://api.deepseek.com/v1', false),
+  openAiCompatible('together', 'https://api.together.xyz/v1'),
+  openAiCompatible('fireworks', 'https://api.fireworks.ai/inference/v1'),
+  openAiCompatible('openrouter', 'https://openrouter.ai/api/v1', false),
+  openAiCompatible('xai', 'https://api.x.ai/v1', false),
+  openAiCompatible('perplexity', 'https://api.perplexity.ai', false),
+  openAiCompatible('cerebras', 'https://api.cerebras.ai/v1', false),
+  openAiCompatible('deepinfra', 'https://api.deepinfra.com/v1/openai'),
+];
+
+export const PROVIDERS: ReadonlyMap<string, ProviderDefinition> = new Map(
+  definitions.map((definition) => [definition.name, definition]),
+);
+
+export const PROVIDER_NAMES: readonly string[] = [...PROVIDERS.keys()];

@@ -1,0 +1,87 @@
+import type { Settings } from '../config/settings.ts';
+import { InvalidRequestError, ProviderUnavailableError, UnknownProviderError } from '../errors/gateway-error.ts';
+import { type Operation, PROVIDERS, type ProviderDefinition } from './registry.ts';
+
+/** Where one request goes and with which credential. */
+export interface ResolvedRoute {
+  provider: ProviderDefinition;
+  /** The model name as the upstream knows it (prefix removed). */
+  upstreamModel: string;
+  /** Absolute upstream URL for the operation. */
+  url: string;
+  /** Headers that authenticate and version the upstream request. */
+  headers: Record<string, string>;
+  /** False: the platform's key served (and the tenant's balance pays). */
+  byok: boolean;
+}
+
+/** The platform endpoint and key of each provider, resolved once from settings. */
+export interface PlatformEndpoints {
+  get(providerName: string): { baseUrl: string; apiKey: string | undefined } | undefined;
+}
+
+export function createPlatformEndpoints(settings: Pick<Settings, 'providerEnv'>): PlatformEndpoints {
+  const endpoints = new Map<string, { baseUrl: string; apiKey: string | undefined }>();
+  for (const provider of PROVIDERS.values()) {
+    const env = settings.providerEnv[provider.name] ?? {};
+    endpoints.set(provider.name, { baseUrl: env.baseUrl ?? provider.defaultBaseUrl, apiKey: env.apiKey });
+  }
+  return { get: (name) => endpoints.get(name) };
+}
+
+/** Splits `provider/model` into its parts; a bare model has no prefix. */
+export function splitModelName(model: string): { prefix: string | undefined; rest: string } {
+  const slash = model.indexOf('/');
+  if (slash <= 0) return { prefix: undefined, rest: model };
+  return { prefix: model.slice(0, slash), rest: model.slice(slash + 1) };
+}
+
+/**
+ * Resolves `provider/model` (or a bare model, on the default provider) to a platform route.
+ * `@slug/model` (Connections) is resolved before this by the BYOK resolver.
+ */
+export function resolvePlatformRoute(
+  model: string,
+  operation: Operation,
+  endpoints: PlatformEndpoints,
+  defaultProvider: string,
+): ResolvedRoute {
+  const { prefix, rest } = splitModelName(model);
+  let provider: ProviderDefinition | undefined;
+  let upstreamModel = model;
+  if (prefix === undefined) {
+    provider = PROVIDERS.get(defaultProvider);
+  } else {
+    provider = PROVIDERS.get(prefix);
+    // The specification makes an unknown prefix a 400; a model id that itself contains a slash
+    // is sent with its provider prefix (`together/meta-llama/Llama-3-8b`).
+    if (provider === undefined) throw new UnknownProviderError(prefix);
+    upstreamModel = rest;
+  }
+  if (provider === undefined) throw new UnknownProviderError(defaultProvider);
+  if (upstreamModel.length === 0) throw new InvalidRequestError(`model '${model}' names no model after the provider`);
+  const path = provider.paths[operation];
+  if (path === undefined) {
+    throw new InvalidRequestError(`provider '${provider.name}' does not serve ${describeOperation(operation)}`);
+  }
+  const endpoint = endpoints.get(provider.name);
+  if (endpoint?.apiKey === undefined) throw new ProviderUnavailableError(provider.name);
+  return {
+    provider,
+    upstreamModel,
+    url: endpoint.baseUrl + path,
+    headers: { ...provider.staticHeaders, ...provider.authHeaders(endpoint.apiKey) },
+    byok: false,
+  };
+}
+
+function describeOperation(operation: Operation): string {
+  switch (operation) {
+    case 'chat':
+      return '/v1/chat/completions';
+    case 'embeddings':
+      return '/v1/embeddings';
+    case 'messages':
+      return '/v1/messages';
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * SSE parsing and writing, to and from typed events. Parsing is eventsource-parser's (it copes
+ * with CRLF, comments, and events split across network chunks); UTF-8 sequences split across
+ * chunks are held back by a streaming TextDecoder.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+export interface SseEvent {
+  event?: string;
+  data: string;
+  id?: string;
+}
+
+/** Serialises one event; multi-line data becomes several `data:` lines, as the format requires. */
+export function serializeSseEvent(event: SseEvent): string {
+  let text = '';
+  if (event.event !== undefined) text += `event: ${event.event}\n`;
+  if (event.id !== undefined) text += `id: ${event.id}\n`;
+  if (event.data.indexOf('\n') === -1) return `${text}data: ${event.data}\n\n`;
+  for (const line of event.data.split('\n')) text += `data: ${line}\n`;
+  return `${text}\n`;
+}
+
+/** Feeds raw upstream bytes, calls back once per complete event. */
+export class SseEventReader {
+  readonly #decoder = new TextDecoder();
+  readonly #parser;
+
+  constructor(onEvent: (event: SseEvent) => void) {
+    this.#parser = createParser({
+      onEvent: (message: EventSourceMessage) => {
+        onEvent(
+          message.event === undefined
+            ? { data: message.data, ...(message.id === undefined ? {} : { id: message.id }) }
+            : { event: message.event, data: message.data, ...(message.id === undefined ? {} : { id: message.id }) },
+        );
+      },
+    });
+  }
+
+  feed(chunk: Uint8Array): void {
+    this.#parser.feed(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /** Flushes a final event that lacked its trailing blank line. */
+  end(): void {
+    const rest = this.#decoder.decode();
+    if (rest) this.#parser.feed(rest);
+    this.#parser.feed('\n\n');
+  }
+}

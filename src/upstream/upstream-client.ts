@@ -1,0 +1,83 @@
+/**
+ * Pooled keep-alive HTTP to upstream providers (one undici Agent, a pool per origin), with the
+ * configured timeouts, client aborts propagated, and transport failures turned into typed errors.
+ */
+import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { UpstreamTimeouts } from '../config/settings.ts';
+import { UpstreamTimeoutError, UpstreamUnreachableError } from '../errors/gateway-error.ts';
+
+export interface UpstreamRequest {
+  provider: string;
+  url: string;
+  method?: 'POST' | 'GET';
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+}
+
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: Dispatcher.ResponseData['headers'];
+  body: Dispatcher.ResponseData['body'];
+}
+
+/** Thrown when the request was aborted on purpose (the client went away); never rendered. */
+export class UpstreamAbortedError extends Error {
+  constructor() {
+    super('upstream request aborted');
+    this.name = 'UpstreamAbortedError';
+  }
+}
+
+export class UpstreamClient {
+  readonly #agent: Agent;
+
+  constructor(timeouts: UpstreamTimeouts, connectionsPerOrigin = 128) {
+    this.#agent = new Agent({
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      connections: connectionsPerOrigin,
+    });
+  }
+
+  async send(request: UpstreamRequest): Promise<UpstreamResponse> {
+    try {
+      const response = await this.#agent.request({
+        origin: new URL(request.url).origin,
+        path: pathOf(request.url),
+        method: request.method ?? 'POST',
+        headers: request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
+        body: request.body,
+        signal: request.signal,
+      });
+      return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+    } catch (error) {
+      throw classifyTransportError(request.provider, error, request.signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+}
+
+/** Maps undici's error codes (never message text) to the gateway's error tree. */
+export function classifyTransportError(provider: string, error: unknown, signal?: AbortSignal): Error {
+  if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) return new UpstreamAbortedError();
+  if (
+    error instanceof undiciErrors.ConnectTimeoutError ||
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError
+  ) {
+    return new UpstreamTimeoutError(provider, { cause: error });
+  }
+  return new UpstreamUnreachableError(provider, { cause: error });
+}
