@@ -5,7 +5,11 @@
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
-  type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { GatewayError, InvalidRequestError, PayloadTooLargeError } from '../errors/gateway-error.ts';
 import { type ErrorDialect, renderError, toGatewayError } from '../errors/render-error.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -48,7 +52,7 @@ function classify(error: unknown): GatewayError {
 export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.settings.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -58,7 +62,8 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof UpstreamAbortedError || reply.raw.destroyed) return;
     let gatewayError = classify(error);
-    if (gatewayError instanceof PayloadTooLargeError) gatewayError = new PayloadTooLargeError(deps.settings.bodyLimitBytes);
+    if (gatewayError instanceof PayloadTooLargeError)
+      gatewayError = new PayloadTooLargeError(deps.settings.bodyLimitBytes);
     if (gatewayError.statusCode >= 500 && !(error instanceof GatewayError)) {
       request.log.error({ err: error, url: request.url }, 'unhandled error');
     }
@@ -74,7 +79,15 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     return reply.code(404).headers(rendered.headers).send(rendered.body);
   });
 
+  // Connections busy when shutdown began stay open (keep-alive) after their response; close each
+  // as its response finishes so that close() completes once the last stream ends.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
+    if (closing) request.raw.socket?.end();
     const route = request.routeOptions.url;
     if (route === undefined || !route.startsWith('/v1/')) return;
     deps.metrics.requests.inc({

@@ -4,21 +4,33 @@
  */
 import { once } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Authenticator, authorizeOperation, extractCredential } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { Accountant, BalanceState } from '../billing/accountant.ts';
 import { renderBalanceHeaders } from '../billing/accountant.ts';
 import { estimateUsage, parseAnthropicUsage, parseOpenAiUsage, type TokenUsage } from '../billing/usage.ts';
-import { type Authenticator, authorizeOperation, extractCredential } from '../auth/authenticate.ts';
-import type { Principal } from '../auth/principal.ts';
 import type { Settings } from '../config/settings.ts';
 import { toGatewayError } from '../errors/render-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { Operation } from '../providers/registry.ts';
-import { type PlatformEndpoints, type ResolvedRoute, resolvePlatformRoute } from '../providers/resolve-route.ts';
+import {
+  type PlatformEndpoints,
+  type ResolvedRoute,
+  resolvePlatformRoute,
+} from '../providers/resolve-route.ts';
 import { SseEventReader, serializeSseEvent } from '../sse/sse-events.ts';
 import { mapUpstreamError } from '../upstream/error-mapping.ts';
-import { type UpstreamClient, UpstreamAbortedError, type UpstreamResponse } from '../upstream/upstream-client.ts';
-import { createAnthropicStreamObserver, createOpenAiStreamObserver, type StreamObserver } from './stream-usage.ts';
+import {
+  UpstreamAbortedError,
+  type UpstreamClient,
+  type UpstreamResponse,
+} from '../upstream/upstream-client.ts';
+import {
+  createAnthropicStreamObserver,
+  createOpenAiStreamObserver,
+  type StreamObserver,
+} from './stream-usage.ts';
 import { type JsonObject, validateInferenceBody } from './validate-body.ts';
 
 export interface InferenceDeps {
@@ -63,7 +75,12 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     const parsed = validateInferenceBody(request.body, operation);
     const principal = await deps.authenticator.authenticate(extractCredential(request.headers));
     authorizeOperation(principal, operation);
-    const route = resolvePlatformRoute(parsed.model, operation, deps.endpoints, deps.settings.defaultProvider);
+    const route = resolvePlatformRoute(
+      parsed.model,
+      operation,
+      deps.endpoints,
+      deps.settings.defaultProvider,
+    );
     request.gatewayProvider = route.provider.name;
     const balance = await deps.accountant.checkBalance(principal, route.byok);
 
@@ -119,7 +136,10 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
 
     if (response.statusCode >= 400) {
       const text = await readText(response, route.provider.name, abort.signal);
-      deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: `status_${response.statusCode}` });
+      deps.metrics.upstreamErrors.inc({
+        provider: route.provider.name,
+        kind: `status_${response.statusCode}`,
+      });
       const retryAfter = response.headers['retry-after'];
       throw mapUpstreamError(
         route.provider.name,
@@ -145,8 +165,16 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       { provider: route.provider.name, route: routeLabel },
       (upstreamDoneAt - exchange.dispatchedAt) / 1000,
     );
-    const usage = readJsonUsage(text, route) ?? estimated(deps, routeLabel, exchange.requestChars, text.length);
-    const charge = await deps.accountant.settle(principal, route.provider.name, route.upstreamModel, usage, route.byok, balance);
+    const usage =
+      readJsonUsage(text, route) ?? estimated(deps, routeLabel, exchange.requestChars, text.length);
+    const charge = await deps.accountant.settle(
+      principal,
+      route.provider.name,
+      route.upstreamModel,
+      usage,
+      route.byok,
+      balance,
+    );
     reply
       .code(response.statusCode)
       .headers(renderBalanceHeaders(charge.balance, charge.costMicros))
@@ -186,7 +214,12 @@ function readJsonUsage(text: string, route: ResolvedRoute): TokenUsage | undefin
   return route.provider.shape === 'anthropic' ? parseAnthropicUsage(usage) : parseOpenAiUsage(usage);
 }
 
-function estimated(deps: InferenceDeps, routeLabel: string, requestChars: number, outputChars: number): TokenUsage {
+function estimated(
+  deps: InferenceDeps,
+  routeLabel: string,
+  requestChars: number,
+  outputChars: number,
+): TokenUsage {
   deps.metrics.estimatedUsage.inc({ route: routeLabel });
   return estimateUsage(requestChars, outputChars);
 }
@@ -218,7 +251,10 @@ async function relayStream(
     { provider: route.provider.name, route: routeLabel },
     (performance.now() - exchange.dispatchedAt) / 1000,
   );
-  deps.metrics.overheadSeconds.observe({ route: routeLabel }, (exchange.dispatchedAt - exchange.startedAt) / 1000);
+  deps.metrics.overheadSeconds.observe(
+    { route: routeLabel },
+    (exchange.dispatchedAt - exchange.startedAt) / 1000,
+  );
   deps.metrics.inflightStreams.inc({ route: routeLabel });
   const pending: string[] = [];
   const reader = new SseEventReader((event) => {
@@ -240,7 +276,10 @@ async function relayStream(
   } catch (error) {
     if (!signal.aborted) {
       deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: 'stream' });
-      deps.log.warn({ provider: route.provider.name, err: error }, 'upstream stream failed after the response began');
+      deps.log.warn(
+        { provider: route.provider.name, err: error },
+        'upstream stream failed after the response began',
+      );
       const failure = toGatewayError(error);
       const inner = { code: failure.code, message: failure.message, type: failure.type };
       raw.write(
@@ -255,7 +294,14 @@ async function relayStream(
     const usage =
       observer.usage() ?? estimated(deps, routeLabel, exchange.requestChars, observer.outputChars());
     deps.accountant
-      .settle(exchange.principal, route.provider.name, route.upstreamModel, usage, route.byok, exchange.balance)
+      .settle(
+        exchange.principal,
+        route.provider.name,
+        route.upstreamModel,
+        usage,
+        route.byok,
+        exchange.balance,
+      )
       .catch((error: unknown) => request.log.error({ err: error }, 'settling a stream charge failed'));
   }
 }

@@ -42,7 +42,9 @@ export function createOpenAiStreamObserver(clientWantsUsage: boolean): StreamObs
       const choices = chunk.choices;
       if (Array.isArray(choices)) {
         for (const choice of choices) {
-          const delta = (choice as Record<string, unknown> | null)?.delta as Record<string, unknown> | undefined;
+          const delta = (choice as Record<string, unknown> | null)?.delta as
+            | Record<string, unknown>
+            | undefined;
           if (typeof delta?.content === 'string') chars += delta.content.length;
           const toolCalls = delta?.tool_calls;
           if (Array.isArray(toolCalls)) {

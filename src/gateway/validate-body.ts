@@ -35,7 +35,8 @@ function checkMessages(messages: unknown, operation: Operation): void {
 export function validateInferenceBody(body: unknown, operation: Operation): InferenceBody {
   if (!isObject(body)) throw new InvalidRequestError('the request body must be a JSON object');
   const model = body.model;
-  if (typeof model !== 'string' || model.trim() === '') throw new InvalidRequestError("'model' must be a non-empty string");
+  if (typeof model !== 'string' || model.trim() === '')
+    throw new InvalidRequestError("'model' must be a non-empty string");
   if (model.length > 256) throw new InvalidRequestError("'model' is longer than 256 characters");
   const stream = body.stream;
   if (stream !== undefined && stream !== null && typeof stream !== 'boolean') {
@@ -44,7 +45,11 @@ export function validateInferenceBody(body: unknown, operation: Operation): Infe
   switch (operation) {
     case 'chat':
       checkMessages(body.messages, operation);
-      if (body.stream_options !== undefined && body.stream_options !== null && !isObject(body.stream_options)) {
+      if (
+        body.stream_options !== undefined &&
+        body.stream_options !== null &&
+        !isObject(body.stream_options)
+      ) {
         throw new InvalidRequestError("'stream_options' must be an object");
       }
       break;
@@ -57,9 +62,9 @@ export function validateInferenceBody(body: unknown, operation: Operation): Infe
     case 'embeddings': {
       const input = body.input;
       const valid =
-        typeof input === 'string' ||
-        (Array.isArray(input) && input.length > 0 && input.length <= 2048);
-      if (!valid) throw new InvalidRequestError("'input' must be a string or a non-empty array of at most 2048 items");
+        typeof input === 'string' || (Array.isArray(input) && input.length > 0 && input.length <= 2048);
+      if (!valid)
+        throw new InvalidRequestError("'input' must be a string or a non-empty array of at most 2048 items");
       if (stream === true) throw new InvalidRequestError('embeddings cannot be streamed');
       break;
     }

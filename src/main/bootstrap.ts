@@ -3,6 +3,7 @@
  * workspace API key, a PAT, a platform-admin PAT and a provisioning key, as resources (so they
  * survive restarts like anything a user creates). The plaintexts exist only in the returned value.
  */
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { generateCredential } from '../auth/credential-hash.ts';
 import { PAT_PERMISSIONS } from '../auth/permissions.ts';
@@ -44,13 +45,26 @@ export function credentialSecret(
       labels: { [CREDENTIAL_LABEL]: type },
     },
     type: 'Opaque',
-    stringData: { id: credential.id, hash: credential.hash, createdAt: new Date().toISOString(), ...attributes },
+    stringData: {
+      id: credential.id,
+      hash: credential.hash,
+      createdAt: new Date().toISOString(),
+      ...attributes,
+    },
   };
 }
 
-/** Creates the first tenant and its credentials unless any Tenant exists. Returns undefined when not needed. */
-export async function bootstrapIfEmpty(resources: ResourcesClient): Promise<BootstrapCredentials | undefined> {
-  if ((await resources.list('Tenant')).length > 0) return undefined;
+/**
+ * Creates the first tenant and its credentials on the first start (no marker file yet and no
+ * bootstrap tenant). Tenants applied from RESOURCES_DIR do not count as a first start having
+ * happened. Returns undefined when there is nothing to do.
+ */
+export async function bootstrapIfEmpty(
+  resources: ResourcesClient,
+  markerFile: string,
+): Promise<BootstrapCredentials | undefined> {
+  if (existsSync(markerFile) || (await resources.get('Tenant', BOOTSTRAP_TENANT)) !== undefined)
+    return undefined;
   const apiKey = generateCredential('tt_sk_');
   const pat = generateCredential('tt_pat_');
   const adminPat = generateCredential('tt_pat_');
@@ -67,11 +81,15 @@ export async function bootstrapIfEmpty(resources: ResourcesClient): Promise<Boot
   });
   const permissions = PAT_PERMISSIONS.join(',');
   await resources.apply(
-    credentialSecret(BOOTSTRAP_TENANT, 'api-key', apiKey, { workspace: BOOTSTRAP_WORKSPACE, grants: 'chat:write,embed' }),
+    credentialSecret(BOOTSTRAP_TENANT, 'api-key', apiKey, {
+      workspace: BOOTSTRAP_WORKSPACE,
+      grants: 'chat:write,embed',
+    }),
   );
   await resources.apply(credentialSecret(BOOTSTRAP_TENANT, 'pat', pat, { permissions, admin: 'false' }));
   await resources.apply(credentialSecret(BOOTSTRAP_TENANT, 'pat', adminPat, { permissions, admin: 'true' }));
   await resources.apply(credentialSecret(BOOTSTRAP_TENANT, 'provisioning-key', provisioningKey, {}));
+  await writeFile(markerFile, `${new Date().toISOString()}\n`, { mode: 0o600 });
   return {
     tenantId: BOOTSTRAP_TENANT,
     workspaceId: BOOTSTRAP_WORKSPACE,

@@ -10,7 +10,8 @@ import { handleShutdownSignals } from './lifecycle.ts';
 import { openStores } from './open-stores.ts';
 
 export async function runGateway(settings: Readonly<Settings>, log: Logger): Promise<void> {
-  if (settings.redisUrl === undefined) throw new SettingsError('the gateway role needs REDIS_URL (use standalone without it)');
+  if (settings.redisUrl === undefined)
+    throw new SettingsError('the gateway role needs REDIS_URL (use standalone without it)');
   const stores = await openStores(settings);
   const view = await ConfigView.start(stores.config);
   const gateway = await createGatewayServer({ settings, view, runtime: stores.runtime, log });

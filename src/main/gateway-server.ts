@@ -3,8 +3,8 @@
  * and standalone.
  */
 import type { FastifyInstance } from 'fastify';
-import { Accountant } from '../billing/accountant.ts';
 import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate.ts';
+import { Accountant } from '../billing/accountant.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildGatewayApp } from '../gateway/gateway-app.ts';
 import type { Logger } from '../observability/logger.ts';

@@ -3,41 +3,66 @@
  * (or Redis with REDIS_URL). DESIGN section 8 is its contract.
  */
 import { join } from 'node:path';
-import { loadOrCreateKeyFile, digestSecret, sealSecret } from '../auth/secret-box.ts';
+import { digestSecret, loadOrCreateKeyFile, sealSecret } from '../auth/secret-box.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
 import type { Logger } from '../observability/logger.ts';
 import { LocalReconciler } from '../operator/config-sync.ts';
 import { LocalResources } from '../resources/local-resources.ts';
+import type { ResourcesClient } from '../resources/types.ts';
 import { ConfigView } from '../stores/config-view.ts';
-import { BOOTSTRAP_TENANT, bootstrapIfEmpty, renderBootstrapBanner, writeBootstrapFile } from './bootstrap.ts';
+import {
+  BOOTSTRAP_TENANT,
+  bootstrapIfEmpty,
+  renderBootstrapBanner,
+  writeBootstrapFile,
+} from './bootstrap.ts';
 import { createGatewayServer } from './gateway-server.ts';
 import { type Closer, handleShutdownSignals } from './lifecycle.ts';
-import { openStores } from './open-stores.ts';
+import { openStores, type Stores } from './open-stores.ts';
 
 export interface RunningStandalone {
   gatewayUrl: string;
   controlUrl: string;
+  resources: ResourcesClient;
+  stores: Stores;
+  view: ConfigView;
+  /** Resolves when every resource change so far is in the config store and this process's view. */
+  settled(): Promise<void>;
   close: Closer;
 }
 
-export async function startStandalone(settings: Readonly<Settings>, log: Logger): Promise<RunningStandalone> {
+export interface StandaloneOptions {
+  /** Where the one-time credentials banner goes (stdout by default). */
+  announce?: (text: string) => void;
+}
+
+export async function startStandalone(
+  settings: Readonly<Settings>,
+  log: Logger,
+  options: StandaloneOptions = {},
+): Promise<RunningStandalone> {
   const stores = await openStores(settings);
-  const encryptionKey = settings.encryptionKey ?? (await loadOrCreateKeyFile(join(settings.stateDir, 'encryption.key')));
+  const encryptionKey =
+    settings.encryptionKey ?? (await loadOrCreateKeyFile(join(settings.stateDir, 'encryption.key')));
   const resources = await LocalResources.open({
     stateFile: join(settings.stateDir, 'resources.json'),
     resourcesDir: settings.resourcesDir,
     log,
   });
-  const credentials = await bootstrapIfEmpty(resources);
+  const credentials = await bootstrapIfEmpty(resources, join(settings.stateDir, 'bootstrapped'));
   const reconciler = new LocalReconciler({
     resources,
     store: stores.config,
-    sealing: { seal: (value) => sealSecret(encryptionKey, value), digest: (value) => digestSecret(encryptionKey, value) },
+    sealing: {
+      seal: (value) => sealSecret(encryptionKey, value),
+      digest: (value) => digestSecret(encryptionKey, value),
+    },
     log,
   });
   await reconciler.start();
-  if (credentials !== undefined) await stores.runtime.initBalance(BOOTSTRAP_TENANT, settings.bootstrapBalanceMicros);
+  if (credentials !== undefined)
+    await stores.runtime.initBalance(BOOTSTRAP_TENANT, settings.bootstrapBalanceMicros);
 
   const view = await ConfigView.start(stores.config);
   const gateway = await createGatewayServer({ settings, view, runtime: stores.runtime, log });
@@ -47,7 +72,9 @@ export async function startStandalone(settings: Readonly<Settings>, log: Logger)
   log.info({ gateway: gatewayAddress, control: controlAddress, stores: stores.kind }, 'standalone started');
 
   if (credentials !== undefined) {
-    process.stdout.write(renderBootstrapBanner(credentials, gatewayAddress));
+    (options.announce ?? ((text) => process.stdout.write(text)))(
+      renderBootstrapBanner(credentials, gatewayAddress),
+    );
     if (settings.bootstrapFile !== undefined) await writeBootstrapFile(settings.bootstrapFile, credentials);
   }
 
@@ -60,7 +87,11 @@ export async function startStandalone(settings: Readonly<Settings>, log: Logger)
     await stores.config.close();
     await stores.runtime.close();
   };
-  return { gatewayUrl: gatewayAddress, controlUrl: controlAddress, close };
+  const settled = async () => {
+    await reconciler.synced();
+    await view.refresh();
+  };
+  return { gatewayUrl: gatewayAddress, controlUrl: controlAddress, resources, stores, view, settled, close };
 }
 
 export async function runStandalone(settings: Readonly<Settings>, log: Logger): Promise<void> {

@@ -15,7 +15,12 @@ export function anthropicMessage(model: string, text = FAKE_ANTHROPIC_REPLY) {
     content: [{ type: 'text', text }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 10 },
+    usage: {
+      input_tokens: 20,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 10,
+    },
   };
 }
 
@@ -24,13 +29,37 @@ export function anthropicStreamEvents(model: string, pieces: string[]): string[]
   return [
     event('message_start', {
       type: 'message_start',
-      message: { ...anthropicMessage(model), content: [], stop_reason: null, usage: { input_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 } },
+      message: {
+        ...anthropicMessage(model),
+        content: [],
+        stop_reason: null,
+        usage: {
+          input_tokens: 20,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          output_tokens: 1,
+        },
+      },
     }),
-    event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    event('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    }),
     event('ping', { type: 'ping' }),
-    ...pieces.map((text) => event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
+    ...pieces.map((text) =>
+      event('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text },
+      }),
+    ),
     event('content_block_stop', { type: 'content_block_stop', index: 0 }),
-    event('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: pieces.length } }),
+    event('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: pieces.length },
+    }),
     event('message_stop', { type: 'message_stop' }),
   ];
 }
@@ -41,7 +70,10 @@ export async function startFakeAnthropic(): Promise<FakeServer> {
     const body = request.body as { model?: string; stream?: boolean };
     const model = body.model ?? 'unknown';
     if (request.headers['x-api-key'] === undefined || request.headers['anthropic-version'] === undefined) {
-      sendJson(response, 401, { type: 'error', error: { type: 'authentication_error', message: 'missing x-api-key or anthropic-version' } });
+      sendJson(response, 401, {
+        type: 'error',
+        error: { type: 'authentication_error', message: 'missing x-api-key or anthropic-version' },
+      });
       return;
     }
     if (body.stream) {
@@ -51,7 +83,19 @@ export async function startFakeAnthropic(): Promise<FakeServer> {
     sendJson(response, 200, anthropicMessage(model));
   });
   server.route('GET', '/v1/models', (_request, response) => {
-    sendJson(response, 200, { data: [{ type: 'model', id: 'claude-3-5-sonnet-20241022', display_name: 'Claude', created_at: '2024-10-22T00:00:00Z' }], has_more: false, first_id: null, last_id: null });
+    sendJson(response, 200, {
+      data: [
+        {
+          type: 'model',
+          id: 'claude-3-5-sonnet-20241022',
+          display_name: 'Claude',
+          created_at: '2024-10-22T00:00:00Z',
+        },
+      ],
+      has_more: false,
+      first_id: null,
+      last_id: null,
+    });
   });
   return server.start();
 }

@@ -100,7 +100,9 @@ export class FakeServer {
     const handler =
       this.#overrides.shift() ?? this.#routes.get(`${recorded.method} ${recorded.path.split('?')[0]}`);
     if (handler === undefined) {
-      sendJson(response, 404, { error: { message: `fake has no route ${recorded.method} ${recorded.path}` } });
+      sendJson(response, 404, {
+        error: { message: `fake has no route ${recorded.method} ${recorded.path}` },
+      });
       return;
     }
     try {
@@ -112,9 +114,18 @@ export class FakeServer {
   }
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 

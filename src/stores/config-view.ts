@@ -1,0 +1,480 @@
+/**
+ * A process's local, synchronous mirror of the config store. The gateway answers every request
+ * from these indexes (plain Map gets, no I/O, no allocation); the store's change feed keeps them
+ * current: a `put` or `delete` re-reads that one record, a `reset` reloads the whole snapshot.
+ *
+ * Records held here are frozen: callers share them and must not (cannot) change them.
+ */
+import { GatewayError } from '../errors/gateway-error.ts';
+import { createEmptySnapshot } from './memory-config-store.ts';
+import type {
+  ApiKeyRecord,
+  CachePolicyRecord,
+  ConfigKind,
+  ConfigRecordMap,
+  ConnectionRecord,
+  PatRecord,
+  ProvisioningKeyRecord,
+  TenantRecord,
+} from './records.ts';
+import type { ConfigChange, ConfigSnapshot, ConfigStore, Unsubscribe } from './types.ts';
+
+/** 503: a change was written but this process's view did not show it within the allowed time. */
+export class ConfigPropagationTimeoutError extends GatewayError {
+  constructor(kind: ConfigKind, id: string, timeoutMs: number) {
+    super(
+      'service.config_propagation_timeout',
+      503,
+      'api_error',
+      `the ${kind} '${id}' was not visible to the gateway within ${timeoutMs} ms`,
+      true,
+    );
+  }
+}
+
+export interface ConfigViewOptions {
+  /** Told about failed re-reads (the view then reloads, with backoff) and listeners that threw. */
+  onError?: (error: unknown) => void;
+  /** First delay before reloading after a failed read; doubles up to 5 s. Default 100 ms. */
+  retryDelayMs?: number;
+}
+
+type ConfigRecord = ConfigRecordMap[ConfigKind];
+
+interface ConnectionGroup {
+  readonly byId: Map<string, ConnectionRecord>;
+  bySlug: Map<string, ConnectionRecord>;
+  all: readonly ConnectionRecord[];
+}
+
+interface PolicyGroup {
+  readonly tenantWide: Map<string, CachePolicyRecord>;
+  readonly byWorkspace: Map<string, Map<string, CachePolicyRecord>>;
+}
+
+interface Waiter {
+  readonly predicate: (record: ConfigRecord | undefined) => boolean;
+  readonly resolve: (record: ConfigRecord | undefined) => void;
+  readonly reject: (error: unknown) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+const NO_CONNECTIONS: readonly ConnectionRecord[] = Object.freeze([]);
+const MAX_RETRY_DELAY_MS = 5000;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+export class ConfigView {
+  readonly #store: ConfigStore;
+  readonly #onError: (error: unknown) => void;
+  readonly #retryDelayMs: number;
+  #records: ConfigSnapshot = createEmptySnapshot();
+  readonly #apiKeysByHash = new Map<string, ApiKeyRecord>();
+  readonly #patsByHash = new Map<string, PatRecord>();
+  readonly #provisioningKeysByHash = new Map<string, ProvisioningKeyRecord>();
+  readonly #connectionsByTenant = new Map<string, ConnectionGroup>();
+  readonly #policiesByTenant = new Map<string, PolicyGroup>();
+  readonly #changeListeners = new Set<(change: ConfigChange) => void>();
+  readonly #waiters = new Map<string, Set<Waiter>>();
+  #version = 0;
+  #pending: ConfigChange[] = [];
+  #draining = false;
+  #closed = false;
+  #failures = 0;
+  #resyncTimer: NodeJS.Timeout | undefined;
+  #unsubscribe: Unsubscribe | undefined;
+
+  private constructor(store: ConfigStore, options: ConfigViewOptions) {
+    this.#store = store;
+    this.#onError = options.onError ?? (() => {});
+    this.#retryDelayMs = options.retryDelayMs ?? 100;
+  }
+
+  /** Subscribes, loads the snapshot, and resolves once the view answers lookups. */
+  static async start(store: ConfigStore, options: ConfigViewOptions = {}): Promise<ConfigView> {
+    const view = new ConfigView(store, options);
+    // Subscribe before reading the snapshot so that nothing written in between is missed; hold
+    // the changes that arrive meanwhile until the snapshot is in.
+    view.#draining = true;
+    view.#unsubscribe = await store.watch((change) => view.#enqueue(change));
+    try {
+      view.#replaceAll(await store.snapshot());
+    } catch (error) {
+      await view.close();
+      throw error;
+    }
+    void view.#drain();
+    return view;
+  }
+
+  /** Incremented on every change applied (a record put or deleted, a full reload). */
+  get version(): number {
+    return this.#version;
+  }
+
+  tenant(id: string): TenantRecord | undefined {
+    return this.#records.tenant.get(id);
+  }
+
+  apiKey(id: string): ApiKeyRecord | undefined {
+    return this.#records.apiKey.get(id);
+  }
+
+  apiKeyByHash(hash: string): ApiKeyRecord | undefined {
+    return this.#apiKeysByHash.get(hash);
+  }
+
+  patByHash(hash: string): PatRecord | undefined {
+    return this.#patsByHash.get(hash);
+  }
+
+  provisioningKeyByHash(hash: string): ProvisioningKeyRecord | undefined {
+    return this.#provisioningKeysByHash.get(hash);
+  }
+
+  connectionBySlug(tenantId: string, slug: string): ConnectionRecord | undefined {
+    return this.#connectionsByTenant.get(tenantId)?.bySlug.get(slug);
+  }
+
+  connectionsOfTenant(tenantId: string): readonly ConnectionRecord[] {
+    return this.#connectionsByTenant.get(tenantId)?.all ?? NO_CONNECTIONS;
+  }
+
+  /** The named policy for a workspace: its own if it has one, else the tenant-wide one. */
+  cachePolicy(
+    tenantId: string,
+    workspaceId: string | undefined,
+    name: string,
+  ): CachePolicyRecord | undefined {
+    const group = this.#policiesByTenant.get(tenantId);
+    if (group === undefined) return undefined;
+    if (workspaceId !== undefined) {
+      const own = group.byWorkspace.get(workspaceId)?.get(name);
+      if (own !== undefined) return own;
+    }
+    return group.tenantWide.get(name);
+  }
+
+  list<K extends ConfigKind>(kind: K): ConfigRecordMap[K][] {
+    return Array.from(this.#records[kind].values());
+  }
+
+  /**
+   * Resolves with the record once this view holds one for which `predicate` is true (pass
+   * `(record) => record === undefined` to wait for a delete); rejects with
+   * ConfigPropagationTimeoutError after `timeoutMs`.
+   */
+  whenApplied<K extends ConfigKind>(
+    kind: K,
+    id: string,
+    predicate: (record: ConfigRecordMap[K] | undefined) => boolean,
+    timeoutMs: number,
+  ): Promise<ConfigRecordMap[K] | undefined> {
+    const current = this.#records[kind].get(id);
+    if (predicate(current)) return Promise.resolve(current);
+    if (this.#closed) return Promise.reject(new Error('the config view is closed'));
+    const key = `${kind}\u0000${id}`;
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        predicate: predicate as Waiter['predicate'],
+        resolve: resolve as Waiter['resolve'],
+        reject,
+        timer: setTimeout(() => {
+          this.#removeWaiter(key, waiter);
+          reject(new ConfigPropagationTimeoutError(kind, id, timeoutMs));
+        }, timeoutMs),
+      };
+      let waiters = this.#waiters.get(key);
+      if (waiters === undefined) {
+        waiters = new Set();
+        this.#waiters.set(key, waiters);
+      }
+      waiters.add(waiter);
+    });
+  }
+
+  /**
+   * Reloads everything from the store now: afterwards the view reflects at least every write that
+   * completed before the call (used where a caller must see its own write, without the feed's delay).
+   */
+  async refresh(): Promise<void> {
+    const snapshot = await this.#store.snapshot();
+    if (!this.#closed) this.#replaceAll(snapshot);
+  }
+
+  /** Called after each applied change, with `reset` after a full reload. Returns the unsubscriber. */
+  onChange(listener: (change: ConfigChange) => void): () => void {
+    const subscription = (change: ConfigChange) => listener(change);
+    this.#changeListeners.add(subscription);
+    return () => {
+      this.#changeListeners.delete(subscription);
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#resyncTimer);
+    this.#changeListeners.clear();
+    for (const waiters of this.#waiters.values()) {
+      for (const waiter of waiters) {
+        clearTimeout(waiter.timer);
+        waiter.reject(new Error('the config view is closed'));
+      }
+    }
+    this.#waiters.clear();
+    await this.#unsubscribe?.();
+  }
+
+  #enqueue(change: ConfigChange): void {
+    if (this.#closed) return;
+    // A reload reads everything after this point, which covers every change queued before it.
+    if (change.op === 'reset') this.#pending = [change];
+    else this.#pending.push(change);
+    if (this.#draining) return;
+    // Start on the next microtask, so that changes delivered together (one socket read) form one batch.
+    this.#draining = true;
+    queueMicrotask(() => void this.#drain());
+  }
+
+  /** Applies queued changes in order, one batch at a time; never rejects. */
+  async #drain(): Promise<void> {
+    this.#draining = true;
+    try {
+      while (this.#pending.length > 0 && !this.#closed) {
+        const batch = this.#pending;
+        this.#pending = [];
+        await this.#applyBatch(batch);
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  async #applyBatch(batch: ConfigChange[]): Promise<void> {
+    try {
+      if (batch[0]?.op === 'reset') {
+        const snapshot = await this.#store.snapshot();
+        if (this.#closed) return;
+        this.#replaceAll(snapshot);
+        this.#failures = 0;
+        return;
+      }
+      // Only the record's current state matters, so each record is read once per batch.
+      const targets = new Map<string, { kind: ConfigKind; id: string }>();
+      for (const change of batch) {
+        if (change.op !== 'reset') targets.set(`${change.kind}\u0000${change.id}`, change);
+      }
+      const entries = [...targets];
+      const records = await Promise.all(entries.map(([, { kind, id }]) => this.#store.get(kind, id)));
+      if (this.#closed) return;
+      entries.forEach(([key, { kind, id }], index) => {
+        this.#applyRecord(kind, id, records[index]);
+        this.#version += 1;
+        this.#settleWaiters(key, records[index]);
+        this.#emit({ op: records[index] === undefined ? 'delete' : 'put', kind, id });
+      });
+    } catch (error) {
+      this.#onError(error);
+      this.#scheduleResync();
+    }
+  }
+
+  #scheduleResync(): void {
+    if (this.#resyncTimer !== undefined || this.#closed) return;
+    const delay = Math.min(this.#retryDelayMs * 2 ** this.#failures, MAX_RETRY_DELAY_MS);
+    this.#failures += 1;
+    this.#resyncTimer = setTimeout(() => {
+      this.#resyncTimer = undefined;
+      this.#enqueue({ op: 'reset' });
+    }, delay);
+    this.#resyncTimer.unref();
+  }
+
+  #replaceAll(snapshot: ConfigSnapshot): void {
+    this.#records = createEmptySnapshot();
+    this.#apiKeysByHash.clear();
+    this.#patsByHash.clear();
+    this.#provisioningKeysByHash.clear();
+    this.#connectionsByTenant.clear();
+    this.#policiesByTenant.clear();
+    for (const kind of Object.keys(snapshot) as ConfigKind[]) {
+      for (const [id, record] of snapshot[kind]) this.#applyRecord(kind, id, record);
+    }
+    this.#version += 1;
+    for (const [key, waiters] of this.#waiters) {
+      const separator = key.indexOf('\u0000');
+      const kind = key.slice(0, separator) as ConfigKind;
+      const record = this.#records[kind]?.get(key.slice(separator + 1));
+      this.#settleWaiters(key, record, waiters);
+    }
+    this.#emit({ op: 'reset' });
+  }
+
+  #applyRecord(kind: ConfigKind, id: string, record: ConfigRecord | undefined): void {
+    const records = this.#records[kind] as Map<string, ConfigRecord>;
+    const previous = records.get(id);
+    if (previous !== undefined) {
+      records.delete(id);
+      this.#unindex(kind, id, previous);
+    }
+    if (record !== undefined) {
+      deepFreeze(record);
+      records.set(id, record);
+      this.#index(kind, id, record);
+    }
+  }
+
+  #index(kind: ConfigKind, id: string, record: ConfigRecord): void {
+    switch (kind) {
+      case 'apiKey':
+        this.#apiKeysByHash.set((record as ApiKeyRecord).hash, record as ApiKeyRecord);
+        break;
+      case 'pat':
+        this.#patsByHash.set((record as PatRecord).hash, record as PatRecord);
+        break;
+      case 'provisioningKey':
+        this.#provisioningKeysByHash.set(
+          (record as ProvisioningKeyRecord).hash,
+          record as ProvisioningKeyRecord,
+        );
+        break;
+      case 'connection': {
+        const connection = record as ConnectionRecord;
+        let group = this.#connectionsByTenant.get(connection.tenantId);
+        if (group === undefined) {
+          group = { byId: new Map(), bySlug: new Map(), all: NO_CONNECTIONS };
+          this.#connectionsByTenant.set(connection.tenantId, group);
+        }
+        group.byId.set(id, connection);
+        this.#regroupConnections(group);
+        break;
+      }
+      case 'cachePolicy': {
+        const policy = record as CachePolicyRecord;
+        let group = this.#policiesByTenant.get(policy.tenantId);
+        if (group === undefined) {
+          group = { tenantWide: new Map(), byWorkspace: new Map() };
+          this.#policiesByTenant.set(policy.tenantId, group);
+        }
+        let byName = group.tenantWide;
+        if (policy.workspaceId !== undefined) {
+          byName = group.byWorkspace.get(policy.workspaceId) ?? new Map();
+          group.byWorkspace.set(policy.workspaceId, byName);
+        }
+        byName.set(policy.name, policy);
+        break;
+      }
+      case 'tenant':
+        break;
+    }
+  }
+
+  #unindex(kind: ConfigKind, id: string, record: ConfigRecord): void {
+    switch (kind) {
+      case 'apiKey':
+        deleteIfSame(this.#apiKeysByHash, (record as ApiKeyRecord).hash, record);
+        break;
+      case 'pat':
+        deleteIfSame(this.#patsByHash, (record as PatRecord).hash, record);
+        break;
+      case 'provisioningKey':
+        deleteIfSame(this.#provisioningKeysByHash, (record as ProvisioningKeyRecord).hash, record);
+        break;
+      case 'connection': {
+        const { tenantId } = record as ConnectionRecord;
+        const group = this.#connectionsByTenant.get(tenantId);
+        if (group === undefined) break;
+        group.byId.delete(id);
+        if (group.byId.size === 0) this.#connectionsByTenant.delete(tenantId);
+        else this.#regroupConnections(group);
+        break;
+      }
+      case 'cachePolicy': {
+        const policy = record as CachePolicyRecord;
+        const group = this.#policiesByTenant.get(policy.tenantId);
+        if (group === undefined) break;
+        if (policy.workspaceId === undefined) {
+          deleteIfSame(group.tenantWide, policy.name, record);
+        } else {
+          const byName = group.byWorkspace.get(policy.workspaceId);
+          if (byName !== undefined) {
+            deleteIfSame(byName, policy.name, record);
+            if (byName.size === 0) group.byWorkspace.delete(policy.workspaceId);
+          }
+        }
+        if (group.tenantWide.size === 0 && group.byWorkspace.size === 0) {
+          this.#policiesByTenant.delete(policy.tenantId);
+        }
+        break;
+      }
+      case 'tenant':
+        break;
+    }
+  }
+
+  /**
+   * Rebuilds a tenant's slug index and list (write path only, proportional to that tenant's
+   * connections). Slugs are unique per tenant; should two records share one anyway, the lowest id
+   * wins so that every process resolves the conflict the same way.
+   */
+  #regroupConnections(group: ConnectionGroup): void {
+    const all = [...group.byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const bySlug = new Map<string, ConnectionRecord>();
+    for (const [, connection] of all) {
+      if (!bySlug.has(connection.slug)) bySlug.set(connection.slug, connection);
+    }
+    group.bySlug = bySlug;
+    group.all = Object.freeze(all.map(([, connection]) => connection));
+  }
+
+  #settleWaiters(
+    key: string,
+    record: ConfigRecord | undefined,
+    waiters: Set<Waiter> | undefined = this.#waiters.get(key),
+  ): void {
+    if (waiters === undefined) return;
+    for (const waiter of waiters) {
+      let satisfied: boolean;
+      try {
+        satisfied = waiter.predicate(record);
+      } catch (error) {
+        this.#removeWaiter(key, waiter);
+        waiter.reject(error);
+        continue;
+      }
+      if (satisfied) {
+        this.#removeWaiter(key, waiter);
+        waiter.resolve(record);
+      }
+    }
+  }
+
+  #removeWaiter(key: string, waiter: Waiter): void {
+    clearTimeout(waiter.timer);
+    const waiters = this.#waiters.get(key);
+    if (waiters === undefined) return;
+    waiters.delete(waiter);
+    if (waiters.size === 0) this.#waiters.delete(key);
+  }
+
+  #emit(change: ConfigChange): void {
+    for (const listener of this.#changeListeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.#onError(error);
+      }
+    }
+  }
+}
+
+function deleteIfSame<V>(map: Map<string, V>, key: string, value: unknown): void {
+  if (map.get(key) === value) map.delete(key);
+}

@@ -1,0 +1,140 @@
+/**
+ * Starts a throwaway `redis-server` on a free loopback port for integration tests: no persistence,
+ * its own temp directory, killed on stop. Without `redis-server` on PATH it returns undefined (and
+ * says why) so suites can use `describe.runIf(redis)`, unless REQUIRE_REDIS=1 (CI), which makes a
+ * missing server an error.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Kills the server and starts a fresh, empty one on the same port (a Redis "wipe"). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const READY_LINE = 'Ready to accept connections';
+const START_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+function findOnPath(command: string): string | undefined {
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    if (directory === '') continue;
+    const candidate = join(directory, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+export async function findFreePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('could not find a free port');
+  return address.port;
+}
+
+/** Resolves once the server logs that it accepts connections; rejects if it exits or stalls. */
+function spawnRedis(binary: string, port: number, directory: string): Promise<ChildProcess> {
+  const child = spawn(
+    binary,
+    ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', directory],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`redis-server did not start within ${START_TIMEOUT_MS} ms:\n${output}`));
+    }, START_TIMEOUT_MS);
+    const onOutput = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes(READY_LINE)) {
+        cleanUp();
+        // Keep draining the pipes so that a chatty server never blocks on a full one.
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolve(child);
+      }
+    };
+    const onExit = (code: number | null) => fail(new Error(`redis-server exited with ${code}:\n${output}`));
+    const fail = (error: Error) => {
+      cleanUp();
+      reject(error);
+    };
+    const cleanUp = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onOutput);
+      child.stderr?.off('data', onOutput);
+      child.off('exit', onExit);
+      child.off('error', fail);
+    };
+    child.stdout?.on('data', onOutput);
+    child.stderr?.on('data', onOutput);
+    child.once('exit', onExit);
+    child.once('error', fail);
+  });
+}
+
+async function killRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startRedisServer(): Promise<RedisServer | undefined> {
+  const binary = findOnPath('redis-server');
+  if (binary === undefined) {
+    if (process.env.REQUIRE_REDIS === '1') {
+      throw new Error('redis-server is required (REQUIRE_REDIS=1) but is not on PATH');
+    }
+    process.stderr.write('redis-server is not on PATH: skipping the Redis integration suites\n');
+    return undefined;
+  }
+  const directory = await mkdtemp(join(tmpdir(), 'gw-redis-'));
+  // Another process may take the port between the probe and the bind; try a few ports.
+  let child: ChildProcess | undefined;
+  let port = 0;
+  for (let attempt = 1; child === undefined; attempt += 1) {
+    port = await findFreePort();
+    try {
+      child = await spawnRedis(binary, port, directory);
+    } catch (error) {
+      if (attempt >= 3) {
+        await rm(directory, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+  let current: ChildProcess = child;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async restart() {
+      await killRedis(current);
+      current = await spawnRedis(binary, port, directory);
+    },
+    async stop() {
+      await killRedis(current);
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The Redis stores when Redis misbehaves: connections killed, the server restarted empty, the data
+ * flushed, nothing listening at all. These tests disrupt the whole server, so they have their own.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConfigView } from '../../../src/stores/config-view.ts';
+import { RedisConfigStore } from '../../../src/stores/redis-config-store.ts';
+import { RedisRuntimeStore } from '../../../src/stores/redis-runtime-store.ts';
+import { isChange, makeApiKey, makeTenant, recordChanges } from '../../contract/config-fixtures.ts';
+import { findFreePort, startRedisServer } from '../../helpers/redis-server.ts';
+
+const redis = await startRedisServer();
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const isPresent = (record: unknown) => record !== undefined;
+const isAbsent = (record: unknown) => record === undefined;
+
+describe.runIf(redis !== undefined)('Redis stores under failure', () => {
+  const url = redis?.url ?? '';
+  let keyPrefix: string;
+  let raw: Redis;
+  let config: RedisConfigStore;
+  let runtime: RedisRuntimeStore;
+  let views: ConfigView[];
+
+  beforeEach(() => {
+    keyPrefix = `gw:test:${randomUUID()}:`;
+    raw = new Redis(url, { maxRetriesPerRequest: null });
+    raw.on('error', () => {});
+    config = new RedisConfigStore({ url, keyPrefix });
+    runtime = new RedisRuntimeStore({ url, keyPrefix });
+    views = [];
+  });
+  afterEach(async () => {
+    await Promise.all(views.map((view) => view.close()));
+    await Promise.all([config.close(), runtime.close(), raw.quit()]);
+  });
+
+  async function killFeedConnections(): Promise<void> {
+    expect(await raw.client('KILL', 'TYPE', 'pubsub')).toBeGreaterThan(0);
+  }
+
+  it('announces reset when the feed reconnects after its connection was killed, and keeps delivering', async () => {
+    const recorder = await recordChanges(config);
+    await killFeedConnections();
+    await recorder.waitFor(isChange('reset'));
+    await config.put('tenant', 't1', makeTenant('t1'));
+    await recorder.waitFor(isChange('put', 'tenant', 't1'));
+    expect(recorder.changes).toEqual([{ op: 'reset' }, { op: 'put', kind: 'tenant', id: 't1' }]);
+    await recorder.stop();
+  });
+
+  it('does not announce reset on the first connect', async () => {
+    const recorder = await recordChanges(config);
+    await config.put('tenant', 't1', makeTenant('t1'));
+    await recorder.waitFor(isChange('put', 'tenant', 't1'));
+    expect(recorder.changes).toEqual([{ op: 'put', kind: 'tenant', id: 't1' }]);
+    await recorder.stop();
+  });
+
+  it('lets a view catch up on writes it missed while its feed was down', async () => {
+    const view = await ConfigView.start(config);
+    views.push(view);
+    // Written without an announcement, as if published while the subscriber was disconnected.
+    await raw.hset(`${keyPrefix}cfg:apiKey`, 'k1', JSON.stringify(makeApiKey('k1')));
+    expect(view.apiKey('k1')).toBeUndefined();
+    await killFeedConnections();
+    await view.whenApplied('apiKey', 'k1', isPresent, 5000);
+    expect(view.apiKeyByHash('hash-of-k1')?.id).toBe('k1');
+  });
+
+  it('loses the epoch on FLUSHALL, which tells the reconciler to rebuild', async () => {
+    await config.setEpoch('e1');
+    await config.put('tenant', 't1', makeTenant('t1'));
+    await raw.flushall();
+    expect(await config.getEpoch()).toBeUndefined();
+    expect(await config.get('tenant', 't1')).toBeUndefined();
+  });
+
+  it('survives a restart that wipes Redis: watchers reset, views empty, stores work again', async () => {
+    const watched = new RedisConfigStore({ url, keyPrefix });
+    await config.setEpoch('e1');
+    await config.put('tenant', 't1', makeTenant('t1'));
+    await runtime.initBalance('t1', 100);
+    const view = await ConfigView.start(watched);
+    views.push(view);
+    const recorder = await recordChanges(watched);
+    expect(view.tenant('t1')).toBeDefined();
+
+    await redis!.restart();
+
+    await recorder.waitFor(isChange('reset'));
+    await view.whenApplied('tenant', 't1', isAbsent, 10_000);
+    await vi.waitFor(async () => expect(await runtime.ping()).toBe(true), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await config.getEpoch()).toBeUndefined(), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(await runtime.getBalance('t1')).toBeUndefined();
+    expect(await runtime.initBalance('t1', 5)).toBe(true);
+    await config.put('tenant', 't2', makeTenant('t2'));
+    await view.whenApplied('tenant', 't2', isPresent, 5000);
+    await recorder.stop();
+    await watched.close();
+  });
+});
+
+describe.runIf(redis !== undefined)('Redis stores with nothing listening', () => {
+  it('reject calls promptly instead of hanging, and report connection errors', async () => {
+    const url = `redis://127.0.0.1:${await findFreePort()}`;
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push(error);
+    const config = new RedisConfigStore({ url, onError });
+    const runtime = new RedisRuntimeStore({ url, onError });
+    const started = Date.now();
+
+    await expect(config.get('tenant', 't1')).rejects.toThrow();
+    await expect(config.snapshot()).rejects.toThrow();
+    await expect(config.put('tenant', 't1', makeTenant('t1'))).rejects.toThrow();
+    await expect(config.getEpoch()).rejects.toThrow();
+    await expect(config.watch(() => {})).rejects.toThrow();
+    await expect(ConfigView.start(config)).rejects.toThrow();
+    await expect(runtime.adjustBalance('t1', 1)).rejects.toThrow();
+    await expect(runtime.incrementCounter('c', 1, 10)).rejects.toThrow();
+    expect(await runtime.ping()).toBe(false);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(errors.length).toBeGreaterThan(0);
+
+    await config.close();
+    await runtime.close();
+  });
+});
