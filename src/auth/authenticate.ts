@@ -21,7 +21,9 @@ export interface EphemeralTokenVerifier {
 const MAX_CREDENTIAL_LENGTH = 8192;
 
 /** The credential from `Authorization: Bearer` or, for Anthropic SDKs, `x-api-key`. */
-export function extractCredential(headers: Record<string, string | string[] | undefined>): string | undefined {
+export function extractCredential(
+  headers: Record<string, string | string[] | undefined>,
+): string | undefined {
   const authorization = headers.authorization;
   if (typeof authorization === 'string') {
     const space = authorization.indexOf(' ');
@@ -47,11 +49,13 @@ export class Authenticator {
   }
 
   async authenticate(credential: string | undefined): Promise<Principal> {
-    if (credential === undefined) throw new InvalidKeyError('missing credential: send Authorization: Bearer <key>');
+    if (credential === undefined)
+      throw new InvalidKeyError('missing credential: send Authorization: Bearer <key>');
     if (credential.length > MAX_CREDENTIAL_LENGTH) throw new InvalidKeyError();
     if (credential.startsWith(API_KEY_PREFIX)) return this.#authenticateApiKey(credential);
     if (credential.startsWith(EPHEMERAL_PREFIX)) {
-      if (this.#ephemeral === undefined) throw new InvalidKeyError('ephemeral tokens are not enabled on this deployment');
+      if (this.#ephemeral === undefined)
+        throw new InvalidKeyError('ephemeral tokens are not enabled on this deployment');
       return this.#ephemeral.verify(credential);
     }
     throw new InvalidKeyError();

@@ -47,7 +47,10 @@ export class Accountant {
   /** Reads the balance before forwarding; refuses a prepaid tenant with nothing left. */
   async checkBalance(principal: Principal, byok: boolean): Promise<BalanceState> {
     const remaining = await this.#runtime.getBalance(principal.tenantId);
-    const state: BalanceState = { mode: remaining === undefined ? 'postpaid' : 'prepaid', remainingMicros: remaining };
+    const state: BalanceState = {
+      mode: remaining === undefined ? 'postpaid' : 'prepaid',
+      remainingMicros: remaining,
+    };
     if (!byok && remaining !== undefined && remaining <= 0) throw new InsufficientBalanceError();
     return state;
   }
@@ -75,12 +78,16 @@ export class Accountant {
 }
 
 /** The balance headers of a successful response; `charged` is `deferred` when a stream settles later. */
-export function renderBalanceHeaders(balance: BalanceState, charged: number | 'deferred'): Record<string, string> {
+export function renderBalanceHeaders(
+  balance: BalanceState,
+  charged: number | 'deferred',
+): Record<string, string> {
   const headers: Record<string, string> = {
     [BALANCE_HEADERS.mode]: balance.mode,
     [BALANCE_HEADERS.charged]: String(charged),
     [BALANCE_HEADERS.currency]: 'USD',
   };
-  if (balance.remainingMicros !== undefined) headers[BALANCE_HEADERS.remaining] = String(balance.remainingMicros);
+  if (balance.remainingMicros !== undefined)
+    headers[BALANCE_HEADERS.remaining] = String(balance.remainingMicros);
   return headers;
 }

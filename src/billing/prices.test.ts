@@ -27,25 +27,52 @@ describe('computeCostMicros', () => {
       completion_tokens: 500,
       prompt_tokens_details: { cached_tokens: 400 },
     })!;
-    expect(usage).toEqual({ inputTokens: 600, cachedInputTokens: 400, cacheWriteTokens: 0, outputTokens: 500 });
+    expect(usage).toEqual({
+      inputTokens: 600,
+      cachedInputTokens: 400,
+      cacheWriteTokens: 0,
+      outputTokens: 500,
+    });
     // 600*2.5 + 400*1.25 + 500*10 = 1500 + 500 + 5000 = 7000 micros
     expect(computeCostMicros(price, usage)).toBe(7000);
   });
 
   it('rounds a tiny usage up to one micro', () => {
     const price = lookupPrice('gpt-4o-mini')!;
-    expect(computeCostMicros(price, { inputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0 })).toBe(1);
+    expect(
+      computeCostMicros(price, {
+        inputTokens: 1,
+        cachedInputTokens: 0,
+        cacheWriteTokens: 0,
+        outputTokens: 0,
+      }),
+    ).toBe(1);
   });
 
   it('reads Anthropic usage with cache reads and writes, cumulatively in streams', () => {
-    const usage = parseAnthropicUsage({ input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 1 })!;
+    const usage = parseAnthropicUsage({
+      input_tokens: 10,
+      cache_read_input_tokens: 100,
+      cache_creation_input_tokens: 20,
+      output_tokens: 1,
+    })!;
     parseAnthropicUsage({ output_tokens: 42 }, usage);
-    expect(usage).toEqual({ inputTokens: 10, cachedInputTokens: 100, cacheWriteTokens: 20, outputTokens: 42 });
+    expect(usage).toEqual({
+      inputTokens: 10,
+      cachedInputTokens: 100,
+      cacheWriteTokens: 20,
+      outputTokens: 42,
+    });
     // claude-3-5-sonnet: 10*3 + 100*0.3 + 20*3.75 + 42*15 = 30 + 30 + 75 + 630 = 765
     expect(computeCostMicros(lookupPrice('claude-3-5-sonnet-20241022')!, usage)).toBe(765);
   });
 
   it('estimates about four characters per token', () => {
-    expect(estimateUsage(40, 9)).toEqual({ inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 3 });
+    expect(estimateUsage(40, 9)).toEqual({
+      inputTokens: 10,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      outputTokens: 3,
+    });
   });
 });

@@ -56,7 +56,14 @@ const TABLE: ReadonlyMap<string, ModelPrice> = new Map([
 ]);
 
 /** Date and revision suffixes that name a snapshot of an alias. */
-const VERSION_SUFFIXES = [/-\d{4}-\d{2}-\d{2}$/, /-\d{8}$/, /-\d{4}$/, /-latest$/, /-v\d+(:\d+)?$/, /@\d{8}$/];
+const VERSION_SUFFIXES = [
+  /-\d{4}-\d{2}-\d{2}$/,
+  /-\d{8}$/,
+  /-\d{4}$/,
+  /-latest$/,
+  /-v\d+(:\d+)?$/,
+  /@\d{8}$/,
+];
 
 /** The alias a versioned model id is priced as (`claude-3-5-sonnet-20241022` -> `claude-3-5-sonnet`). */
 export function priceAlias(model: string): string {

@@ -43,7 +43,8 @@ export function parseAnthropicUsage(usage: unknown, into?: TokenUsage): TokenUsa
   // Stream usage values are cumulative: set, never add.
   if ('input_tokens' in record) result.inputTokens = count(record.input_tokens);
   if ('cache_read_input_tokens' in record) result.cachedInputTokens = count(record.cache_read_input_tokens);
-  if ('cache_creation_input_tokens' in record) result.cacheWriteTokens = count(record.cache_creation_input_tokens);
+  if ('cache_creation_input_tokens' in record)
+    result.cacheWriteTokens = count(record.cache_creation_input_tokens);
   if ('output_tokens' in record) result.outputTokens = count(record.output_tokens);
   return result;
 }

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 /**
  * The service logger. Secrets never reach it: authorization headers and known secret fields are

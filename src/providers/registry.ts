@@ -31,7 +31,9 @@ function openAiCompatible(name: string, defaultBaseUrl: string, embeddings = tru
     name,
     shape: 'openai',
     defaultBaseUrl,
-    paths: embeddings ? { chat: '/chat/completions', embeddings: '/embeddings' } : { chat: '/chat/completions' },
+    paths: embeddings
+      ? { chat: '/chat/completions', embeddings: '/embeddings' }
+      : { chat: '/chat/completions' },
     authHeaders: bearer,
     staticHeaders: {},
   };

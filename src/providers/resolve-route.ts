@@ -1,5 +1,9 @@
 import type { Settings } from '../config/settings.ts';
-import { InvalidRequestError, ProviderUnavailableError, UnknownProviderError } from '../errors/gateway-error.ts';
+import {
+  InvalidRequestError,
+  ProviderUnavailableError,
+  UnknownProviderError,
+} from '../errors/gateway-error.ts';
 import { type Operation, PROVIDERS, type ProviderDefinition } from './registry.ts';
 
 /** Where one request goes and with which credential. */
@@ -59,10 +63,13 @@ export function resolvePlatformRoute(
     upstreamModel = rest;
   }
   if (provider === undefined) throw new UnknownProviderError(defaultProvider);
-  if (upstreamModel.length === 0) throw new InvalidRequestError(`model '${model}' names no model after the provider`);
+  if (upstreamModel.length === 0)
+    throw new InvalidRequestError(`model '${model}' names no model after the provider`);
   const path = provider.paths[operation];
   if (path === undefined) {
-    throw new InvalidRequestError(`provider '${provider.name}' does not serve ${describeOperation(operation)}`);
+    throw new InvalidRequestError(
+      `provider '${provider.name}' does not serve ${describeOperation(operation)}`,
+    );
   }
   const endpoint = endpoints.get(provider.name);
   if (endpoint?.apiKey === undefined) throw new ProviderUnavailableError(provider.name);

@@ -32,7 +32,11 @@ export class SseEventReader {
         onEvent(
           message.event === undefined
             ? { data: message.data, ...(message.id === undefined ? {} : { id: message.id }) }
-            : { event: message.event, data: message.data, ...(message.id === undefined ? {} : { id: message.id }) },
+            : {
+                event: message.event,
+                data: message.data,
+                ...(message.id === undefined ? {} : { id: message.id }),
+              },
         );
       },
     });

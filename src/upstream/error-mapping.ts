@@ -76,6 +76,7 @@ export function mapUpstreamError(
     mapping.type,
     mapping.retryable,
   );
-  if (retryAfter !== undefined && /^\d{1,6}$/.test(retryAfter.trim())) error.headers['retry-after'] = retryAfter.trim();
+  if (retryAfter !== undefined && /^\d{1,6}$/.test(retryAfter.trim()))
+    error.headers['retry-after'] = retryAfter.trim();
   return error;
 }

@@ -2,7 +2,7 @@
  * Pooled keep-alive HTTP to upstream providers (one undici Agent, a pool per origin), with the
  * configured timeouts, client aborts propagated, and transport failures turned into typed errors.
  */
-import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { UpstreamTimeouts } from '../config/settings.ts';
 import { UpstreamTimeoutError, UpstreamUnreachableError } from '../errors/gateway-error.ts';
 
@@ -49,7 +49,10 @@ export class UpstreamClient {
         origin: new URL(request.url).origin,
         path: pathOf(request.url),
         method: request.method ?? 'POST',
-        headers: request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
+        headers:
+          request.body === undefined
+            ? request.headers
+            : { 'content-type': 'application/json', ...request.headers },
         body: request.body,
         signal: request.signal,
       });
@@ -71,7 +74,8 @@ function pathOf(url: string): string {
 
 /** Maps undici's error codes (never message text) to the gateway's error tree. */
 export function classifyTransportError(provider: string, error: unknown, signal?: AbortSignal): Error {
-  if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) return new UpstreamAbortedError();
+  if (signal?.aborted || (error instanceof Error && error.name === 'AbortError'))
+    return new UpstreamAbortedError();
   if (
     error instanceof undiciErrors.ConnectTimeoutError ||
     error instanceof undiciErrors.HeadersTimeoutError ||
