@@ -1,0 +1,59 @@
+/**
+ * Long-lived credentials (workspace API keys, PATs, provisioning keys): generation, the hash that
+ * is stored instead of the plaintext, and the hint that may be shown in place of a secret.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+export type CredentialPrefix = 'tt_sk_' | 'tt_pat_' | 'tt_prov_';
+
+/** The public id of a credential starts with a kind marker, so logs and audit entries read well. */
+const ID_PREFIX: Readonly<Record<CredentialPrefix, string>> = {
+  tt_sk_: 'key_',
+  tt_pat_: 'pat_',
+  tt_prov_: 'prov_',
+};
+
+/** 32 random bytes: the hash lookup then needs no salt or slow KDF (nothing to brute-force). */
+const SECRET_BYTES = 32;
+/** 9 random bytes encode to exactly 12 base64url characters. */
+const ID_RANDOM_BYTES = 9;
+
+export interface GeneratedCredential {
+  /** Public identifier, safe to log and show (`key_…`, `pat_…`, `prov_…`). */
+  id: string;
+  /** The secret, returned to its owner once and never stored. */
+  plaintext: string;
+  /** Hex SHA-256 of `plaintext`, what the config store holds. */
+  hash: string;
+}
+
+export function generateCredential(prefix: CredentialPrefix): GeneratedCredential {
+  const plaintext = prefix + randomBytes(SECRET_BYTES).toString('base64url');
+  const id = ID_PREFIX[prefix] + randomBytes(ID_RANDOM_BYTES).toString('base64url');
+  return { id, plaintext, hash: hashCredential(plaintext) };
+}
+
+/** Hex SHA-256 of the whole plaintext credential, prefix included. */
+export function hashCredential(plaintext: string): string {
+  return createHash('sha256').update(plaintext, 'utf8').digest('hex');
+}
+
+/** Shorter secrets get no hint at all: four characters of eleven would give too much away. */
+const MIN_HINT_LENGTH = 12;
+const HINT_TAIL = 4;
+/**
+ * A vendor marker such as `sk-` carries no secret entropy and tells the user which key it is;
+ * it is kept only when it is this short and purely alphabetic.
+ */
+const VENDOR_MARKER = /^[A-Za-z]{2,3}-/;
+
+/**
+ * The only secret-derived value ever shown: `sk-…abcd` (vendor marker, ellipsis, last four
+ * characters) or `…abcd`. Empty when the secret is shorter than 12 characters.
+ */
+export function keyHint(secret: string): string {
+  const trimmed = secret.trim();
+  if (trimmed.length < MIN_HINT_LENGTH) return '';
+  const marker = VENDOR_MARKER.exec(trimmed)?.[0] ?? '';
+  return `${marker}…${trimmed.slice(-HINT_TAIL)}`;
+}

@@ -1,0 +1,391 @@
+/**
+ * The desired config store contents, computed from the resources by pure functions (no I/O):
+ * the reconcile step (LocalReconciler in standalone, the per-kind controllers in the operator)
+ * reads resources, calls these, and writes the difference. Objects that cannot be turned into a
+ * record are left out and reported as problems, for status conditions.
+ */
+import { keyHint } from '../auth/credential-hash.ts';
+import type {
+  CachePolicyResource,
+  ConnectionResource,
+  SecretResource,
+  TenantResource,
+} from '../resources/types.ts';
+import { CREDENTIAL_LABEL, tenantNamespace } from '../resources/types.ts';
+import {
+  API_KEY_GRANTS,
+  type ApiKeyGrant,
+  type ApiKeyRecord,
+  type CachePolicyRecord,
+  type ConnectionRecord,
+  cachePolicyId,
+  type PatRecord,
+  type ProvisioningKeyRecord,
+  type TenantRecord,
+} from '../stores/records.ts';
+import type { ConfigSnapshot } from '../stores/types.ts';
+
+/** How secret material is sealed for the config store (see auth/secret-box.ts createSecretSealer). */
+export interface SecretSealing {
+  seal(value: object): string;
+  digest(value: object): string;
+}
+
+export interface DesiredConfigInput {
+  tenants: readonly TenantResource[];
+  cachePolicies: readonly CachePolicyResource[];
+  connections: readonly ConnectionResource[];
+  secrets: readonly SecretResource[];
+}
+
+/** Why an object produced no record; `reason` is a condition reason (PascalCase). */
+export interface DesiredConfigProblem {
+  kind: 'Tenant' | 'CachePolicy' | 'Connection' | 'Secret';
+  name: string;
+  namespace?: string;
+  reason: string;
+  message: string;
+}
+
+export interface DesiredConfig {
+  records: ConfigSnapshot;
+  problems: DesiredConfigProblem[];
+}
+
+export type DesiredRecord<T> =
+  | { ok: true; id: string; record: T }
+  | { ok: false; problem: DesiredConfigProblem };
+
+export interface DesiredTenantRecords {
+  /** Absent when the Tenant cannot be served (see problems). */
+  tenant?: TenantRecord;
+  apiKeys: ApiKeyRecord[];
+  pats: PatRecord[];
+  provisioningKeys: ProvisioningKeyRecord[];
+  problems: DesiredConfigProblem[];
+}
+
+export const CACHE_POLICY_DEFAULTS = { ttlSeconds: 600, swrSeconds: 0, maxTtlSeconds: 86_400 } as const;
+const TENANT_NAMESPACE_PREFIX = tenantNamespace('');
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The tenant whose namespace this is (`tenant-<name>` -> name), or undefined. */
+export function tenantIdOfNamespace(namespace: string | undefined): string | undefined {
+  if (!namespace?.startsWith(TENANT_NAMESPACE_PREFIX)) return undefined;
+  const tenantId = namespace.slice(TENANT_NAMESPACE_PREFIX.length);
+  return tenantId === '' ? undefined : tenantId;
+}
+
+/** A Secret's values, base64-decoded (with any not yet folded stringData on top). */
+export function decodeSecretData(secret: SecretResource): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(secret.data ?? {})) {
+    values[key] = Buffer.from(value, 'base64').toString('utf8');
+  }
+  return Object.assign(values, secret.stringData);
+}
+
+/** Drops undefined fields, so that records compare equal to their JSON round trip. */
+function withoutUndefined<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
+}
+
+function problemOf(
+  resource: { kind: DesiredConfigProblem['kind']; metadata: { name: string; namespace?: string } },
+  reason: string,
+  message: string,
+): DesiredConfigProblem {
+  const { name, namespace } = resource.metadata;
+  return withoutUndefined({ kind: resource.kind, name, namespace, reason, message });
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+function isApiKeyGrant(value: string): value is ApiKeyGrant {
+  return (API_KEY_GRANTS as readonly string[]).includes(value);
+}
+
+type CredentialRecord = ApiKeyRecord | PatRecord | ProvisioningKeyRecord;
+
+function credentialRecord(
+  secret: SecretResource,
+  tenant: TenantRecord,
+  problems: DesiredConfigProblem[],
+): { type: string; record: CredentialRecord } | undefined {
+  const type = secret.metadata.labels?.[CREDENTIAL_LABEL];
+  const data = decodeSecretData(secret);
+  const fail = (message: string) => {
+    problems.push(problemOf(secret, 'InvalidCredential', message));
+    return undefined;
+  };
+  if (!data.id) return fail('data.id is missing');
+  if (!data.hash || !SHA256_HEX.test(data.hash))
+    return fail('data.hash must be a hex SHA-256 (64 lowercase hex digits)');
+  const common = {
+    v: 1 as const,
+    id: data.id,
+    hash: data.hash,
+    tenantId: tenant.id,
+    createdAt: data.createdAt ?? secret.metadata.creationTimestamp ?? '',
+  };
+  if (type === 'provisioning-key') return { type, record: common };
+  if (type === 'pat') {
+    const record: PatRecord = {
+      ...common,
+      permissions: splitList(data.permissions),
+      admin: data.admin === 'true',
+    };
+    return { type, record };
+  }
+  if (type !== 'api-key') return fail(`label ${CREDENTIAL_LABEL} has unknown value '${type}'`);
+  if (!data.workspace) return fail('data.workspace is missing');
+  if (!tenant.workspaces.some((workspace) => workspace.id === data.workspace)) {
+    problems.push(
+      problemOf(secret, 'UnknownWorkspace', `workspace '${data.workspace}' is not in tenant ${tenant.id}`),
+    );
+    return undefined;
+  }
+  // A workspace key may call any route unless its grants say otherwise (spec.md section 1).
+  const listed = data.grants === undefined ? [...API_KEY_GRANTS] : splitList(data.grants);
+  const unknown = listed.filter((grant) => !isApiKeyGrant(grant));
+  if (unknown.length > 0) {
+    problems.push(problemOf(secret, 'UnknownGrant', `grants ${unknown.join(', ')} are unknown and ignored`));
+  }
+  const record: ApiKeyRecord = {
+    ...common,
+    workspaceId: data.workspace,
+    grants: listed.filter(isApiKeyGrant),
+  };
+  return { type, record };
+}
+
+/** The tenant record and its credential records (Secrets labelled CREDENTIAL_LABEL in its namespace). */
+export function desiredTenantRecords(
+  tenant: TenantResource,
+  secrets: readonly SecretResource[],
+): DesiredTenantRecords {
+  const result: DesiredTenantRecords = { apiKeys: [], pats: [], provisioningKeys: [], problems: [] };
+  const { spec } = tenant;
+  if ((spec.billingMode ?? 'delegated') !== 'delegated') {
+    result.problems.push(
+      problemOf(tenant, 'NotImplemented', `billingMode '${spec.billingMode}' is not implemented`),
+    );
+    return result;
+  }
+  const record: TenantRecord = withoutUndefined({
+    v: 1,
+    id: tenant.metadata.name,
+    displayName: spec.displayName,
+    parentId: spec.parentRef?.name,
+    region: spec.region,
+    billingMode: 'delegated',
+    strictByok: spec.strictByok ?? false,
+    workspaces: (spec.workspaces ?? []).map(({ id, name }) => ({ id, name })),
+  });
+  result.tenant = record;
+  const namespace = tenantNamespace(record.id);
+  for (const secret of secrets) {
+    if (secret.metadata.namespace !== namespace || !secret.metadata.labels?.[CREDENTIAL_LABEL]) continue;
+    const credential = credentialRecord(secret, record, result.problems);
+    if (credential?.type === 'api-key') result.apiKeys.push(credential.record as ApiKeyRecord);
+    else if (credential?.type === 'pat') result.pats.push(credential.record as PatRecord);
+    else if (credential) result.provisioningKeys.push(credential.record);
+  }
+  return result;
+}
+
+function checkScope(
+  resource: CachePolicyResource | ConnectionResource,
+  workspace: string | undefined,
+  tenant: TenantRecord | undefined,
+): DesiredConfigProblem | undefined {
+  const tenantId = tenantIdOfNamespace(resource.metadata.namespace);
+  if (tenantId === undefined || (tenant !== undefined && tenant.id !== tenantId)) {
+    const message = `namespace '${resource.metadata.namespace}' belongs to no known tenant`;
+    return problemOf(resource, 'UnknownTenant', message);
+  }
+  if (workspace !== undefined && tenant && !tenant.workspaces.some((entry) => entry.id === workspace)) {
+    return problemOf(resource, 'UnknownWorkspace', `workspace '${workspace}' is not in tenant ${tenantId}`);
+  }
+  return undefined;
+}
+
+/**
+ * The CachePolicy's record. With `tenant`, its workspace is checked against the tenant's. An
+ * absent ttlSeconds defaults to 600 but never above the policy's own maxTtlSeconds.
+ */
+export function desiredCachePolicyRecord(
+  policy: CachePolicyResource,
+  tenant?: TenantRecord,
+): DesiredRecord<CachePolicyRecord> {
+  const { spec } = policy;
+  const problem = checkScope(policy, spec.workspace, tenant);
+  if (problem) return { ok: false, problem };
+  const tenantId = tenantIdOfNamespace(policy.metadata.namespace) as string;
+  const maxTtlSeconds = spec.maxTtlSeconds ?? CACHE_POLICY_DEFAULTS.maxTtlSeconds;
+  const record: CachePolicyRecord = withoutUndefined({
+    v: 1,
+    tenantId,
+    workspaceId: spec.workspace,
+    name: spec.policyName ?? policy.metadata.name,
+    ttlSeconds: spec.ttlSeconds ?? Math.min(CACHE_POLICY_DEFAULTS.ttlSeconds, maxTtlSeconds),
+    swrSeconds: spec.swrSeconds ?? CACHE_POLICY_DEFAULTS.swrSeconds,
+    maxTtlSeconds,
+    defaultTags: [...(spec.defaultTags ?? [])],
+    semantic: spec.semantic ?? false,
+  });
+  return { ok: true, id: cachePolicyId(tenantId, record.workspaceId, record.name), record };
+}
+
+/** The only secret-derived text ever shown: from the API key, AWS key id or GCP account email. */
+export function connectionKeyHint(material: Record<string, string>): string {
+  if (material.apiKey) return keyHint(material.apiKey);
+  if (material.awsAccessKeyId) return keyHint(material.awsAccessKeyId);
+  if (material.gcpServiceAccountJson) {
+    try {
+      const email: unknown = JSON.parse(material.gcpServiceAccountJson).client_email;
+      const at = typeof email === 'string' ? email.indexOf('@') : -1;
+      return at >= 0 ? `…${(email as string).slice(at)}` : '';
+    } catch {
+      return '';
+    }
+  }
+  return '';
+}
+
+/** The Connection's record, its secret material (every key of `secret`) sealed. */
+export function desiredConnectionRecord(
+  connection: ConnectionResource,
+  secret: SecretResource | undefined,
+  sealing: SecretSealing,
+  tenant?: TenantRecord,
+): DesiredRecord<ConnectionRecord> {
+  const { spec } = connection;
+  const problem = checkScope(connection, spec.workspace, tenant);
+  if (problem) return { ok: false, problem };
+  const secretName = spec.secretRef.name;
+  if (
+    !secret ||
+    secret.metadata.name !== secretName ||
+    secret.metadata.namespace !== connection.metadata.namespace
+  ) {
+    const message = `Secret '${secretName}' not found in namespace '${connection.metadata.namespace}'`;
+    return { ok: false, problem: problemOf(connection, 'SecretNotFound', message) };
+  }
+  const tenantId = tenantIdOfNamespace(connection.metadata.namespace) as string;
+  const slug = spec.slug ?? spec.label ?? connection.metadata.name;
+  const material = decodeSecretData(secret);
+  const record: ConnectionRecord = withoutUndefined({
+    v: 1,
+    id: `${tenantId}/${slug}`,
+    tenantId,
+    slug,
+    provider: spec.provider,
+    workspaceId: spec.workspace,
+    baseUrl: spec.baseUrl,
+    awsRegion: spec.awsRegion,
+    vertexProject: spec.vertexProject,
+    vertexRegion: spec.vertexRegion,
+    defaultModel: spec.defaultModel,
+    dailyCapMicros: spec.dailyCapMicros,
+    keyHint: connectionKeyHint(material),
+    sealedSecret: sealing.seal(material),
+    secretDigest: sealing.digest(material),
+  });
+  return { ok: true, id: record.id, record };
+}
+
+/** Oldest first (then by namespace and name), so that of two conflicting objects the older wins. */
+function byAge<T extends { metadata: { name: string; namespace?: string; creationTimestamp?: string } }>(
+  items: readonly T[],
+): T[] {
+  const sortKey = (item: T) =>
+    `${item.metadata.creationTimestamp ?? ''}\u0000${item.metadata.namespace ?? ''}\u0000${item.metadata.name}`;
+  return [...items].sort((left, right) => (sortKey(left) < sortKey(right) ? -1 : 1));
+}
+
+function emptySnapshot(): ConfigSnapshot {
+  return {
+    tenant: new Map(),
+    apiKey: new Map(),
+    pat: new Map(),
+    provisioningKey: new Map(),
+    cachePolicy: new Map(),
+    connection: new Map(),
+  };
+}
+
+/** Every record the config store should hold, and why the objects left out were left out. */
+export function computeDesiredConfig(input: DesiredConfigInput, sealing: SecretSealing): DesiredConfig {
+  const records = emptySnapshot();
+  const problems: DesiredConfigProblem[] = [];
+  const secrets = byAge(input.secrets);
+
+  for (const tenant of byAge(input.tenants)) {
+    const desired = desiredTenantRecords(tenant, secrets);
+    problems.push(...desired.problems);
+    if (!desired.tenant) continue;
+    records.tenant.set(desired.tenant.id, desired.tenant);
+    const credentials = [
+      ['apiKey', desired.apiKeys],
+      ['pat', desired.pats],
+      ['provisioningKey', desired.provisioningKeys],
+    ] as const;
+    for (const [kind, list] of credentials) {
+      const target = records[kind] as Map<string, CredentialRecord>;
+      for (const record of list) {
+        if (target.has(record.id)) {
+          const message = `credential id '${record.id}' is already used by another Secret`;
+          problems.push({
+            kind: 'Tenant',
+            name: tenant.metadata.name,
+            reason: 'DuplicateCredentialId',
+            message,
+          });
+        } else target.set(record.id, record);
+      }
+    }
+  }
+
+  const tenantOf = (resource: CachePolicyResource | ConnectionResource): TenantRecord | undefined => {
+    const tenant = records.tenant.get(tenantIdOfNamespace(resource.metadata.namespace) ?? '');
+    if (!tenant) {
+      const message = `namespace '${resource.metadata.namespace}' belongs to no known tenant`;
+      problems.push(problemOf(resource, 'UnknownTenant', message));
+    }
+    return tenant;
+  };
+
+  for (const policy of byAge(input.cachePolicies)) {
+    const tenant = tenantOf(policy);
+    if (!tenant) continue;
+    const desired = desiredCachePolicyRecord(policy, tenant);
+    if (!desired.ok) problems.push(desired.problem);
+    else if (records.cachePolicy.has(desired.id)) {
+      const message = `another CachePolicy already defines '${desired.record.name}' at this scope`;
+      problems.push(problemOf(policy, 'NameConflict', message));
+    } else records.cachePolicy.set(desired.id, desired.record);
+  }
+
+  const secretsByName = new Map(
+    secrets.map((secret) => [`${secret.metadata.namespace}/${secret.metadata.name}`, secret]),
+  );
+  for (const connection of byAge(input.connections)) {
+    const tenant = tenantOf(connection);
+    if (!tenant) continue;
+    const secret = secretsByName.get(`${connection.metadata.namespace}/${connection.spec.secretRef.name}`);
+    const desired = desiredConnectionRecord(connection, secret, sealing, tenant);
+    if (!desired.ok) problems.push(desired.problem);
+    else if (records.connection.has(desired.id)) {
+      const message = `another Connection of tenant ${tenant.id} already has slug '${desired.record.slug}'`;
+      problems.push(problemOf(connection, 'SlugConflict', message));
+    } else records.connection.set(desired.id, desired.record);
+  }
+
+  return { records, problems };
+}
