@@ -68,7 +68,9 @@ export class Accountant {
     if (price === undefined) this.#metrics.unpricedResponses.inc({ model });
     const costMicros = price === undefined ? 0 : computeCostMicros(price, usage);
     this.#metrics.costMicros.inc({ provider, billing: byok ? 'byok' : 'platform' }, costMicros);
-    if (costMicros === 0 || byok) return { costMicros, balance: before };
+    // BYOK: the tenant pays its own provider; nothing is charged to the platform balance.
+    if (byok) return { costMicros: 0, balance: before };
+    if (costMicros === 0) return { costMicros, balance: before };
     const [remaining] = await Promise.all([
       before.mode === 'prepaid' ? this.#runtime.adjustBalance(principal.tenantId, -costMicros) : undefined,
       this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros),

@@ -14,11 +14,8 @@ import { toGatewayError } from '../errors/render-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { Operation } from '../providers/registry.ts';
-import {
-  type PlatformEndpoints,
-  type ResolvedRoute,
-  resolvePlatformRoute,
-} from '../providers/resolve-route.ts';
+import { type ResolvedRoute, renderRoutingHeaders } from '../providers/resolve-route.ts';
+import type { RouteResolver } from '../providers/route-resolver.ts';
 import { SseEventReader, serializeSseEvent } from '../sse/sse-events.ts';
 import { mapUpstreamError } from '../upstream/error-mapping.ts';
 import {
@@ -38,7 +35,7 @@ export interface InferenceDeps {
   authenticator: Authenticator;
   accountant: Accountant;
   upstream: UpstreamClient;
-  endpoints: PlatformEndpoints;
+  routes: RouteResolver;
   metrics: GatewayMetrics;
   log: Logger;
 }
@@ -75,11 +72,11 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     const parsed = validateInferenceBody(request.body, operation);
     const principal = await deps.authenticator.authenticate(extractCredential(request.headers));
     authorizeOperation(principal, operation);
-    const route = resolvePlatformRoute(
+    const route = deps.routes.resolve(
       parsed.model,
       operation,
-      deps.endpoints,
-      deps.settings.defaultProvider,
+      principal,
+      request.headers['x-service-byok'] === 'required',
     );
     request.gatewayProvider = route.provider.name;
     const balance = await deps.accountant.checkBalance(principal, route.byok);
@@ -178,6 +175,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     reply
       .code(response.statusCode)
       .headers(renderBalanceHeaders(charge.balance, charge.costMicros))
+      .headers(renderRoutingHeaders(route))
       .header('content-type', contentType || 'application/json');
     deps.metrics.overheadSeconds.observe(
       { route: routeLabel },
@@ -246,6 +244,7 @@ async function relayStream(
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
     ...renderBalanceHeaders(exchange.balance, 'deferred'),
+    ...renderRoutingHeaders(route),
   });
   deps.metrics.upstreamSeconds.observe(
     { provider: route.provider.name, route: routeLabel },

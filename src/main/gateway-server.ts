@@ -4,12 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate.ts';
+import { createSecretSealer } from '../auth/secret-box.ts';
 import { Accountant } from '../billing/accountant.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildGatewayApp } from '../gateway/gateway-app.ts';
 import type { Logger } from '../observability/logger.ts';
 import { createGatewayMetrics, type GatewayMetrics } from '../observability/metrics.ts';
 import { createPlatformEndpoints } from '../providers/resolve-route.ts';
+import { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import { UpstreamClient } from '../upstream/upstream-client.ts';
@@ -26,8 +28,11 @@ export async function createGatewayServer(options: {
   runtime: RuntimeStore;
   log: Logger;
   ephemeral?: EphemeralTokenVerifier;
+  /** The at-rest key that opens Connections' sealed secrets. */
+  encryptionKey: Uint8Array;
 }): Promise<GatewayServer> {
   const { settings, view, runtime, log } = options;
+  const sealer = createSecretSealer(options.encryptionKey);
   const metrics = createGatewayMetrics();
   const upstream = new UpstreamClient(settings.upstreamTimeouts);
   const app = await buildGatewayApp({
@@ -35,7 +40,12 @@ export async function createGatewayServer(options: {
     authenticator: new Authenticator(view, options.ephemeral),
     accountant: new Accountant(runtime, metrics),
     upstream,
-    endpoints: createPlatformEndpoints(settings),
+    routes: new RouteResolver({
+      endpoints: createPlatformEndpoints(settings),
+      defaultProvider: settings.defaultProvider,
+      view,
+      unseal: (sealed) => sealer.unseal(sealed),
+    }),
     metrics,
     log,
     isReady: () => runtime.ping(),

@@ -65,7 +65,7 @@ export async function startStandalone(
     await stores.runtime.initBalance(BOOTSTRAP_TENANT, settings.bootstrapBalanceMicros);
 
   const view = await ConfigView.start(stores.config);
-  const gateway = await createGatewayServer({ settings, view, runtime: stores.runtime, log });
+  const gateway = await createGatewayServer({ settings, view, runtime: stores.runtime, log, encryptionKey });
   const control = await buildControlPlaneApp({ log, isReady: () => stores.runtime.ping() });
   const gatewayAddress = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
   const controlAddress = await control.listen({ host: settings.host, port: settings.controlPort });

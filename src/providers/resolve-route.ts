@@ -17,6 +17,19 @@ export interface ResolvedRoute {
   headers: Record<string, string>;
   /** False: the platform's key served (and the tenant's balance pays). */
   byok: boolean;
+  /** The Connection that served, on BYOK routes. */
+  credential?: { id: string; slug: string };
+}
+
+/** Attribution headers of DESIGN section 5: who served, and with which Connection. */
+export function renderRoutingHeaders(route: ResolvedRoute): Record<string, string> {
+  if (route.credential === undefined) return { 'x-service-byok': 'false' };
+  return {
+    'x-service-byok': 'true',
+    'x-service-credential-id': route.credential.id,
+    'x-service-credential-slug': route.credential.slug,
+    'x-service-credential-label': route.credential.slug,
+  };
 }
 
 /** The platform endpoint and key of each provider, resolved once from settings. */
