@@ -7,7 +7,7 @@ import { InvalidKeyError, ScopeDeniedError } from '../errors/gateway-error.ts';
 import type { Operation } from '../providers/registry.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import { hashCredential } from './credential-hash.ts';
-import { GRANT_FOR_OPERATION, type Principal } from './principal.ts';
+import { GRANT_FOR_OPERATION, type Principal, SCOPE_FOR_OPERATION } from './principal.ts';
 
 export const API_KEY_PREFIX = 'tt_sk_';
 export const EPHEMERAL_PREFIX = 'tt_ev_';
@@ -79,10 +79,20 @@ export class Authenticator {
   }
 }
 
-/** A workspace key must hold the operation's grant. */
-export function authorizeOperation(principal: Principal, operation: Operation): void {
+/**
+ * A workspace key must hold the operation's grant; a token must hold the route's scope and, when
+ * it has `model:` scopes, name the requested model exactly.
+ */
+export function authorizeOperation(principal: Principal, operation: Operation, model: string): void {
   const grant = GRANT_FOR_OPERATION[operation];
-  if (principal.kind === 'api-key' && !principal.grants.has(grant)) {
+  if (!principal.grants.has(grant)) {
     throw new ScopeDeniedError(`this key lacks the '${grant}' grant needed for this route`);
+  }
+  const token = principal.token;
+  if (token === undefined) return;
+  const scope = SCOPE_FOR_OPERATION[operation];
+  if (!token.routes.has(scope)) throw new ScopeDeniedError(`this token's scopes do not include '${scope}'`);
+  if (token.models.size > 0 && !token.models.has(model)) {
+    throw new ScopeDeniedError(`this token is not allowed to use model '${model}'`);
   }
 }

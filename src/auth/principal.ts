@@ -1,4 +1,17 @@
 import type { Operation } from '../providers/registry.ts';
+import type { TokenRateLimits } from './ephemeral-token.ts';
+
+/** The ephemeral-token part of a principal. */
+export interface TokenGrant {
+  jti: string;
+  /** Route scopes (`chat`, `embeddings`, `messages`). */
+  routes: ReadonlySet<string>;
+  /** Models named by `model:<id>` scopes; empty: any model. */
+  models: ReadonlySet<string>;
+  budgetMicros?: number;
+  limits?: TokenRateLimits;
+  expiresAtMs: number;
+}
 
 /** Who is calling the gateway, resolved from the credential. */
 export interface Principal {
@@ -7,8 +20,10 @@ export interface Principal {
   workspaceId: string;
   /** The workspace API key (for ephemeral tokens: the parent key). */
   keyId: string;
-  /** Workspace key grants (`chat:write`, `embed`). */
+  /** Workspace key grants (`chat:write`, `embed`); for a token, its parent key's. */
   grants: ReadonlySet<string>;
+  /** Present for ephemeral tokens. */
+  token?: TokenGrant;
 }
 
 /** The grant each operation needs from a workspace key. */
@@ -16,4 +31,11 @@ export const GRANT_FOR_OPERATION: Readonly<Record<Operation, string>> = {
   chat: 'chat:write',
   messages: 'chat:write',
   embeddings: 'embed',
+};
+
+/** The token scope each operation needs. */
+export const SCOPE_FOR_OPERATION: Readonly<Record<Operation, string>> = {
+  chat: 'chat',
+  messages: 'messages',
+  embeddings: 'embeddings',
 };

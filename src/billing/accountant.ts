@@ -20,7 +20,10 @@ export interface BalanceState {
 }
 
 export interface Charge {
+  /** What the response cost at list prices (also on BYOK, where a token's own budget still counts it). */
   costMicros: number;
+  /** What was charged to the platform balance (0 on BYOK). */
+  chargedMicros: number;
   balance: BalanceState;
 }
 
@@ -69,13 +72,16 @@ export class Accountant {
     const costMicros = price === undefined ? 0 : computeCostMicros(price, usage);
     this.#metrics.costMicros.inc({ provider, billing: byok ? 'byok' : 'platform' }, costMicros);
     // BYOK: the tenant pays its own provider; nothing is charged to the platform balance.
-    if (byok) return { costMicros: 0, balance: before };
-    if (costMicros === 0) return { costMicros, balance: before };
+    if (byok || costMicros === 0) return { costMicros, chargedMicros: 0, balance: before };
     const [remaining] = await Promise.all([
       before.mode === 'prepaid' ? this.#runtime.adjustBalance(principal.tenantId, -costMicros) : undefined,
       this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros),
     ]);
-    return { costMicros, balance: { mode: before.mode, remainingMicros: remaining } };
+    return {
+      costMicros,
+      chargedMicros: costMicros,
+      balance: { mode: before.mode, remainingMicros: remaining },
+    };
   }
 }
 

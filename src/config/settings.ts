@@ -19,6 +19,22 @@ export interface UpstreamTimeouts {
   bodyMs: number;
 }
 
+/** The operator role's settings (OPERATOR_* variables). */
+export interface OperatorSettings {
+  /** Namespace of the leader-election Lease (OPERATOR_NAMESPACE, else POD_NAMESPACE; else the in-cluster namespace). */
+  namespace: string | undefined;
+  /** Name of the Lease (OPERATOR_LEASE_NAME). */
+  leaseName: string;
+  /** This replica's identity in the Lease (OPERATOR_IDENTITY, else POD_NAME; else hostname + random). */
+  identity: string | undefined;
+  /** Full rebuild and requeue interval (OPERATOR_RESYNC_SECONDS). */
+  resyncSeconds: number;
+  /** How often the leader checks the config store's epoch marker (OPERATOR_EPOCH_CHECK_SECONDS). */
+  epochCheckSeconds: number;
+  /** Port of /healthz and /readyz (OPERATOR_PORT; 0 disables). */
+  port: number;
+}
+
 export interface Settings {
   host: string;
   gatewayPort: number;
@@ -43,6 +59,9 @@ export interface Settings {
   bootstrapBalanceMicros: number;
   /** Extra time given to in-flight requests and streams on shutdown before connections are cut. */
   shutdownGraceMs: number;
+  /** Whether the control plane answers GraphQL introspection. */
+  graphqlIntrospection: boolean;
+  operator: OperatorSettings;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -148,6 +167,15 @@ export function loadSettings(
     providerEnv: readProviderEnv(env, providerNames),
     bootstrapBalanceMicros: readInt(env, 'BOOTSTRAP_BALANCE_MICROS', 100_000_000, 0, Number.MAX_SAFE_INTEGER),
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
+    graphqlIntrospection: readBool(env, 'CONTROL_GRAPHQL_INTROSPECTION', true),
+    operator: Object.freeze({
+      namespace: env.OPERATOR_NAMESPACE?.trim() || env.POD_NAMESPACE?.trim() || undefined,
+      leaseName: env.OPERATOR_LEASE_NAME?.trim() || 'inference-gateway-operator',
+      identity: env.OPERATOR_IDENTITY?.trim() || env.POD_NAME?.trim() || undefined,
+      resyncSeconds: readInt(env, 'OPERATOR_RESYNC_SECONDS', 300, 10, 86_400),
+      epochCheckSeconds: readInt(env, 'OPERATOR_EPOCH_CHECK_SECONDS', 5, 1, 3_600),
+      port: readInt(env, 'OPERATOR_PORT', 8082, 0, 65535),
+    }),
   };
   if (!providerNames.includes(settings.defaultProvider)) {
     throw new SettingsError(`GATEWAY_DEFAULT_PROVIDER '${settings.defaultProvider}' is not a known provider`);

@@ -7,14 +7,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { generateCredential } from '../auth/credential-hash.ts';
 import { PAT_PERMISSIONS } from '../auth/permissions.ts';
-import {
-  API_VERSION,
-  CREDENTIAL_LABEL,
-  type CredentialSecretType,
-  type ResourcesClient,
-  type SecretResource,
-  tenantNamespace,
-} from '../resources/types.ts';
+import { credentialSecret } from '../resources/credential-secret.ts';
+import { API_VERSION, type ResourcesClient } from '../resources/types.ts';
 
 export interface BootstrapCredentials {
   tenantId: string;
@@ -28,31 +22,6 @@ export interface BootstrapCredentials {
 
 export const BOOTSTRAP_TENANT = 'default';
 export const BOOTSTRAP_WORKSPACE = 'default';
-
-/** A Secret holding one credential's hash and its attributes, as the reconcile step reads them. */
-export function credentialSecret(
-  tenant: string,
-  type: CredentialSecretType,
-  credential: { id: string; hash: string },
-  attributes: Record<string, string>,
-): SecretResource {
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: `${type}-${credential.hash.slice(0, 20)}`,
-      namespace: tenantNamespace(tenant),
-      labels: { [CREDENTIAL_LABEL]: type },
-    },
-    type: 'Opaque',
-    stringData: {
-      id: credential.id,
-      hash: credential.hash,
-      createdAt: new Date().toISOString(),
-      ...attributes,
-    },
-  };
-}
 
 /**
  * Creates the first tenant and its credentials on the first start (no marker file yet and no

@@ -1,15 +1,23 @@
 /**
  * The gateway role for Kubernetes: stateless, reads the Redis config store kept by the operator.
  */
+
+import { RevocationMirror, TokenVerifier } from '../auth/token-verifier.ts';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ConfigView } from '../stores/config-view.ts';
 import { createGatewayServer } from './gateway-server.ts';
-import { handleShutdownSignals } from './lifecycle.ts';
+import { type Closer, handleShutdownSignals } from './lifecycle.ts';
 import { openStores } from './open-stores.ts';
 
-export async function runGateway(settings: Readonly<Settings>, log: Logger): Promise<void> {
+export interface RunningGateway {
+  url: string;
+  close: Closer;
+}
+
+/** Starts a gateway process's listener; `runGateway` adds the signal handling. */
+export async function startGateway(settings: Readonly<Settings>, log: Logger): Promise<RunningGateway> {
   if (settings.redisUrl === undefined) {
     throw new SettingsError('the gateway role needs REDIS_URL (use standalone without it)');
   }
@@ -21,13 +29,32 @@ export async function runGateway(settings: Readonly<Settings>, log: Logger): Pro
   }
   const stores = await openStores(settings);
   const view = await ConfigView.start(stores.config);
-  const gateway = await createGatewayServer({ settings, view, runtime: stores.runtime, log, encryptionKey });
+  const revocations = new RevocationMirror(stores.runtime, log);
+  await revocations.start();
+  const ephemeral = new TokenVerifier(settings.tokenSigningKeys, view, revocations);
+  const gateway = await createGatewayServer({
+    settings,
+    view,
+    runtime: stores.runtime,
+    log,
+    encryptionKey,
+    ephemeral,
+  });
   const address = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
   log.info({ address }, 'gateway started');
-  handleShutdownSignals(log, settings.shutdownGraceMs, [
-    () => gateway.app.close(),
-    () => view.close(),
-    () => stores.config.close(),
-    () => stores.runtime.close(),
-  ]);
+  return {
+    url: address,
+    close: async () => {
+      await gateway.app.close();
+      await revocations.close();
+      await view.close();
+      await stores.config.close();
+      await stores.runtime.close();
+    },
+  };
+}
+
+export async function runGateway(settings: Readonly<Settings>, log: Logger): Promise<void> {
+  const running = await startGateway(settings, log);
+  handleShutdownSignals(log, settings.shutdownGraceMs, [running.close]);
 }

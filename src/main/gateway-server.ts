@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate.ts';
 import { createSecretSealer } from '../auth/secret-box.ts';
 import { Accountant } from '../billing/accountant.ts';
+import { TokenLimiter } from '../billing/token-limits.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildGatewayApp } from '../gateway/gateway-app.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -39,6 +40,7 @@ export async function createGatewayServer(options: {
     settings,
     authenticator: new Authenticator(view, options.ephemeral),
     accountant: new Accountant(runtime, metrics),
+    limiter: new TokenLimiter(runtime),
     upstream,
     routes: new RouteResolver({
       endpoints: createPlatformEndpoints(settings),

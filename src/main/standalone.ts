@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { digestSecret, loadOrCreateKeyFile, sealSecret } from '../auth/secret-box.ts';
+import { RevocationMirror, TokenVerifier } from '../auth/token-verifier.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -65,8 +66,36 @@ export async function startStandalone(
     await stores.runtime.initBalance(BOOTSTRAP_TENANT, settings.bootstrapBalanceMicros);
 
   const view = await ConfigView.start(stores.config);
-  const gateway = await createGatewayServer({ settings, view, runtime: stores.runtime, log, encryptionKey });
-  const control = await buildControlPlaneApp({ log, isReady: () => stores.runtime.ping() });
+  const revocations = new RevocationMirror(stores.runtime, log);
+  await revocations.start();
+  const ephemeral = new TokenVerifier(settings.tokenSigningKeys, view, revocations);
+  const gateway = await createGatewayServer({
+    settings,
+    view,
+    runtime: stores.runtime,
+    log,
+    encryptionKey,
+    ephemeral,
+  });
+  const control = await buildControlPlaneApp({
+    log,
+    isReady: () => stores.runtime.ping(),
+    limits: { introspection: settings.graphqlIntrospection },
+    services: {
+      view,
+      runtime: stores.runtime,
+      resources,
+      signingKey: settings.tokenSigningKeys[0],
+      // Standalone's gateway reads this same view: once the reconcile is done and the view
+      // refreshed, a change is in force on the gateway.
+      awaitConfig: async (kind, id, present) => {
+        await reconciler.synced();
+        await view.refresh();
+        await view.whenApplied(kind, id, (record) => (record !== undefined) === present, 10_000);
+      },
+      log,
+    },
+  });
   const gatewayAddress = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
   const controlAddress = await control.listen({ host: settings.host, port: settings.controlPort });
   log.info({ gateway: gatewayAddress, control: controlAddress, stores: stores.kind }, 'standalone started');
@@ -82,6 +111,7 @@ export async function startStandalone(
     // Listeners first: stop accepting, let open requests and streams finish.
     await Promise.all([gateway.app.close(), control.close()]);
     await reconciler.stop();
+    await revocations.close();
     await view.close();
     await resources.close();
     await stores.config.close();

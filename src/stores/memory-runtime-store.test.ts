@@ -2,11 +2,17 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeRuntimeStoreContract } from '../../test/contract/runtime-store-contract.ts';
+import {
+  describeRuntimeStoreContract,
+  makeAuditEntry,
+  makeTokenRecord,
+  recordRevocations,
+} from '../../test/contract/runtime-store-contract.ts';
 import { MemoryRuntimeStore } from './memory-runtime-store.ts';
+import { KEY_REVOCATION_TTL_MS } from './types.ts';
 
-describeRuntimeStoreContract('memory', () => {
-  const store = new MemoryRuntimeStore();
+describeRuntimeStoreContract('memory', (options) => {
+  const store = new MemoryRuntimeStore(options);
   return { open: async () => store };
 });
 
@@ -86,6 +92,176 @@ describe('MemoryRuntimeStore persistence', () => {
   });
 });
 
+describe('MemoryRuntimeStore persistence of tokens, revocations and the audit log', () => {
+  let directory: string;
+  let file: string;
+
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'gw-runtime-'));
+    file = join(directory, 'runtime.json');
+  });
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('keeps them across a reopen', async () => {
+    const now = Date.now();
+    const token = makeTokenRecord('j1', { expiresAtMs: now + 60_000 });
+    const first = await MemoryRuntimeStore.open({ persistFile: file });
+    await first.recordToken(token);
+    await first.revokeToken('j1', token.expiresAtMs);
+    await first.revokeTokensForKey('k1', now);
+    await first.appendAudit('t1', makeAuditEntry(1));
+    await first.appendAudit('t1', makeAuditEntry(2, { outcome: 'failure', message: 'denied' }));
+    await first.close();
+
+    const second = await MemoryRuntimeStore.open({ persistFile: file });
+    expect(await second.getToken('j1')).toEqual(token);
+    expect(await second.isTokenRevoked('j1')).toBe(true);
+    expect(await second.keyRevokedAt('k1')).toBe(now);
+    expect(await second.loadRevocations()).toEqual({
+      tokens: new Map([['j1', token.expiresAtMs]]),
+      keys: new Map([['k1', now]]),
+    });
+    expect(await second.listAudit('t1', 10)).toEqual([
+      makeAuditEntry(2, { outcome: 'failure', message: 'denied' }),
+      makeAuditEntry(1),
+    ]);
+    // Still monotonic after the reopen.
+    await second.revokeTokensForKey('k1', now - 1000);
+    expect(await second.keyRevokedAt('k1')).toBe(now);
+    await second.close();
+  });
+
+  it('writes them behind, without waiting for close', async () => {
+    const store = new MemoryRuntimeStore({ persistFile: file, persistDelayMs: 10 });
+    await store.revokeToken('j1', Date.now() + 60_000);
+    await vi.waitFor(
+      async () => expect(Object.keys(JSON.parse(await readFile(file, 'utf8')).revokedTokens)).toEqual(['j1']),
+      { timeout: 2000, interval: 20 },
+    );
+    await store.close();
+  });
+
+  it('drops entries that expired while it was closed, on load and from the next write', async () => {
+    const now = Date.now();
+    const live = makeTokenRecord('live', { expiresAtMs: now + 60_000 });
+    await writeFile(
+      file,
+      JSON.stringify({
+        v: 2,
+        balances: { t1: 5 },
+        counters: {},
+        tokens: [makeTokenRecord('dead', { expiresAtMs: now - 1 }), live],
+        revokedTokens: { dead: now - 1, live: now + 60_000 },
+        revokedKeys: { dead: now - KEY_REVOCATION_TTL_MS - 1, live: now },
+        audit: { t1: [makeAuditEntry(2), makeAuditEntry(1)] },
+      }),
+    );
+    const store = new MemoryRuntimeStore({ persistFile: file });
+    expect(await store.getToken('dead')).toBeUndefined();
+    expect(await store.getToken('live')).toEqual(live);
+    expect(await store.loadRevocations()).toEqual({
+      tokens: new Map([['live', now + 60_000]]),
+      keys: new Map([['live', now]]),
+    });
+    expect((await store.listAudit('t1', 10)).map((entry) => entry.id)).toEqual(['a000002', 'a000001']);
+    await store.adjustBalance('t1', 1);
+    await store.close();
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    expect(written.v).toBe(2);
+    expect(written.tokens.map((token: { jti: string }) => token.jti)).toEqual(['live']);
+    expect(Object.keys(written.revokedTokens)).toEqual(['live']);
+    expect(Object.keys(written.revokedKeys)).toEqual(['live']);
+  });
+
+  it('drops revocations and tokens lazily once they expire while open', async () => {
+    const store = new MemoryRuntimeStore({ persistFile: file });
+    await store.recordToken(makeTokenRecord('j1', { expiresAtMs: Date.now() + 200 }));
+    await store.revokeToken('j1', Date.now() + 200);
+    await vi.waitFor(async () => expect(await store.isTokenRevoked('j1')).toBe(false), {
+      timeout: 2000,
+      interval: 20,
+    });
+    expect(await store.getToken('j1')).toBeUndefined();
+    await store.close();
+    const reopened = new MemoryRuntimeStore({ persistFile: file });
+    expect((await reopened.loadRevocations()).tokens.size).toBe(0);
+    await reopened.close();
+  });
+
+  it('reads a version 1 file (balances and counters only) and writes version 2', async () => {
+    await writeFile(file, '{"v":1,"balances":{"t1":7},"counters":{"c":2}}');
+    const store = new MemoryRuntimeStore({ persistFile: file });
+    expect(await store.getBalance('t1')).toBe(7);
+    expect(await store.getCounter('c')).toBe(2);
+    expect(await store.loadRevocations()).toEqual({ tokens: new Map(), keys: new Map() });
+    await store.appendAudit('t1', makeAuditEntry(1));
+    await store.close();
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    expect(written).toMatchObject({ v: 2, balances: { t1: 7 }, counters: { c: 2 } });
+    expect(written.audit.t1).toHaveLength(1);
+  });
+
+  it('trims a stored audit log to a smaller limit on load', async () => {
+    const first = new MemoryRuntimeStore({ persistFile: file });
+    for (let sequence = 1; sequence <= 6; sequence += 1)
+      await first.appendAudit('t1', makeAuditEntry(sequence));
+    await first.close();
+    const second = new MemoryRuntimeStore({ persistFile: file, auditLimit: 3 });
+    expect((await second.listAudit('t1', 10)).map((entry) => entry.id)).toEqual([
+      'a000006',
+      'a000005',
+      'a000004',
+    ]);
+    await second.close();
+  });
+
+  it('refuses a file with malformed tokens, revocations or audit entries', async () => {
+    const base = { v: 2, balances: {}, counters: {} };
+    const cases = [
+      { ...base, tokens: [{ jti: 'j1' }] },
+      { ...base, tokens: {} },
+      { ...base, revokedTokens: { j1: 'soon' } },
+      { ...base, revokedKeys: { k1: 1.5 } },
+      { ...base, audit: { t1: [{ id: 'a1' }] } },
+      { ...base, audit: { t1: {} } },
+      { ...base, v: 3 },
+    ];
+    for (const [index, state] of cases.entries()) {
+      const path = join(directory, `bad-${index}.json`);
+      await writeFile(path, JSON.stringify(state));
+      expect(() => new MemoryRuntimeStore({ persistFile: path }), JSON.stringify(state)).toThrow();
+    }
+  });
+});
+
+describe('MemoryRuntimeStore revocation feed', () => {
+  it('delivers asynchronously, never announces down or reset, and stops at close', async () => {
+    const store = new MemoryRuntimeStore();
+    const recorder = await recordRevocations(store);
+    const revoking = store.revokeTokensForKey('k1', Date.now());
+    expect(recorder.events).toEqual([]);
+    await revoking;
+    await recorder.waitFor((event) => event.type === 'key');
+    await store.close();
+    await store.revokeToken('j1', Date.now() + 60_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(recorder.events.map((event) => event.type)).toEqual(['key']);
+  });
+
+  it('reports a listener that throws to onError', async () => {
+    const errors: unknown[] = [];
+    const store = new MemoryRuntimeStore({ onError: (error) => errors.push(error) });
+    await store.watchRevocations(() => {
+      throw new Error('listener failed');
+    });
+    await store.revokeToken('j1', Date.now() + 60_000);
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 1000, interval: 10 });
+    await store.close();
+  });
+});
+
 describe('MemoryRuntimeStore expiry', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -100,6 +276,27 @@ describe('MemoryRuntimeStore expiry', () => {
     vi.advanceTimersByTime(1);
     expect(await store.getCounter('window')).toBe(0);
     expect(await store.incrementCounter('window', 1, 10)).toBe(1);
+    await store.close();
+  });
+
+  it('expires tokens and revocations exactly at their time, a key revoke-all a day after its time', async () => {
+    vi.useFakeTimers();
+    const now = Date.now();
+    const store = new MemoryRuntimeStore();
+    await store.recordToken(makeTokenRecord('j1', { expiresAtMs: now + 10_000 }));
+    await store.revokeToken('j1', now + 10_000);
+    await store.revokeTokensForKey('k1', now);
+    vi.advanceTimersByTime(9_999);
+    expect(await store.getToken('j1')).toBeDefined();
+    expect(await store.isTokenRevoked('j1')).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(await store.getToken('j1')).toBeUndefined();
+    expect(await store.isTokenRevoked('j1')).toBe(false);
+    vi.advanceTimersByTime(KEY_REVOCATION_TTL_MS - 10_001);
+    expect(await store.keyRevokedAt('k1')).toBe(now);
+    vi.advanceTimersByTime(1);
+    expect(await store.keyRevokedAt('k1')).toBeUndefined();
+    expect(await store.loadRevocations()).toEqual({ tokens: new Map(), keys: new Map() });
     await store.close();
   });
 });

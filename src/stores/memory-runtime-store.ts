@@ -1,13 +1,34 @@
 /**
- * The in-memory runtime store (standalone mode, tests). Balances and counters without a TTL are
- * durable: with `persistFile` they are loaded at construction and written behind (debounced,
- * atomically: temp file, fsync, rename, mode 0600). Counters with a TTL are rate and spend windows:
- * memory only, expired lazily on read and by an unref'd sweep.
+ * The in-memory runtime store (standalone mode, tests). Balances, counters without a TTL, minted
+ * tokens, revocations and the audit log are durable: with `persistFile` they are loaded at
+ * construction and written behind (debounced, atomically: temp file, fsync, rename, mode 0600).
+ * Counters with a TTL are rate and spend windows: memory only. Everything that expires (TTL
+ * counters, tokens, revocations) is dropped lazily on read, by an unref'd sweep, and on load.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { RuntimeStore } from './types.ts';
+import {
+  assertAuditEntry,
+  assertAuditLimit,
+  assertAuditQuery,
+  assertKeyRevocation,
+  assertTokenRecord,
+  assertTokenRevocation,
+  compareIds,
+  toAuditEntry,
+  toTokenRecord,
+} from './runtime-records.ts';
+import {
+  AUDIT_LOG_LIMIT,
+  type AuditEntry,
+  KEY_REVOCATION_TTL_MS,
+  type RevocationEvent,
+  type Revocations,
+  type RuntimeStore,
+  type TokenRecord,
+  type Unsubscribe,
+} from './types.ts';
 
 export interface MemoryRuntimeStoreOptions {
   /** Where durable records are kept (e.g. `<STATE_DIR>/runtime.json`); absent: memory only. */
@@ -16,16 +37,26 @@ export interface MemoryRuntimeStoreOptions {
   persistDelayMs?: number;
   /** How often expired counters are swept; default 60 s. */
   sweepIntervalMs?: number;
-  /** Told about failed background writes (retried at the next change and on close). */
+  /** Told about failed background writes (retried at the next change) and revocation listeners that threw. */
   onError?: (error: unknown) => void;
+  /** Audit entries kept per tenant; default AUDIT_LOG_LIMIT (smaller in tests). */
+  auditLimit?: number;
 }
 
-const PERSIST_FORMAT_VERSION = 1;
+/** Version 1 files (balances and counters only) are still read; version 2 is written. */
+const PERSIST_FORMAT_VERSION = 2;
 
 interface PersistedState {
-  v: typeof PERSIST_FORMAT_VERSION;
+  v: 1 | typeof PERSIST_FORMAT_VERSION;
   balances: Record<string, number>;
   counters: Record<string, number>;
+  tokens?: TokenRecord[];
+  /** jti → the token's expiry (ms). */
+  revokedTokens?: Record<string, number>;
+  /** keyId → revoke-all time (ms). */
+  revokedKeys?: Record<string, number>;
+  /** tenantId → entries, oldest first. */
+  audit?: Record<string, AuditEntry[]>;
 }
 
 interface ExpiringCounter {
@@ -43,6 +74,15 @@ export function assertTtlSeconds(ttlSeconds: number | undefined): void {
   }
 }
 
+/** A key's revoke-all is needed until every token issued before it has expired. */
+function keyRevocationExpiresAt(atMs: number): number {
+  return atMs + KEY_REVOCATION_TTL_MS;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function readPersistedState(file: string): PersistedState | undefined {
   let text: string;
   try {
@@ -54,22 +94,69 @@ function readPersistedState(file: string): PersistedState | undefined {
   // A corrupt file is an error, not an empty state: starting from zero would silently reset balances.
   const state = JSON.parse(text) as Partial<PersistedState>;
   if (
-    state.v !== PERSIST_FORMAT_VERSION ||
-    typeof state.balances !== 'object' ||
-    typeof state.counters !== 'object'
+    (state.v !== 1 && state.v !== PERSIST_FORMAT_VERSION) ||
+    !isPlainObject(state.balances) ||
+    !isPlainObject(state.counters)
   ) {
-    throw new Error(`${file} is not a runtime store file of version ${PERSIST_FORMAT_VERSION}`);
+    throw new Error(`${file} is not a runtime store file of version 1 or ${PERSIST_FORMAT_VERSION}`);
   }
-  for (const value of [...Object.values(state.balances), ...Object.values(state.counters)]) {
+  const revokedTokens = state.revokedTokens ?? {};
+  const revokedKeys = state.revokedKeys ?? {};
+  const tokens = state.tokens ?? [];
+  const audit = state.audit ?? {};
+  if (
+    !isPlainObject(revokedTokens) ||
+    !isPlainObject(revokedKeys) ||
+    !Array.isArray(tokens) ||
+    !isPlainObject(audit)
+  ) {
+    throw new Error(`${file} is not a runtime store file: malformed tokens, revocations or audit log`);
+  }
+  const integers = [
+    ...Object.values(state.balances),
+    ...Object.values(state.counters),
+    ...Object.values(revokedTokens),
+    ...Object.values(revokedKeys),
+  ];
+  for (const value of integers) {
     if (!Number.isSafeInteger(value)) throw new Error(`${file} holds a value that is not an integer`);
   }
-  return state as PersistedState;
+  if (tokens.some((token) => toTokenRecord(token) === undefined)) {
+    throw new Error(`${file} holds a malformed token record`);
+  }
+  for (const entries of Object.values(audit)) {
+    if (!Array.isArray(entries) || entries.some((entry) => toAuditEntry(entry) === undefined)) {
+      throw new Error(`${file} holds a malformed audit log`);
+    }
+  }
+  return { ...(state as PersistedState), tokens, revokedTokens, revokedKeys, audit };
+}
+
+/** The index of the first entry whose id is not below `id` (entries sorted by id). */
+function lowerBound(entries: readonly AuditEntry[], id: string): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareIds((entries[middle] as AuditEntry).id, id) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 export class MemoryRuntimeStore implements RuntimeStore {
   readonly #balances = new Map<string, number>();
   readonly #durableCounters = new Map<string, number>();
   readonly #expiringCounters = new Map<string, ExpiringCounter>();
+  readonly #tokens = new Map<string, TokenRecord>();
+  /** jti → the token's expiry (ms). */
+  readonly #revokedTokens = new Map<string, number>();
+  /** keyId → revoke-all time (ms). */
+  readonly #revokedKeys = new Map<string, number>();
+  /** tenantId → entries sorted by id, oldest first. */
+  readonly #audit = new Map<string, AuditEntry[]>();
+  readonly #auditLimit: number;
+  readonly #revocationListeners = new Set<(event: RevocationEvent) => void>();
   readonly #persistFile: string | undefined;
   readonly #persistDelayMs: number;
   readonly #onError: (error: unknown) => void;
@@ -84,12 +171,11 @@ export class MemoryRuntimeStore implements RuntimeStore {
     this.#persistFile = options.persistFile;
     this.#persistDelayMs = options.persistDelayMs ?? 100;
     this.#onError = options.onError ?? (() => {});
+    this.#auditLimit = options.auditLimit ?? AUDIT_LOG_LIMIT;
+    assertAuditLimit(this.#auditLimit);
     if (this.#persistFile !== undefined) {
       const state = readPersistedState(this.#persistFile);
-      if (state !== undefined) {
-        for (const [tenantId, micros] of Object.entries(state.balances)) this.#balances.set(tenantId, micros);
-        for (const [name, value] of Object.entries(state.counters)) this.#durableCounters.set(name, value);
-      }
+      if (state !== undefined) this.#load(state);
     }
     this.#sweepTimer = setInterval(() => this.#sweepExpired(), options.sweepIntervalMs ?? 60_000);
     this.#sweepTimer.unref();
@@ -127,6 +213,18 @@ export class MemoryRuntimeStore implements RuntimeStore {
   async incrementCounter(name: string, by: number, ttlSeconds?: number): Promise<number> {
     assertSafeInteger('by', by);
     assertTtlSeconds(ttlSeconds);
+    return this.#increment(name, by, ttlSeconds);
+  }
+
+  async getCounter(name: string): Promise<number> {
+    return this.#counterValue(name);
+  }
+
+  #counterValue(name: string): number {
+    return this.#liveExpiringCounter(name)?.value ?? this.#durableCounters.get(name) ?? 0;
+  }
+
+  #increment(name: string, by: number, ttlSeconds: number | undefined): number {
     const expiring = this.#liveExpiringCounter(name);
     if (expiring !== undefined) {
       expiring.value += by;
@@ -144,8 +242,106 @@ export class MemoryRuntimeStore implements RuntimeStore {
     return value;
   }
 
-  async getCounter(name: string): Promise<number> {
-    return this.#liveExpiringCounter(name)?.value ?? this.#durableCounters.get(name) ?? 0;
+  async reserveWithinCap(
+    name: string,
+    amount: number,
+    cap: number,
+    ttlSeconds?: number,
+  ): Promise<{ ok: boolean; value: number }> {
+    assertSafeInteger('amount', amount);
+    assertSafeInteger('cap', cap);
+    assertTtlSeconds(ttlSeconds);
+    const current = this.#counterValue(name);
+    if (current + amount > cap) return { ok: false, value: current };
+    return { ok: true, value: this.#increment(name, amount, ttlSeconds) };
+  }
+
+  async recordToken(record: TokenRecord): Promise<void> {
+    assertTokenRecord(record);
+    // Already expired: nothing will ever ask about it (Redis could not even set its PX).
+    if (record.expiresAtMs <= Date.now()) return;
+    this.#tokens.set(record.jti, toTokenRecord(record) as TokenRecord);
+    this.#schedulePersist();
+  }
+
+  async getToken(jti: string): Promise<TokenRecord | undefined> {
+    const record = this.#tokens.get(jti);
+    if (record === undefined) return undefined;
+    if (record.expiresAtMs > Date.now()) return { ...record };
+    this.#tokens.delete(jti);
+    return undefined;
+  }
+
+  async revokeToken(jti: string, expiresAtMs: number): Promise<void> {
+    assertTokenRevocation(jti, expiresAtMs);
+    if (expiresAtMs <= Date.now()) return;
+    // Revoked twice: the later expiry wins, as on Redis.
+    const until = Math.max(this.#liveRevokedToken(jti) ?? expiresAtMs, expiresAtMs);
+    if (until !== this.#revokedTokens.get(jti)) {
+      this.#revokedTokens.set(jti, until);
+      this.#schedulePersist();
+    }
+    this.#announce({ type: 'token', jti, expiresAtMs: until });
+  }
+
+  async revokeTokensForKey(keyId: string, atMs: number): Promise<void> {
+    assertKeyRevocation(keyId, atMs);
+    if (keyRevocationExpiresAt(atMs) <= Date.now()) return;
+    // Never moved back: announced with the time in force.
+    const at = Math.max(this.#liveRevokedKey(keyId) ?? atMs, atMs);
+    if (at !== this.#revokedKeys.get(keyId)) {
+      this.#revokedKeys.set(keyId, at);
+      this.#schedulePersist();
+    }
+    this.#announce({ type: 'key', keyId, atMs: at });
+  }
+
+  async loadRevocations(): Promise<Revocations> {
+    this.#sweepExpired();
+    return { tokens: new Map(this.#revokedTokens), keys: new Map(this.#revokedKeys) };
+  }
+
+  async isTokenRevoked(jti: string): Promise<boolean> {
+    return this.#liveRevokedToken(jti) !== undefined;
+  }
+
+  async keyRevokedAt(keyId: string): Promise<number | undefined> {
+    return this.#liveRevokedKey(keyId);
+  }
+
+  /** Events are delivered asynchronously (never inside the revoking call). The feed never goes down. */
+  async watchRevocations(listener: (event: RevocationEvent) => void): Promise<Unsubscribe> {
+    const subscription = (event: RevocationEvent) => listener(event);
+    this.#revocationListeners.add(subscription);
+    return async () => {
+      this.#revocationListeners.delete(subscription);
+    };
+  }
+
+  async appendAudit(tenantId: string, entry: AuditEntry): Promise<void> {
+    assertAuditEntry(tenantId, entry);
+    const copy = toAuditEntry(entry) as AuditEntry;
+    let entries = this.#audit.get(tenantId);
+    if (entries === undefined) {
+      entries = [];
+      this.#audit.set(tenantId, entries);
+    }
+    const index = lowerBound(entries, copy.id);
+    if (entries[index]?.id === copy.id) entries[index] = copy;
+    else entries.splice(index, 0, copy);
+    // The oldest (smallest ids) go first, as the Redis log trims its lowest members.
+    if (entries.length > this.#auditLimit) entries.splice(0, entries.length - this.#auditLimit);
+    this.#schedulePersist();
+  }
+
+  async listAudit(tenantId: string, limit: number, before?: string): Promise<AuditEntry[]> {
+    assertAuditQuery(tenantId, limit, before);
+    const entries = this.#audit.get(tenantId) ?? [];
+    const end = before === undefined ? entries.length : lowerBound(entries, before);
+    return entries
+      .slice(Math.max(0, end - limit), end)
+      .reverse()
+      .map((entry) => ({ ...entry }));
   }
 
   async ping(): Promise<boolean> {
@@ -155,6 +351,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
   /** Stops the timers and writes any pending durable change; rejects if that write fails. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#revocationListeners.clear();
     clearInterval(this.#sweepTimer);
     clearTimeout(this.#persistTimer);
     this.#persistTimer = undefined;
@@ -170,11 +367,65 @@ export class MemoryRuntimeStore implements RuntimeStore {
     return undefined;
   }
 
+  #liveRevokedToken(jti: string): number | undefined {
+    const until = this.#revokedTokens.get(jti);
+    if (until === undefined) return undefined;
+    if (until > Date.now()) return until;
+    this.#revokedTokens.delete(jti);
+    return undefined;
+  }
+
+  #liveRevokedKey(keyId: string): number | undefined {
+    const at = this.#revokedKeys.get(keyId);
+    if (at === undefined) return undefined;
+    if (keyRevocationExpiresAt(at) > Date.now()) return at;
+    this.#revokedKeys.delete(keyId);
+    return undefined;
+  }
+
+  #announce(event: RevocationEvent): void {
+    queueMicrotask(() => {
+      for (const listener of this.#revocationListeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.#onError(error);
+        }
+      }
+    });
+  }
+
+  /** Expired entries are dropped here rather than persisted; the next write leaves them out. */
   #sweepExpired(): void {
     const now = Date.now();
     for (const [name, counter] of this.#expiringCounters) {
       if (counter.expiresAt <= now) this.#expiringCounters.delete(name);
     }
+    for (const [jti, record] of this.#tokens) {
+      if (record.expiresAtMs <= now) this.#tokens.delete(jti);
+    }
+    for (const [jti, until] of this.#revokedTokens) {
+      if (until <= now) this.#revokedTokens.delete(jti);
+    }
+    for (const [keyId, at] of this.#revokedKeys) {
+      if (keyRevocationExpiresAt(at) <= now) this.#revokedKeys.delete(keyId);
+    }
+  }
+
+  #load(state: PersistedState): void {
+    for (const [tenantId, micros] of Object.entries(state.balances)) this.#balances.set(tenantId, micros);
+    for (const [name, value] of Object.entries(state.counters)) this.#durableCounters.set(name, value);
+    for (const record of state.tokens ?? [])
+      this.#tokens.set(record.jti, toTokenRecord(record) as TokenRecord);
+    for (const [jti, until] of Object.entries(state.revokedTokens ?? {})) this.#revokedTokens.set(jti, until);
+    for (const [keyId, at] of Object.entries(state.revokedKeys ?? {})) this.#revokedKeys.set(keyId, at);
+    for (const [tenantId, stored] of Object.entries(state.audit ?? {})) {
+      const entries = stored.map((entry) => toAuditEntry(entry) as AuditEntry);
+      entries.sort((a, b) => compareIds(a.id, b.id));
+      if (entries.length > this.#auditLimit) entries.splice(0, entries.length - this.#auditLimit);
+      this.#audit.set(tenantId, entries);
+    }
+    this.#sweepExpired();
   }
 
   #schedulePersist(): void {
@@ -192,10 +443,17 @@ export class MemoryRuntimeStore implements RuntimeStore {
     const file = this.#persistFile;
     if (file === undefined || !this.#dirty) return;
     this.#dirty = false;
+    const now = Date.now();
     const state: PersistedState = {
       v: PERSIST_FORMAT_VERSION,
       balances: Object.fromEntries(this.#balances),
       counters: Object.fromEntries(this.#durableCounters),
+      tokens: [...this.#tokens.values()].filter((record) => record.expiresAtMs > now),
+      revokedTokens: Object.fromEntries([...this.#revokedTokens].filter(([, until]) => until > now)),
+      revokedKeys: Object.fromEntries(
+        [...this.#revokedKeys].filter(([, at]) => keyRevocationExpiresAt(at) > now),
+      ),
+      audit: Object.fromEntries(this.#audit),
     };
     const temporary = `${file}.${process.pid}.tmp`;
     try {

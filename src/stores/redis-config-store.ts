@@ -3,72 +3,16 @@
  * in redis-keys.ts). Reads parse defensively: a record that is not valid JSON or has another schema
  * version is skipped and counted, so one bad write never takes the gateway's view down.
  */
-import { type ChainableCommander, Redis, type RedisOptions } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { assertConfigKey, assertConfigRecord, createEmptySnapshot } from './memory-config-store.ts';
 import { CONFIG_KINDS, CONFIG_RECORD_VERSION, type ConfigKind, type ConfigRecordMap } from './records.ts';
+import { closeRedisClient, createRedisClient, type RedisStoreOptions } from './redis-client.ts';
+import { RedisFeed } from './redis-feed.ts';
 import { createRedisKeyLayout, type RedisKeyLayout } from './redis-keys.ts';
 import type { ConfigChange, ConfigSnapshot, ConfigStore, Unsubscribe } from './types.ts';
 
-export interface RedisStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
-  url: string;
-  /** Prepended to every key and channel; default `gw:`. */
-  keyPrefix?: string;
-  /**
-   * Told about connection errors (ioredis emits one per failed reconnect attempt) and about
-   * watch listeners that threw. Default: ignored; the failing calls reject on their own.
-   */
-  onError?: (error: unknown) => void;
-  /** Bound on one command's round trip, connected or not; default 5000 ms. */
-  commandTimeoutMs?: number;
-}
-
-/**
- * Connection options shared by the Redis stores. The aim: a request that touches Redis fails fast
- * and visibly while Redis is away, rather than hanging or being applied twice.
- *
- * - `maxRetriesPerRequest: 0`: commands in flight when a connection drops, and commands queued
- *   while reconnecting, are rejected at the next failed connection attempt instead of waiting for
- *   many. A store pointed at a closed port rejects its first call within milliseconds.
- * - `autoResendUnfulfilledCommands: false`: INCRBY and PUBLISH are not idempotent; a command whose
- *   reply was lost may have been applied, so it is never sent a second time.
- * - `enableOfflineQueue: true` (the default, stated): calls made before the first connect, or
- *   during a reconnect that succeeds, are sent once the connection is ready.
- * - `commandTimeout`: bounds a command against a server that accepted the connection but does not
- *   answer (a paused or overloaded Redis).
- * - `connectTimeout: 5000`: a silent (firewalled) address fails in 5 s, not the default 10 s.
- * - The default `retryStrategy` (50 ms growing to 2 s, forever) keeps reconnecting in the
- *   background; the process never gives up on Redis and never crashes because of it.
- */
-export function createRedisClient(options: RedisStoreOptions, connectionName: string): Redis {
-  const redisOptions: RedisOptions = {
-    connectionName,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    enableOfflineQueue: true,
-    commandTimeout: options.commandTimeoutMs ?? 5000,
-    connectTimeout: 5000,
-  };
-  const client = new Redis(options.url, redisOptions);
-  // Without a listener ioredis prints every connection error; with one, errors surface through the
-  // rejected calls (and onError), and a Redis outage never becomes an uncaught exception.
-  const onError = options.onError ?? (() => {});
-  client.on('error', onError);
-  return client;
-}
-
-/** Closes politely when connected (QUIT waits for replies in flight), at once otherwise. */
-export async function closeRedisClient(client: Redis): Promise<void> {
-  if (client.status === 'ready') {
-    try {
-      await client.quit();
-      return;
-    } catch {
-      // Fall through to a hard disconnect.
-    }
-  }
-  client.disconnect();
-}
+// The connection helpers moved to redis-client.ts; re-exported for existing importers.
+export { closeRedisClient, createRedisClient, type RedisStoreOptions } from './redis-client.ts';
 
 export interface ConfigStoreHealth {
   /** Stored records skipped because they were not valid JSON objects of the current version. */
@@ -83,15 +27,20 @@ export class RedisConfigStore implements ConfigStore {
   readonly #keys: RedisKeyLayout;
   readonly #client: Redis;
   readonly #onError: (error: unknown) => void;
-  readonly #listeners = new Set<(change: ConfigChange) => void>();
-  #subscriber: Redis | undefined;
-  #subscribing: Promise<void> | undefined;
+  readonly #feed: RedisFeed<ConfigChange>;
   readonly #health: ConfigStoreHealth = { malformedRecords: 0, malformedFeedMessages: 0 };
 
   constructor(options: RedisStoreOptions) {
     this.#keys = createRedisKeyLayout(options.keyPrefix);
     this.#onError = options.onError ?? (() => {});
     this.#client = createRedisClient(options, 'gw-config');
+    this.#feed = new RedisFeed<ConfigChange>(this.#client, {
+      connectionName: 'gw-config-feed',
+      channel: this.#keys.configFeed,
+      parse: (message) => this.#parseFeedMessage(message),
+      reset: { op: 'reset' },
+      onError: this.#onError,
+    });
   }
 
   /** Counts of skipped records and feed messages since the store was created. */
@@ -156,25 +105,13 @@ export class RedisConfigStore implements ConfigStore {
     await this.#client.set(this.#keys.configEpoch, epoch);
   }
 
-  async watch(listener: (change: ConfigChange) => void): Promise<Unsubscribe> {
-    const subscription = (change: ConfigChange) => listener(change);
-    this.#listeners.add(subscription);
-    try {
-      await this.#ensureSubscribed();
-    } catch (error) {
-      this.#listeners.delete(subscription);
-      await this.#dropSubscriberIfUnused();
-      throw error;
-    }
-    return async () => {
-      this.#listeners.delete(subscription);
-      await this.#dropSubscriberIfUnused();
-    };
+  /** The feed announces `reset` when it is subscribed again after a drop (not on the first connect). */
+  watch(listener: (change: ConfigChange) => void): Promise<Unsubscribe> {
+    return this.#feed.watch(listener);
   }
 
   async close(): Promise<void> {
-    this.#listeners.clear();
-    await this.#dropSubscriberIfUnused();
+    await this.#feed.close();
     await closeRedisClient(this.#client);
   }
 
@@ -225,64 +162,5 @@ export class RedisConfigStore implements ConfigStore {
     }
     this.#health.malformedFeedMessages += 1;
     return undefined;
-  }
-
-  #deliver(change: ConfigChange): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.#onError(error);
-      }
-    }
-  }
-
-  /**
-   * One subscriber connection per store, shared by its watchers. ioredis's own resubscription is
-   * off: on every reconnect after the first connect we subscribe again ourselves and only then
-   * announce `reset`, so a watcher that reloads on `reset` cannot miss a change published between
-   * its reload and the new subscription.
-   */
-  #ensureSubscribed(): Promise<void> {
-    if (this.#subscribing !== undefined) return this.#subscribing;
-    const subscriber = this.#client.duplicate({ connectionName: 'gw-config-feed', autoResubscribe: false });
-    this.#subscriber = subscriber;
-    subscriber.on('error', this.#onError);
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel !== this.#keys.configFeed) return;
-      const change = this.#parseFeedMessage(message);
-      if (change !== undefined) this.#deliver(change);
-    });
-    let subscribed = false;
-    subscriber.on('ready', () => {
-      if (!subscribed) return;
-      subscriber.subscribe(this.#keys.configFeed).then(
-        () => {
-          if (this.#subscriber === subscriber) this.#deliver({ op: 'reset' });
-        },
-        // The connection dropped again; the next 'ready' retries.
-        (error: unknown) => this.#onError(error),
-      );
-    });
-    this.#subscribing = subscriber.subscribe(this.#keys.configFeed).then(
-      () => {
-        subscribed = true;
-      },
-      (error: unknown) => {
-        this.#subscribing = undefined;
-        this.#subscriber = undefined;
-        subscriber.disconnect();
-        throw error;
-      },
-    );
-    return this.#subscribing;
-  }
-
-  async #dropSubscriberIfUnused(): Promise<void> {
-    const subscriber = this.#subscriber;
-    if (this.#listeners.size > 0 || subscriber === undefined) return;
-    this.#subscriber = undefined;
-    this.#subscribing = undefined;
-    await closeRedisClient(subscriber);
   }
 }

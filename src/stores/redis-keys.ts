@@ -10,6 +10,17 @@
  * | `<prefix>cfg:feed`          | channel | change feed: JSON `{op, kind, id}` per put/delete   |
  * | `<prefix>rt:bal:<tenantId>` | string  | platform balance, integer USD micros (no TTL)       |
  * | `<prefix>rt:ctr:<name>`     | string  | counter, integer (TTL when it is a window counter)  |
+ * | `<prefix>rt:tok:<jti>`      | string  | minted token's owner, JSON TokenRecord (PX: until it expires) |
+ * | `<prefix>rt:rev:tok:<jti>`  | string  | revoked token: its expiry, ms (PX: until it expires)  |
+ * | `<prefix>rt:rev:key:<keyId>`| string  | key revoke-all time, ms (PX: until that time + KEY_REVOCATION_TTL_MS) |
+ * | `<prefix>rt:rev:tokens`     | zset    | index of revoked tokens: member jti, score expiry ms |
+ * | `<prefix>rt:rev:keys`       | zset    | index of key revoke-alls: member keyId, score time ms |
+ * | `<prefix>rt:revocations`    | channel | revocation feed: JSON `{type:'token',jti,expiresAtMs}` or `{type:'key',keyId,atMs}` |
+ * | `<prefix>rt:audit:<tenantId>` | zset  | audit log: score 0, member `<id>\0<JSON entry>`, so ordered by id (lex) |
+ *
+ * The two revocation indexes let loadRevocations read the whole denylist without SCAN; they are
+ * trimmed of expired members (ZREMRANGEBYSCORE) on every revocation and every load. The per-item
+ * string keys serve the direct checks and expire on their own.
  */
 import type { ConfigKind } from './records.ts';
 
@@ -24,6 +35,14 @@ export interface RedisKeyLayout {
   readonly configFeed: string;
   balance(tenantId: string): string;
   counter(name: string): string;
+  token(jti: string): string;
+  revokedToken(jti: string): string;
+  revokedKey(keyId: string): string;
+  readonly revokedTokensIndex: string;
+  readonly revokedKeysIndex: string;
+  /** The pub/sub channel carrying revocations. */
+  readonly revocationFeed: string;
+  audit(tenantId: string): string;
 }
 
 export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): RedisKeyLayout {
@@ -42,5 +61,12 @@ export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): Redis
     configFeed: `${prefix}cfg:feed`,
     balance: (tenantId) => `${prefix}rt:bal:${tenantId}`,
     counter: (name) => `${prefix}rt:ctr:${name}`,
+    token: (jti) => `${prefix}rt:tok:${jti}`,
+    revokedToken: (jti) => `${prefix}rt:rev:tok:${jti}`,
+    revokedKey: (keyId) => `${prefix}rt:rev:key:${keyId}`,
+    revokedTokensIndex: `${prefix}rt:rev:tokens`,
+    revokedKeysIndex: `${prefix}rt:rev:keys`,
+    revocationFeed: `${prefix}rt:revocations`,
+    audit: (tenantId) => `${prefix}rt:audit:${tenantId}`,
   };
 }

@@ -1,12 +1,42 @@
 /**
- * The runtime store on Redis: balances and counters as integer strings (layout in redis-keys.ts),
- * changed only with INCRBY so that every gateway replica's debit is atomic.
+ * The runtime store on Redis (layout in redis-keys.ts): balances and counters as integer strings,
+ * changed only with INCRBY (or a Lua script around it) so that every gateway replica's debit is
+ * atomic; minted tokens and revocations as keys that expire on their own, with two sorted-set
+ * indexes so the whole denylist loads without SCAN; each revocation announced on a pub/sub feed in
+ * the same atomic step as its write; the audit log as one lex-ordered sorted set per tenant.
  */
 import type { Redis } from 'ioredis';
 import { assertSafeInteger, assertTtlSeconds } from './memory-runtime-store.ts';
-import { closeRedisClient, createRedisClient, type RedisStoreOptions } from './redis-config-store.ts';
+import { closeRedisClient, createRedisClient, type RedisStoreOptions } from './redis-client.ts';
+import { RedisFeed } from './redis-feed.ts';
 import { createRedisKeyLayout, type RedisKeyLayout } from './redis-keys.ts';
-import type { RuntimeStore } from './types.ts';
+import { RedisScript } from './redis-script.ts';
+import {
+  assertAuditEntry,
+  assertAuditLimit,
+  assertAuditQuery,
+  assertKeyRevocation,
+  assertTokenRecord,
+  assertTokenRevocation,
+  parseRevocationMessage,
+  toAuditEntry,
+  toTokenRecord,
+} from './runtime-records.ts';
+import {
+  AUDIT_LOG_LIMIT,
+  type AuditEntry,
+  KEY_REVOCATION_TTL_MS,
+  type RevocationEvent,
+  type Revocations,
+  type RuntimeStore,
+  type TokenRecord,
+  type Unsubscribe,
+} from './types.ts';
+
+export interface RedisRuntimeStoreOptions extends RedisStoreOptions {
+  /** Audit entries kept per tenant; default AUDIT_LOG_LIMIT (smaller in tests). */
+  auditLimit?: number;
+}
 
 function parseInteger(raw: string | null): number | undefined {
   if (raw === null) return undefined;
@@ -15,13 +45,92 @@ function parseInteger(raw: string | null): number | undefined {
   return value;
 }
 
+function checkTransaction(results: [Error | null, unknown][] | null): unknown[] {
+  if (results === null) throw new Error('runtime store transaction was aborted');
+  return results.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+}
+
+/** `ZRANGE ... WITHSCORES` reply (member, score, member, score, ...) as a map. */
+function scoresToMap(reply: unknown): Map<string, number> {
+  const flat = reply as string[];
+  const map = new Map<string, number>();
+  for (let index = 0; index + 1 < flat.length; index += 2) {
+    map.set(flat[index] as string, Number(flat[index + 1]));
+  }
+  return map;
+}
+
+/**
+ * KEYS: counter. ARGV: amount, cap, ttlSeconds ('' for none). INCRBY only when within the cap;
+ * EXPIRE NX as incrementCounter does (a TTL set when the counter has none, never extended).
+ * Returns {1, value} or {0, current value as a string}.
+ */
+const RESERVE_WITHIN_CAP = new RedisScript(
+  `local raw = redis.call('GET', KEYS[1])
+local current = 0
+if raw then
+  current = tonumber(raw)
+  if current == nil then return redis.error_reply('ERR counter holds a non-integer value') end
+end
+if current + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return {0, raw or '0'} end
+local value = redis.call('INCRBY', KEYS[1], ARGV[1])
+if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[3], 'NX') end
+return {1, value}`,
+  1,
+);
+
+/**
+ * KEYS: the item's key, the index. ARGV: member, time (ms), PX for the item's key, trim bound
+ * (index scores at or below it have expired), feed channel, feed message prefix, feed field.
+ * Keeps the later of the stored and the given time (never moves back), trims the index, indexes
+ * the item and announces the time in force. Returns that time.
+ */
+const REVOKE = new RedisScript(
+  `local current = redis.call('GET', KEYS[1])
+local value = ARGV[2]
+if current and tonumber(current) and tonumber(current) >= tonumber(ARGV[2]) then
+  value = current
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
+redis.call('ZADD', KEYS[2], 'GT', value, ARGV[1])
+redis.call('PUBLISH', ARGV[5], ARGV[6] .. cjson.encode(ARGV[1]) .. ',"' .. ARGV[7] .. '":' .. value .. '}')
+return value`,
+  2,
+);
+
+/** Between an audit member's id and its JSON: below every character an id may hold. */
+const AUDIT_SEPARATOR = '\u0000';
+
 export class RedisRuntimeStore implements RuntimeStore {
   readonly #keys: RedisKeyLayout;
   readonly #client: Redis;
+  readonly #onError: (error: unknown) => void;
+  readonly #auditLimit: number;
+  readonly #feed: RedisFeed<RevocationEvent>;
 
-  constructor(options: RedisStoreOptions) {
+  constructor(options: RedisRuntimeStoreOptions) {
+    this.#auditLimit = options.auditLimit ?? AUDIT_LOG_LIMIT;
+    assertAuditLimit(this.#auditLimit);
     this.#keys = createRedisKeyLayout(options.keyPrefix);
+    this.#onError = options.onError ?? (() => {});
     this.#client = createRedisClient(options, 'gw-runtime');
+    this.#feed = new RedisFeed<RevocationEvent>(this.#client, {
+      connectionName: 'gw-revocations',
+      channel: this.#keys.revocationFeed,
+      parse: (message) => {
+        const event = parseRevocationMessage(message);
+        if (event === undefined) this.#onError(new Error('skipped a malformed revocation feed message'));
+        return event;
+      },
+      reset: { type: 'reset' },
+      down: { type: 'down' },
+      onError: this.#onError,
+    });
   }
 
   async getBalance(tenantId: string): Promise<number | undefined> {
@@ -44,16 +153,170 @@ export class RedisRuntimeStore implements RuntimeStore {
     assertTtlSeconds(ttlSeconds);
     const key = this.#keys.counter(name);
     if (ttlSeconds === undefined) return this.#client.incrby(key, by);
-    const results = await this.#client.multi().incrby(key, by).expire(key, ttlSeconds, 'NX').exec();
-    if (results === null) throw new Error('runtime store transaction was aborted');
-    const [[incrementError, value] = [], [expireError] = []] = results;
-    if (incrementError) throw incrementError;
-    if (expireError) throw expireError;
+    const [value] = checkTransaction(
+      await this.#client.multi().incrby(key, by).expire(key, ttlSeconds, 'NX').exec(),
+    );
     return value as number;
   }
 
   async getCounter(name: string): Promise<number> {
     return parseInteger(await this.#client.get(this.#keys.counter(name))) ?? 0;
+  }
+
+  async reserveWithinCap(
+    name: string,
+    amount: number,
+    cap: number,
+    ttlSeconds?: number,
+  ): Promise<{ ok: boolean; value: number }> {
+    assertSafeInteger('amount', amount);
+    assertSafeInteger('cap', cap);
+    assertTtlSeconds(ttlSeconds);
+    const [ok, value] = (await RESERVE_WITHIN_CAP.run(
+      this.#client,
+      [this.#keys.counter(name)],
+      [amount, cap, ttlSeconds ?? ''],
+    )) as [number, number | string];
+    return { ok: ok === 1, value: parseInteger(String(value)) ?? 0 };
+  }
+
+  async recordToken(record: TokenRecord): Promise<void> {
+    assertTokenRecord(record);
+    const ttlMs = record.expiresAtMs - Date.now();
+    // Already expired: nothing will ever ask about it (and PX must be positive).
+    if (ttlMs <= 0) return;
+    await this.#client.set(this.#keys.token(record.jti), JSON.stringify(toTokenRecord(record)), 'PX', ttlMs);
+  }
+
+  async getToken(jti: string): Promise<TokenRecord | undefined> {
+    const raw = await this.#client.get(this.#keys.token(jti));
+    if (raw === null) return undefined;
+    let record: TokenRecord | undefined;
+    try {
+      record = toTokenRecord(JSON.parse(raw));
+    } catch {
+      record = undefined;
+    }
+    if (record === undefined) {
+      this.#onError(new Error(`skipped a malformed token record for '${jti}'`));
+      return undefined;
+    }
+    return record.expiresAtMs > Date.now() ? record : undefined;
+  }
+
+  async revokeToken(jti: string, expiresAtMs: number): Promise<void> {
+    assertTokenRevocation(jti, expiresAtMs);
+    const now = Date.now();
+    if (expiresAtMs <= now) return;
+    await REVOKE.run(
+      this.#client,
+      [this.#keys.revokedToken(jti), this.#keys.revokedTokensIndex],
+      [
+        jti,
+        expiresAtMs,
+        expiresAtMs - now,
+        now,
+        this.#keys.revocationFeed,
+        '{"type":"token","jti":',
+        'expiresAtMs',
+      ],
+    );
+  }
+
+  async revokeTokensForKey(keyId: string, atMs: number): Promise<void> {
+    assertKeyRevocation(keyId, atMs);
+    const now = Date.now();
+    const expiresAtMs = atMs + KEY_REVOCATION_TTL_MS;
+    // Every token issued before such a time has expired already.
+    if (expiresAtMs <= now) return;
+    await REVOKE.run(
+      this.#client,
+      [this.#keys.revokedKey(keyId), this.#keys.revokedKeysIndex],
+      [
+        keyId,
+        atMs,
+        expiresAtMs - now,
+        now - KEY_REVOCATION_TTL_MS,
+        this.#keys.revocationFeed,
+        '{"type":"key","keyId":',
+        'atMs',
+      ],
+    );
+  }
+
+  /** Two sorted sets, trimmed and read in one transaction: no SCAN, work bounded by live entries. */
+  async loadRevocations(): Promise<Revocations> {
+    const now = Date.now();
+    const { revokedTokensIndex, revokedKeysIndex } = this.#keys;
+    const [, , tokens, keys] = checkTransaction(
+      await this.#client
+        .multi()
+        .zremrangebyscore(revokedTokensIndex, '-inf', now)
+        .zremrangebyscore(revokedKeysIndex, '-inf', now - KEY_REVOCATION_TTL_MS)
+        .zrange(revokedTokensIndex, 0, -1, 'WITHSCORES')
+        .zrange(revokedKeysIndex, 0, -1, 'WITHSCORES')
+        .exec(),
+    );
+    return { tokens: scoresToMap(tokens), keys: scoresToMap(keys) };
+  }
+
+  async isTokenRevoked(jti: string): Promise<boolean> {
+    const until = parseInteger(await this.#client.get(this.#keys.revokedToken(jti)));
+    return until !== undefined && until > Date.now();
+  }
+
+  async keyRevokedAt(keyId: string): Promise<number | undefined> {
+    const at = parseInteger(await this.#client.get(this.#keys.revokedKey(keyId)));
+    return at !== undefined && at + KEY_REVOCATION_TTL_MS > Date.now() ? at : undefined;
+  }
+
+  /**
+   * A dedicated subscriber connection (shared by this store's watchers): `down` when it drops,
+   * `reset` once it is subscribed again (not on the first connect).
+   */
+  watchRevocations(listener: (event: RevocationEvent) => void): Promise<Unsubscribe> {
+    return this.#feed.watch(listener);
+  }
+
+  /** ZADD and a trim to the newest `auditLimit` members by id, in one transaction. */
+  async appendAudit(tenantId: string, entry: AuditEntry): Promise<void> {
+    assertAuditEntry(tenantId, entry);
+    const key = this.#keys.audit(tenantId);
+    const member = `${entry.id}${AUDIT_SEPARATOR}${JSON.stringify(toAuditEntry(entry))}`;
+    checkTransaction(
+      await this.#client
+        .multi()
+        .zadd(key, 0, member)
+        .zremrangebyrank(key, 0, -(this.#auditLimit + 1))
+        .exec(),
+    );
+  }
+
+  /** ZREVRANGEBYLEX from just below `before` (members `<id>\0...` sort by id): O(log n + limit). */
+  async listAudit(tenantId: string, limit: number, before?: string): Promise<AuditEntry[]> {
+    assertAuditQuery(tenantId, limit, before);
+    if (limit === 0) return [];
+    const members = await this.#client.zrevrangebylex(
+      this.#keys.audit(tenantId),
+      before === undefined ? '+' : `(${before}`,
+      '-',
+      'LIMIT',
+      0,
+      limit,
+    );
+    const entries: AuditEntry[] = [];
+    for (const member of members) {
+      const separator = member.indexOf(AUDIT_SEPARATOR);
+      let entry: AuditEntry | undefined;
+      try {
+        entry = separator < 0 ? undefined : toAuditEntry(JSON.parse(member.slice(separator + 1)));
+      } catch {
+        entry = undefined;
+      }
+      if (entry === undefined) this.#onError(new Error(`skipped a malformed audit entry of '${tenantId}'`));
+      else entries.push(entry);
+    }
+    return entries;
   }
 
   async ping(): Promise<boolean> {
@@ -65,6 +328,7 @@ export class RedisRuntimeStore implements RuntimeStore {
   }
 
   async close(): Promise<void> {
+    await this.#feed.close();
     await closeRedisClient(this.#client);
   }
 }

@@ -57,7 +57,85 @@ export interface RuntimeStore {
   incrementCounter(name: string, by: number, ttlSeconds?: number): Promise<number>;
   /** A counter's value (0 when absent or expired). */
   getCounter(name: string): Promise<number>;
+  /**
+   * Atomically adds `amount` to a counter unless that would take it above `cap`. Returns whether
+   * it was added and the counter's value afterwards. With `ttlSeconds` the counter expires (set on
+   * creation, never extended), as with incrementCounter.
+   */
+  reserveWithinCap(
+    name: string,
+    amount: number,
+    cap: number,
+    ttlSeconds?: number,
+  ): Promise<{ ok: boolean; value: number }>;
+
+  /** Records a minted ephemeral token's owner (for revocation checks); kept until it expires. Durable. */
+  recordToken(record: TokenRecord): Promise<void>;
+  getToken(jti: string): Promise<TokenRecord | undefined>;
+  /** Denylists one token until `expiresAtMs`; announced on the revocation feed. Durable. */
+  revokeToken(jti: string, expiresAtMs: number): Promise<void>;
+  /**
+   * Revokes every token of a key issued before `atMs` (a later call with an earlier time never
+   * moves it back); kept for a day, the longest a token lives. Announced on the feed. Durable.
+   */
+  revokeTokensForKey(keyId: string, atMs: number): Promise<void>;
+  /** The whole denylist, for a process's local mirror (expired entries left out). */
+  loadRevocations(): Promise<Revocations>;
+  /** Direct checks, for when the feed is down. */
+  isTokenRevoked(jti: string): Promise<boolean>;
+  keyRevokedAt(keyId: string): Promise<number | undefined>;
+  /**
+   * Subscribes to revocations. The listener receives `reset` after the feed (re)connects following
+   * a drop, and `down` when it drops, so a mirror knows when it cannot be trusted.
+   */
+  watchRevocations(listener: (event: RevocationEvent) => void): Promise<Unsubscribe>;
+
+  /** Appends to a tenant's audit log (newest kept; at most AUDIT_LOG_LIMIT per tenant). Durable. */
+  appendAudit(tenantId: string, entry: AuditEntry): Promise<void>;
+  /** Newest first; `before` is an entry id to page from. */
+  listAudit(tenantId: string, limit: number, before?: string): Promise<AuditEntry[]>;
   /** Whether the backend answers (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** A minted ephemeral token's owner, kept until the token expires. */
+export interface TokenRecord {
+  jti: string;
+  tenantId: string;
+  workspaceId: string;
+  parentKeyId: string;
+  issuedAtMs: number;
+  expiresAtMs: number;
+}
+
+/** The denylist: revoked token ids (with their expiry) and per-key revoke-all times. */
+export interface Revocations {
+  tokens: Map<string, number>;
+  keys: Map<string, number>;
+}
+
+export type RevocationEvent =
+  | { type: 'token'; jti: string; expiresAtMs: number }
+  | { type: 'key'; keyId: string; atMs: number }
+  | { type: 'reset' }
+  | { type: 'down' };
+
+/** How long a key's revoke-all is kept: no token lives longer. */
+export const KEY_REVOCATION_TTL_MS = 24 * 60 * 60 * 1000;
+
+export const AUDIT_LOG_LIMIT = 10_000;
+
+/** One control-plane mutation: who, what, when, outcome. Never a secret. */
+export interface AuditEntry {
+  /** Sortable unique id (time-ordered). */
+  id: string;
+  at: string;
+  /** The PAT (or key) id that acted. */
+  actor: string;
+  operation: string;
+  /** What it acted on (an id, a workspace, a jti): never a secret. */
+  target: string;
+  outcome: 'success' | 'failure';
+  message?: string;
 }

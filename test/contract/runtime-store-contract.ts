@@ -1,14 +1,84 @@
 /** The behaviour every RuntimeStore implementation must show (run against memory and Redis). */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RuntimeStore } from '../../src/stores/types.ts';
-import { type CreateStoreScope, ScopeTracker } from './store-scope.ts';
+import {
+  type AuditEntry,
+  KEY_REVOCATION_TTL_MS,
+  type RevocationEvent,
+  type RuntimeStore,
+  type TokenRecord,
+} from '../../src/stores/types.ts';
+import { ScopeTracker, type StoreScope } from './store-scope.ts';
 
-export function describeRuntimeStoreContract(
-  name: string,
-  createScope: CreateStoreScope<RuntimeStore>,
-): void {
+/** Options a runner passes to the stores of a scope (a small audit limit, for the limit test). */
+export interface RuntimeScopeOptions {
+  auditLimit?: number;
+}
+
+export type CreateRuntimeScope = (
+  options?: RuntimeScopeOptions,
+) => Promise<StoreScope<RuntimeStore>> | StoreScope<RuntimeStore>;
+
+export interface RevocationRecorder {
+  readonly events: RevocationEvent[];
+  waitFor(predicate: (event: RevocationEvent) => boolean, timeoutMs?: number): Promise<RevocationEvent>;
+  stop(): Promise<void>;
+}
+
+/** Watches a store's revocation feed, keeping every event in order. */
+export async function recordRevocations(store: RuntimeStore): Promise<RevocationRecorder> {
+  const events: RevocationEvent[] = [];
+  const stop = await store.watchRevocations((event) => events.push(event));
+  return {
+    events,
+    stop,
+    async waitFor(predicate, timeoutMs = 5000) {
+      let found: RevocationEvent | undefined;
+      await vi.waitFor(
+        () => {
+          found = events.find(predicate);
+          if (found === undefined) throw new Error(`no matching event yet; saw ${JSON.stringify(events)}`);
+        },
+        { timeout: timeoutMs, interval: 10 },
+      );
+      return found as RevocationEvent;
+    },
+  };
+}
+
+export const isEventType = (type: RevocationEvent['type']) => (event: RevocationEvent) => event.type === type;
+
+export function makeTokenRecord(jti: string, overrides: Partial<TokenRecord> = {}): TokenRecord {
+  const issuedAtMs = Date.now();
+  return {
+    jti,
+    tenantId: 't1',
+    workspaceId: 'w1',
+    parentKeyId: 'k1',
+    issuedAtMs,
+    expiresAtMs: issuedAtMs + 60_000,
+    ...overrides,
+  };
+}
+
+/** Ids that sort like the control plane's: zero-padded, so string order is numeric order. */
+export function makeAuditEntry(sequence: number, overrides: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    id: `a${String(sequence).padStart(6, '0')}`,
+    at: new Date(1_700_000_000_000 + sequence).toISOString(),
+    actor: 'pat-1',
+    operation: 'putApiKey',
+    target: `k${sequence}`,
+    outcome: 'success',
+    ...overrides,
+  };
+}
+
+const ids = (entries: AuditEntry[]) => entries.map((entry) => entry.id);
+const waitOptions = { timeout: 5000, interval: 25 };
+
+export function describeRuntimeStoreContract(name: string, createScope: CreateRuntimeScope): void {
   describe(`RuntimeStore contract (${name})`, () => {
-    const scope = new ScopeTracker(createScope);
+    const scope = new ScopeTracker(() => createScope());
     let store: RuntimeStore;
 
     beforeEach(async () => {
@@ -102,6 +172,335 @@ export function describeRuntimeStoreContract(
 
     it('answers ping', async () => {
       expect(await store.ping()).toBe(true);
+    });
+
+    describe('reserveWithinCap', () => {
+      it('adds within the cap (up to it exactly) and refuses beyond it, reporting the value', async () => {
+        expect(await store.reserveWithinCap('budget', 60, 100)).toEqual({ ok: true, value: 60 });
+        expect(await store.reserveWithinCap('budget', 41, 100)).toEqual({ ok: false, value: 60 });
+        expect(await store.reserveWithinCap('budget', 40, 100)).toEqual({ ok: true, value: 100 });
+        expect(await store.reserveWithinCap('budget', 1, 100)).toEqual({ ok: false, value: 100 });
+        expect(await store.getCounter('budget')).toBe(100);
+        // Shares the counter with incrementCounter (a settle that corrects a reservation).
+        expect(await store.incrementCounter('budget', -30)).toBe(70);
+        expect(await store.reserveWithinCap('budget', 30, 100)).toEqual({ ok: true, value: 100 });
+      });
+
+      it('creates nothing when the first reservation is refused', async () => {
+        expect(await store.reserveWithinCap('fresh', 11, 10, 60)).toEqual({ ok: false, value: 0 });
+        expect(await store.getCounter('fresh')).toBe(0);
+        // Not created, so the TTL of the first accepted reservation is the one that counts.
+        expect(await store.reserveWithinCap('fresh', 10, 10, 60)).toEqual({ ok: true, value: 10 });
+      });
+
+      it('never exceeds the cap under 50 concurrent reservations from two stores', async () => {
+        const other = await scope.open();
+        const cap = 400;
+        const amounts = Array.from({ length: 50 }, (_, index) => (index % 7) + 10);
+        const results = await Promise.all(
+          amounts.map((amount, index) =>
+            (index % 2 === 0 ? store : other).reserveWithinCap('concurrent', amount, cap, 60),
+          ),
+        );
+        const accepted = results.flatMap((result, index) => (result.ok ? [amounts[index] as number] : []));
+        const final = accepted.reduce((sum, amount) => sum + amount, 0);
+        expect(await store.getCounter('concurrent')).toBe(final);
+        expect(final).toBeLessThanOrEqual(cap);
+        // The total asked for is well above the cap: some were refused, and the cap is nearly used.
+        expect(accepted.length).toBeLessThan(50);
+        expect(final).toBeGreaterThan(cap - Math.max(...amounts));
+        // Each accepted reservation saw its own running total, and none past the cap.
+        const acceptedValues = results.filter((result) => result.ok).map((result) => result.value);
+        expect(new Set(acceptedValues).size).toBe(accepted.length);
+        expect(Math.max(...acceptedValues)).toBe(final);
+        // Each refused one reported a value that its amount would indeed have taken past the cap.
+        results.forEach((result, index) => {
+          expect(result.value).toBeLessThanOrEqual(cap);
+          if (!result.ok) expect(result.value + (amounts[index] as number)).toBeGreaterThan(cap);
+        });
+      });
+
+      it('expires after the TTL set on creation, which later reservations do not extend', async () => {
+        expect(await store.reserveWithinCap('window', 3, 100, 1)).toEqual({ ok: true, value: 3 });
+        expect(await store.reserveWithinCap('window', 4, 100, 3600)).toEqual({ ok: true, value: 7 });
+        expect(await store.reserveWithinCap('window', 1, 100)).toEqual({ ok: true, value: 8 });
+        await vi.waitFor(async () => expect(await store.getCounter('window')).toBe(0), {
+          timeout: 3000,
+          interval: 100,
+        });
+        expect(await store.reserveWithinCap('window', 2, 100, 60)).toEqual({ ok: true, value: 2 });
+      });
+
+      it('rejects amounts, caps and TTLs that are not integers with a TypeError', async () => {
+        await expect(store.reserveWithinCap('c', 0.5, 10)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.reserveWithinCap('c', 1, Number.NaN)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.reserveWithinCap('c', 1, 10, 0)).rejects.toBeInstanceOf(TypeError);
+        expect(await store.getCounter('c')).toBe(0);
+      });
+    });
+
+    describe('tokens', () => {
+      it('records a token and reads it back until it expires', async () => {
+        const record = makeTokenRecord('j1');
+        await store.recordToken(record);
+        expect(await store.getToken('j1')).toEqual(record);
+        expect(await store.getToken('j2')).toBeUndefined();
+        const other = await scope.open();
+        expect(await other.getToken('j1')).toEqual(record);
+      });
+
+      it('forgets a token once it has expired, and never keeps one already expired', async () => {
+        await store.recordToken(makeTokenRecord('short', { expiresAtMs: Date.now() + 400 }));
+        await store.recordToken(makeTokenRecord('dead', { expiresAtMs: Date.now() - 1 }));
+        expect(await store.getToken('short')).toBeDefined();
+        expect(await store.getToken('dead')).toBeUndefined();
+        await vi.waitFor(async () => expect(await store.getToken('short')).toBeUndefined(), waitOptions);
+      });
+
+      it('rejects malformed records with a TypeError', async () => {
+        await expect(store.recordToken(makeTokenRecord(''))).rejects.toBeInstanceOf(TypeError);
+        await expect(store.recordToken(makeTokenRecord('j1', { expiresAtMs: 1.5 }))).rejects.toBeInstanceOf(
+          TypeError,
+        );
+        expect(await store.getToken('j1')).toBeUndefined();
+      });
+    });
+
+    describe('revocations', () => {
+      it('revokes a token: checked directly, in the list, and announced to another store', async () => {
+        const other = await scope.open();
+        const recorder = await recordRevocations(other);
+        const expiresAtMs = Date.now() + 60_000;
+        await store.revokeToken('j1', expiresAtMs);
+
+        expect(await store.isTokenRevoked('j1')).toBe(true);
+        expect(await other.isTokenRevoked('j1')).toBe(true);
+        expect(await store.isTokenRevoked('j2')).toBe(false);
+        const revocations = await other.loadRevocations();
+        expect(revocations.tokens).toEqual(new Map([['j1', expiresAtMs]]));
+        expect(revocations.keys).toEqual(new Map());
+        await recorder.waitFor(isEventType('token'));
+        expect(recorder.events).toEqual([{ type: 'token', jti: 'j1', expiresAtMs }]);
+        await recorder.stop();
+      });
+
+      it('revokes every token of a key before a time, announced to another store', async () => {
+        const other = await scope.open();
+        const recorder = await recordRevocations(other);
+        const atMs = Date.now();
+        await store.revokeTokensForKey('k1', atMs);
+
+        expect(await store.keyRevokedAt('k1')).toBe(atMs);
+        expect(await other.keyRevokedAt('k1')).toBe(atMs);
+        expect(await store.keyRevokedAt('k2')).toBeUndefined();
+        const revocations = await other.loadRevocations();
+        expect(revocations.keys).toEqual(new Map([['k1', atMs]]));
+        expect(revocations.tokens).toEqual(new Map());
+        await recorder.waitFor(isEventType('key'));
+        expect(recorder.events).toEqual([{ type: 'key', keyId: 'k1', atMs }]);
+        await recorder.stop();
+      });
+
+      it('never moves a key revocation back, and announces the time in force', async () => {
+        const recorder = await recordRevocations(store);
+        const atMs = Date.now();
+        await store.revokeTokensForKey('k1', atMs);
+        await store.revokeTokensForKey('k1', atMs - 5000);
+        expect(await store.keyRevokedAt('k1')).toBe(atMs);
+        await store.revokeTokensForKey('k1', atMs + 10);
+        expect(await store.keyRevokedAt('k1')).toBe(atMs + 10);
+        expect((await store.loadRevocations()).keys.get('k1')).toBe(atMs + 10);
+        await vi.waitFor(() => expect(recorder.events).toHaveLength(3), waitOptions);
+        expect(recorder.events).toEqual([
+          { type: 'key', keyId: 'k1', atMs },
+          { type: 'key', keyId: 'k1', atMs },
+          { type: 'key', keyId: 'k1', atMs: atMs + 10 },
+        ]);
+        await recorder.stop();
+      });
+
+      it('keeps the later expiry of a token revoked twice', async () => {
+        const later = Date.now() + 60_000;
+        await store.revokeToken('j1', later);
+        await store.revokeToken('j1', later - 30_000);
+        expect((await store.loadRevocations()).tokens.get('j1')).toBe(later);
+      });
+
+      it('keeps revocations of many tokens and keys apart', async () => {
+        const expiresAtMs = Date.now() + 60_000;
+        const atMs = Date.now();
+        await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            index % 2 === 0
+              ? store.revokeToken(`j${index}`, expiresAtMs + index)
+              : store.revokeTokensForKey(`k${index}`, atMs + index),
+          ),
+        );
+        const revocations = await store.loadRevocations();
+        expect(revocations.tokens.size).toBe(10);
+        expect(revocations.keys.size).toBe(10);
+        expect(revocations.tokens.get('j4')).toBe(expiresAtMs + 4);
+        expect(revocations.keys.get('k5')).toBe(atMs + 5);
+      });
+
+      it('drops revocations once they have expired', async () => {
+        const now = Date.now();
+        await store.revokeToken('short', now + 400);
+        await store.revokeToken('long', now + 60_000);
+        // A key's revoke-all is kept for KEY_REVOCATION_TTL_MS after its time.
+        await store.revokeTokensForKey('old', now - KEY_REVOCATION_TTL_MS + 400);
+        await store.revokeTokensForKey('new', now);
+        expect(await store.isTokenRevoked('short')).toBe(true);
+        expect(await store.keyRevokedAt('old')).toBe(now - KEY_REVOCATION_TTL_MS + 400);
+
+        await vi.waitFor(async () => {
+          expect(await store.isTokenRevoked('short')).toBe(false);
+          expect(await store.keyRevokedAt('old')).toBeUndefined();
+        }, waitOptions);
+        const revocations = await store.loadRevocations();
+        expect([...revocations.tokens.keys()]).toEqual(['long']);
+        expect([...revocations.keys.keys()]).toEqual(['new']);
+      });
+
+      it('ignores revocations that have already expired', async () => {
+        const recorder = await recordRevocations(store);
+        await store.revokeToken('dead', Date.now() - 1);
+        await store.revokeTokensForKey('dead', Date.now() - KEY_REVOCATION_TTL_MS - 1);
+        await store.revokeToken('live', Date.now() + 60_000);
+        await recorder.waitFor(isEventType('token'));
+        expect(await store.isTokenRevoked('dead')).toBe(false);
+        expect(await store.keyRevokedAt('dead')).toBeUndefined();
+        const revocations = await store.loadRevocations();
+        expect([...revocations.tokens.keys()]).toEqual(['live']);
+        expect(revocations.keys.size).toBe(0);
+        expect(recorder.events.map((event) => event.type)).toEqual(['token']);
+        await recorder.stop();
+      });
+
+      it('delivers to every watcher until it unsubscribes, and never inside the revoking call', async () => {
+        const first = await recordRevocations(store);
+        const second = await recordRevocations(store);
+        let calling = false;
+        let deliveredDuringCall = false;
+        const stopSync = await store.watchRevocations(() => {
+          if (calling) deliveredDuringCall = true;
+        });
+        calling = true;
+        const revoking = store.revokeToken('j1', Date.now() + 60_000);
+        calling = false;
+        await revoking;
+        await first.waitFor(isEventType('token'));
+        await second.waitFor(isEventType('token'));
+        expect(deliveredDuringCall).toBe(false);
+
+        await second.stop();
+        await stopSync();
+        await store.revokeToken('j2', Date.now() + 60_000);
+        await first.waitFor((event) => event.type === 'token' && event.jti === 'j2');
+        expect(second.events).toHaveLength(1);
+        await first.stop();
+      });
+
+      it('keeps delivering to other watchers when one throws', async () => {
+        const stopThrowing = await store.watchRevocations(() => {
+          throw new Error('listener failed');
+        });
+        const recorder = await recordRevocations(store);
+        await store.revokeTokensForKey('k1', Date.now());
+        await recorder.waitFor(isEventType('key'));
+        await stopThrowing();
+        await recorder.stop();
+      });
+
+      it('rejects malformed revocations with a TypeError', async () => {
+        await expect(store.revokeToken('', Date.now() + 1000)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.revokeToken('j1', 1.5)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.revokeTokensForKey('', Date.now())).rejects.toBeInstanceOf(TypeError);
+        await expect(store.revokeTokensForKey('k1', Number.NaN)).rejects.toBeInstanceOf(TypeError);
+        const revocations = await store.loadRevocations();
+        expect(revocations.tokens.size + revocations.keys.size).toBe(0);
+      });
+    });
+
+    describe('audit log', () => {
+      it('lists the entries of a tenant newest first, and only those', async () => {
+        const other = await scope.open();
+        const entries = [1, 2, 3].map((sequence) => makeAuditEntry(sequence));
+        for (const entry of entries) await store.appendAudit('t1', entry);
+        await store.appendAudit('t2', makeAuditEntry(9, { outcome: 'failure', message: 'no such key' }));
+
+        expect(await other.listAudit('t1', 10)).toEqual([...entries].reverse());
+        expect(await other.listAudit('t2', 10)).toEqual([
+          makeAuditEntry(9, { outcome: 'failure', message: 'no such key' }),
+        ]);
+        expect(await other.listAudit('t3', 10)).toEqual([]);
+      });
+
+      it('orders by id, whatever the order of the appends', async () => {
+        for (const sequence of [3, 1, 5, 2, 4]) await store.appendAudit('t1', makeAuditEntry(sequence));
+        expect(ids(await store.listAudit('t1', 10))).toEqual([
+          'a000005',
+          'a000004',
+          'a000003',
+          'a000002',
+          'a000001',
+        ]);
+      });
+
+      it('pages with limit and before', async () => {
+        await Promise.all(
+          Array.from({ length: 12 }, (_, index) => store.appendAudit('t1', makeAuditEntry(index + 1))),
+        );
+        const first = await store.listAudit('t1', 5);
+        expect(ids(first)).toEqual(['a000012', 'a000011', 'a000010', 'a000009', 'a000008']);
+        const second = await store.listAudit('t1', 5, first.at(-1)?.id);
+        expect(ids(second)).toEqual(['a000007', 'a000006', 'a000005', 'a000004', 'a000003']);
+        const third = await store.listAudit('t1', 5, second.at(-1)?.id);
+        expect(ids(third)).toEqual(['a000002', 'a000001']);
+        expect(await store.listAudit('t1', 5, 'a000001')).toEqual([]);
+        // `before` need not be a stored id: entries with a smaller id follow it.
+        expect(ids(await store.listAudit('t1', 2, 'a000004x'))).toEqual(['a000004', 'a000003']);
+        expect(await store.listAudit('t1', 0)).toEqual([]);
+      });
+
+      it('rejects malformed entries and queries with a TypeError', async () => {
+        await expect(store.appendAudit('t1', makeAuditEntry(1, { id: '' }))).rejects.toBeInstanceOf(
+          TypeError,
+        );
+        await expect(
+          store.appendAudit('t1', makeAuditEntry(1, { outcome: 'maybe' as AuditEntry['outcome'] })),
+        ).rejects.toBeInstanceOf(TypeError);
+        await expect(store.listAudit('t1', -1)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.listAudit('t1', 1.5)).rejects.toBeInstanceOf(TypeError);
+        expect(await store.listAudit('t1', 10)).toEqual([]);
+      });
+    });
+
+    describe('audit log with a limit of 5', () => {
+      const limited = new ScopeTracker(() => createScope({ auditLimit: 5 }));
+      afterEach(async () => {
+        await limited.end();
+      });
+
+      it('keeps only the newest entries of each tenant', async () => {
+        const small = await limited.begin();
+        for (let sequence = 1; sequence <= 8; sequence += 1)
+          await small.appendAudit('t1', makeAuditEntry(sequence));
+        await small.appendAudit('t2', makeAuditEntry(1));
+        expect(ids(await small.listAudit('t1', 100))).toEqual([
+          'a000008',
+          'a000007',
+          'a000006',
+          'a000005',
+          'a000004',
+        ]);
+        expect(ids(await small.listAudit('t1', 100, 'a000005'))).toEqual(['a000004']);
+        expect(ids(await small.listAudit('t2', 100))).toEqual(['a000001']);
+        // An entry older than all those kept is trimmed at once.
+        await small.appendAudit('t1', makeAuditEntry(2));
+        expect(ids(await small.listAudit('t1', 100))).toHaveLength(5);
+        expect(ids(await small.listAudit('t1', 100))).not.toContain('a000002');
+      });
     });
   });
 }

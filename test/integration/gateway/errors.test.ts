@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../../src/auth/credential-hash.ts';
-import { credentialSecret } from '../../../src/main/bootstrap.ts';
+import { credentialSecret } from '../../../src/resources/credential-secret.ts';
 import { startFakeAnthropic } from '../../fakes/fake-anthropic.ts';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import { type FakeServer, sendJson } from '../../fakes/fake-server.ts';

@@ -9,6 +9,7 @@ import { ConfigView } from '../../../src/stores/config-view.ts';
 import { RedisConfigStore } from '../../../src/stores/redis-config-store.ts';
 import { RedisRuntimeStore } from '../../../src/stores/redis-runtime-store.ts';
 import { isChange, makeApiKey, makeTenant, recordChanges } from '../../contract/config-fixtures.ts';
+import { isEventType, makeAuditEntry, recordRevocations } from '../../contract/runtime-store-contract.ts';
 import { findFreePort, startRedisServer } from '../../helpers/redis-server.ts';
 
 const redis = await startRedisServer();
@@ -109,6 +110,84 @@ describe.runIf(redis !== undefined)('Redis stores under failure', () => {
   });
 });
 
+describe.runIf(redis !== undefined)('Redis revocation feed under failure', () => {
+  const url = redis?.url ?? '';
+  let keyPrefix: string;
+  let raw: Redis;
+  let writer: RedisRuntimeStore;
+  let watched: RedisRuntimeStore;
+
+  beforeEach(() => {
+    keyPrefix = `gw:test:${randomUUID()}:`;
+    raw = new Redis(url, { maxRetriesPerRequest: null });
+    raw.on('error', () => {});
+    writer = new RedisRuntimeStore({ url, keyPrefix });
+    watched = new RedisRuntimeStore({ url, keyPrefix });
+  });
+  afterEach(async () => {
+    await Promise.all([writer.close(), watched.close(), raw.quit()]);
+  });
+
+  it('announces nothing but revocations while the connection holds', async () => {
+    const recorder = await recordRevocations(watched);
+    await writer.revokeToken('j1', Date.now() + 60_000);
+    await recorder.waitFor(isEventType('token'));
+    expect(recorder.events.map((event) => event.type)).toEqual(['token']);
+    await recorder.stop();
+  });
+
+  it('announces down, then reset once subscribed again, when the subscriber connection is killed', async () => {
+    const recorder = await recordRevocations(watched);
+    const killed = await raw.client('KILL', 'TYPE', 'pubsub');
+    expect(killed).toBeGreaterThan(0);
+    await recorder.waitFor(isEventType('reset'));
+    expect(recorder.events).toEqual([{ type: 'down' }, { type: 'reset' }]);
+
+    // Subscribed again: revocations flow, and one made meanwhile is in the reloaded list.
+    const expiresAtMs = Date.now() + 60_000;
+    await writer.revokeToken('j1', expiresAtMs);
+    await recorder.waitFor(isEventType('token'));
+    expect(recorder.events.at(-1)).toEqual({ type: 'token', jti: 'j1', expiresAtMs });
+    expect((await watched.loadRevocations()).tokens.get('j1')).toBe(expiresAtMs);
+
+    // And it does so again at the next drop.
+    await raw.client('KILL', 'TYPE', 'pubsub');
+    await vi.waitFor(() => expect(recorder.events.filter(isEventType('reset'))).toHaveLength(2), {
+      timeout: 5000,
+      interval: 10,
+    });
+    expect(recorder.events.map((event) => event.type)).toEqual(['down', 'reset', 'token', 'down', 'reset']);
+    await recorder.stop();
+  });
+
+  it('announces down and reset across a restart that wipes Redis, and works on after it', async () => {
+    await writer.revokeTokensForKey('k1', Date.now());
+    const recorder = await recordRevocations(watched);
+    await redis!.restart();
+    await recorder.waitFor(isEventType('down'), 10_000);
+    await recorder.waitFor(isEventType('reset'), 10_000);
+    expect(recorder.events.map((event) => event.type)).toEqual(['down', 'reset']);
+
+    // The wipe took the denylist with it; what the reset reload sees is what Redis now holds.
+    expect(await watched.loadRevocations()).toEqual({ tokens: new Map(), keys: new Map() });
+    await vi.waitFor(async () => expect(await writer.ping()).toBe(true), { timeout: 10_000, interval: 50 });
+    const atMs = Date.now();
+    await writer.revokeTokensForKey('k1', atMs);
+    await recorder.waitFor((event) => event.type === 'key' && event.atMs === atMs);
+    expect(await watched.keyRevokedAt('k1')).toBe(atMs);
+    await recorder.stop();
+  });
+
+  it('announces nothing to a watcher that has unsubscribed, and closes with its store', async () => {
+    const recorder = await recordRevocations(watched);
+    await recorder.stop();
+    await raw.client('KILL', 'TYPE', 'pubsub').catch(() => 0);
+    await writer.revokeToken('j1', Date.now() + 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(recorder.events).toEqual([]);
+  });
+});
+
 describe.runIf(redis !== undefined)('Redis stores with nothing listening', () => {
   it('reject calls promptly instead of hanging, and report connection errors', async () => {
     const url = `redis://127.0.0.1:${await findFreePort()}`;
@@ -126,6 +205,12 @@ describe.runIf(redis !== undefined)('Redis stores with nothing listening', () =>
     await expect(ConfigView.start(config)).rejects.toThrow();
     await expect(runtime.adjustBalance('t1', 1)).rejects.toThrow();
     await expect(runtime.incrementCounter('c', 1, 10)).rejects.toThrow();
+    await expect(runtime.reserveWithinCap('c', 1, 10, 10)).rejects.toThrow();
+    await expect(runtime.revokeToken('j1', Date.now() + 60_000)).rejects.toThrow();
+    await expect(runtime.loadRevocations()).rejects.toThrow();
+    await expect(runtime.isTokenRevoked('j1')).rejects.toThrow();
+    await expect(runtime.watchRevocations(() => {})).rejects.toThrow();
+    await expect(runtime.appendAudit('t1', makeAuditEntry(1))).rejects.toThrow();
     expect(await runtime.ping()).toBe(false);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(errors.length).toBeGreaterThan(0);

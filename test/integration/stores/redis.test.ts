@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigView } from '../../../src/stores/config-view.ts';
 import { RedisConfigStore } from '../../../src/stores/redis-config-store.ts';
 import { RedisRuntimeStore } from '../../../src/stores/redis-runtime-store.ts';
+import { KEY_REVOCATION_TTL_MS } from '../../../src/stores/types.ts';
 import { isChange, makeTenant, recordChanges } from '../../contract/config-fixtures.ts';
 import { describeConfigStoreContract } from '../../contract/config-store-contract.ts';
 import { describeConfigViewContract } from '../../contract/config-view-contract.ts';
-import { describeRuntimeStoreContract } from '../../contract/runtime-store-contract.ts';
+import {
+  describeRuntimeStoreContract,
+  isEventType,
+  makeAuditEntry,
+  makeTokenRecord,
+  recordRevocations,
+} from '../../contract/runtime-store-contract.ts';
 import { startRedisServer } from '../../helpers/redis-server.ts';
 
 const redis = await startRedisServer();
@@ -33,9 +40,9 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
     return { open: async () => new RedisConfigStore({ url, keyPrefix }) };
   });
 
-  describeRuntimeStoreContract('redis', () => {
+  describeRuntimeStoreContract('redis', (options) => {
     const keyPrefix = freshPrefix();
-    return { open: async () => new RedisRuntimeStore({ url, keyPrefix }) };
+    return { open: async () => new RedisRuntimeStore({ url, keyPrefix, ...options }) };
   });
 
   describe('key layout and defensive parsing', () => {
@@ -135,6 +142,175 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
       expect(view.tenant('bad')).toBeUndefined();
       expect(config.health.malformedRecords).toBe(1);
       await view.close();
+    });
+  });
+
+  describe('runtime store: tokens, revocations and the audit log in Redis', () => {
+    let keyPrefix: string;
+    let raw: Redis;
+    let runtime: RedisRuntimeStore;
+    let errors: unknown[];
+
+    beforeEach(() => {
+      keyPrefix = freshPrefix();
+      raw = new Redis(url);
+      errors = [];
+      runtime = new RedisRuntimeStore({ url, keyPrefix, onError: (error) => errors.push(error) });
+    });
+    afterEach(async () => {
+      await Promise.all([runtime.close(), raw.quit()]);
+    });
+
+    it('keeps a reservation counter with a TTL set on creation, never extended', async () => {
+      await runtime.reserveWithinCap('budget:j1', 5, 100, 60);
+      await raw.pexpire(`${keyPrefix}rt:ctr:budget:j1`, 30_000);
+      await runtime.reserveWithinCap('budget:j1', 5, 100, 3600);
+      expect(await raw.get(`${keyPrefix}rt:ctr:budget:j1`)).toBe('10');
+      expect(await raw.pttl(`${keyPrefix}rt:ctr:budget:j1`)).toBeLessThanOrEqual(30_000);
+      await runtime.reserveWithinCap('durable', 5, 100);
+      expect(await raw.pttl(`${keyPrefix}rt:ctr:durable`)).toBe(-1);
+    });
+
+    it('keeps a minted token as JSON under its jti, expiring with it', async () => {
+      const record = makeTokenRecord('j1', { expiresAtMs: Date.now() + 60_000 });
+      await runtime.recordToken(record);
+      expect(JSON.parse((await raw.get(`${keyPrefix}rt:tok:j1`)) ?? '')).toEqual(record);
+      const ttl = await raw.pttl(`${keyPrefix}rt:tok:j1`);
+      expect(ttl).toBeGreaterThan(55_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    });
+
+    it('skips a malformed token record', async () => {
+      await raw.set(`${keyPrefix}rt:tok:j1`, '{"jti":"j1"}');
+      expect(await runtime.getToken('j1')).toBeUndefined();
+      expect(errors).toHaveLength(1);
+    });
+
+    it('keeps revocations in keys that expire with them, indexed in two sorted sets', async () => {
+      const now = Date.now();
+      await runtime.revokeToken('j1', now + 60_000);
+      await runtime.revokeTokensForKey('k1', now);
+
+      expect(await raw.get(`${keyPrefix}rt:rev:tok:j1`)).toBe(String(now + 60_000));
+      const tokenTtl = await raw.pttl(`${keyPrefix}rt:rev:tok:j1`);
+      expect(tokenTtl).toBeGreaterThan(55_000);
+      expect(tokenTtl).toBeLessThanOrEqual(60_000);
+      expect(await raw.get(`${keyPrefix}rt:rev:key:k1`)).toBe(String(now));
+      const keyTtl = await raw.pttl(`${keyPrefix}rt:rev:key:k1`);
+      expect(keyTtl).toBeGreaterThan(KEY_REVOCATION_TTL_MS - 5000);
+      expect(keyTtl).toBeLessThanOrEqual(KEY_REVOCATION_TTL_MS);
+
+      expect(await raw.zrange(`${keyPrefix}rt:rev:tokens`, 0, -1, 'WITHSCORES')).toEqual([
+        'j1',
+        String(now + 60_000),
+      ]);
+      expect(await raw.zrange(`${keyPrefix}rt:rev:keys`, 0, -1, 'WITHSCORES')).toEqual(['k1', String(now)]);
+    });
+
+    it('announces each revocation as JSON on the revocations channel', async () => {
+      const subscriber = new Redis(url);
+      const messages: string[] = [];
+      subscriber.on('message', (_channel: string, message: string) => messages.push(message));
+      await subscriber.subscribe(`${keyPrefix}rt:revocations`);
+      const now = Date.now();
+      await runtime.revokeToken('j"1/x', now + 60_000);
+      await runtime.revokeTokensForKey('k1', now);
+      await vi.waitFor(() => expect(messages).toHaveLength(2), { timeout: 5000, interval: 10 });
+      expect(messages.map((message) => JSON.parse(message))).toEqual([
+        { type: 'token', jti: 'j"1/x', expiresAtMs: now + 60_000 },
+        { type: 'key', keyId: 'k1', atMs: now },
+      ]);
+      await subscriber.quit();
+    });
+
+    it('trims expired members from the indexes on every revocation and load', async () => {
+      const now = Date.now();
+      await raw.zadd(`${keyPrefix}rt:rev:tokens`, now - 1, 'stale-token');
+      await raw.zadd(`${keyPrefix}rt:rev:keys`, now - KEY_REVOCATION_TTL_MS - 1, 'stale-key');
+      expect(await runtime.loadRevocations()).toEqual({ tokens: new Map(), keys: new Map() });
+      expect(await raw.zcard(`${keyPrefix}rt:rev:tokens`)).toBe(0);
+      expect(await raw.zcard(`${keyPrefix}rt:rev:keys`)).toBe(0);
+
+      await raw.zadd(`${keyPrefix}rt:rev:tokens`, now - 1, 'stale-token');
+      await raw.zadd(`${keyPrefix}rt:rev:keys`, now - KEY_REVOCATION_TTL_MS - 1, 'stale-key');
+      await runtime.revokeToken('j1', now + 60_000);
+      await runtime.revokeTokensForKey('k1', now);
+      expect(await raw.zrange(`${keyPrefix}rt:rev:tokens`, 0, -1)).toEqual(['j1']);
+      expect(await raw.zrange(`${keyPrefix}rt:rev:keys`, 0, -1)).toEqual(['k1']);
+    });
+
+    it('loads the denylist without SCAN or KEYS', async () => {
+      await runtime.revokeToken('j1', Date.now() + 60_000);
+      await runtime.revokeTokensForKey('k1', Date.now());
+      const monitor = await raw.monitor();
+      const commands: string[][] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => commands.push(args));
+      const marker = `marker:${randomUUID()}`;
+      const revocations = await runtime.loadRevocations();
+      await raw.echo(marker);
+      await vi.waitFor(() => expect(commands.some((args) => args.includes(marker))).toBe(true), {
+        timeout: 5000,
+        interval: 10,
+      });
+      monitor.disconnect();
+      const names = commands.map((args) => (args[0] ?? '').toUpperCase());
+      expect(names).toContain('ZRANGE');
+      expect(names).not.toContain('SCAN');
+      expect(names).not.toContain('KEYS');
+      expect(revocations.tokens.has('j1') && revocations.keys.has('k1')).toBe(true);
+    });
+
+    it('skips malformed revocation feed messages and keeps delivering the good ones', async () => {
+      const recorder = await recordRevocations(runtime);
+      const feed = `${keyPrefix}rt:revocations`;
+      await raw.publish(feed, 'not json');
+      await raw.publish(feed, JSON.stringify({ type: 'token', jti: 'j1' }));
+      await raw.publish(feed, JSON.stringify({ type: 'key', keyId: 'k1', atMs: 1.5 }));
+      await raw.publish(feed, JSON.stringify({ type: 'down' }));
+      await runtime.revokeTokensForKey('k1', Date.now());
+      await recorder.waitFor(isEventType('key'));
+      expect(recorder.events.map((event) => event.type)).toEqual(['key']);
+      expect(errors).toHaveLength(4);
+      await recorder.stop();
+    });
+
+    it('runs its scripts again after SCRIPT FLUSH', async () => {
+      expect(await runtime.reserveWithinCap('c', 1, 10)).toEqual({ ok: true, value: 1 });
+      await raw.script('FLUSH');
+      expect(await runtime.reserveWithinCap('c', 1, 10)).toEqual({ ok: true, value: 2 });
+      await raw.script('FLUSH');
+      await runtime.revokeTokensForKey('k1', Date.now());
+      expect(await runtime.keyRevokedAt('k1')).toBeDefined();
+    });
+
+    it('rejects a reservation on a counter that holds a non-integer', async () => {
+      await raw.set(`${keyPrefix}rt:ctr:c`, 'abc');
+      await expect(runtime.reserveWithinCap('c', 1, 10)).rejects.toThrow(/non-integer/);
+    });
+
+    it('keeps the audit log of a tenant in one sorted set ordered by id, members `<id>\\0<json>`', async () => {
+      await runtime.appendAudit('t1', makeAuditEntry(2));
+      await runtime.appendAudit('t1', makeAuditEntry(1));
+      const members = await raw.zrange(`${keyPrefix}rt:audit:t1`, 0, -1, 'WITHSCORES');
+      expect(members).toEqual([
+        `a000001\u0000${JSON.stringify(makeAuditEntry(1))}`,
+        '0',
+        `a000002\u0000${JSON.stringify(makeAuditEntry(2))}`,
+        '0',
+      ]);
+    });
+
+    it('skips malformed audit members', async () => {
+      await runtime.appendAudit('t1', makeAuditEntry(1));
+      await raw.zadd(`${keyPrefix}rt:audit:t1`, 0, 'a000002\u0000{oops', 0, 'a000003');
+      expect((await runtime.listAudit('t1', 10)).map((entry) => entry.id)).toEqual(['a000001']);
+      expect(errors).toHaveLength(2);
+    });
+
+    it('refuses an audit entry id holding NUL', async () => {
+      await expect(runtime.appendAudit('t1', makeAuditEntry(1, { id: 'a\u0000b' }))).rejects.toBeInstanceOf(
+        TypeError,
+      );
     });
   });
 });

@@ -1,0 +1,143 @@
+/**
+ * Per-token budget and rate limits, counted in the runtime store so that every gateway process
+ * shares them.
+ *
+ * Budget: before forwarding, the request's estimated cost is reserved against the token's cap in
+ * one atomic step (refused with 402 if it does not fit); after the response, the reservation is
+ * replaced by the actual cost. The estimate is the input (about four characters per token) plus
+ * `max_tokens` of output at the model's prices, so with `max_tokens` set concurrent requests cannot
+ * overshoot the cap beyond the input estimate's error; without it, the overshoot is bounded by the
+ * output cost of the requests in flight at the moment the cap is reached.
+ *
+ * Rate limits: fixed one-minute windows. Requests per minute are counted as they arrive (429 past
+ * the limit); tokens per minute are added as responses report usage, and a request is refused
+ * while the window's total is at or over the limit.
+ */
+import type { Principal } from '../auth/principal.ts';
+import { CreditCapExceededError, RateLimitedError } from '../errors/gateway-error.ts';
+import type { RuntimeStore } from '../stores/types.ts';
+import { lookupPrice } from './prices.ts';
+import { computeCostMicros, type TokenUsage } from './usage.ts';
+
+export interface TokenHold {
+  jti: string;
+  reservedMicros: number;
+  window: number;
+  ttlSeconds: number;
+  budgeted: boolean;
+  countsTokens: boolean;
+}
+
+const WINDOW_MS = 60_000;
+
+export function budgetCounterName(jti: string): string {
+  return `budget:token:${jti}`;
+}
+
+function requestCounterName(jti: string, window: number): string {
+  return `rate:req:${jti}:${window}`;
+}
+
+function tokenCounterName(jti: string, window: number): string {
+  return `rate:tok:${jti}:${window}`;
+}
+
+/** Estimated cost of a request before it is sent. */
+export function estimateRequestCostMicros(
+  model: string,
+  requestChars: number,
+  maxOutputTokens: number,
+): number {
+  const price = lookupPrice(model);
+  if (price === undefined) return 0;
+  return computeCostMicros(price, {
+    inputTokens: Math.ceil(requestChars / 4),
+    cachedInputTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: maxOutputTokens,
+  });
+}
+
+export class TokenLimiter {
+  readonly #runtime: RuntimeStore;
+
+  constructor(runtime: RuntimeStore) {
+    this.#runtime = runtime;
+  }
+
+  /** Checks limits and reserves budget; undefined for principals that are not tokens. */
+  async admit(
+    principal: Principal,
+    estimatedMicros: number,
+    nowMs = Date.now(),
+  ): Promise<TokenHold | undefined> {
+    const token = principal.token;
+    if (token === undefined) return undefined;
+    const window = Math.floor(nowMs / WINDOW_MS);
+    const retryAfter = (WINDOW_MS - (nowMs % WINDOW_MS)) / 1000;
+    const limits = token.limits;
+    const [requests, tokens] = await Promise.all([
+      limits?.requestsPerMinute === undefined
+        ? undefined
+        : this.#runtime.incrementCounter(requestCounterName(token.jti, window), 1, 120),
+      limits?.tokensPerMinute === undefined
+        ? undefined
+        : this.#runtime.getCounter(tokenCounterName(token.jti, window)),
+    ]);
+    if (requests !== undefined && requests > (limits?.requestsPerMinute ?? Number.POSITIVE_INFINITY)) {
+      throw new RateLimitedError(
+        `this token allows ${limits?.requestsPerMinute} requests per minute`,
+        retryAfter,
+      );
+    }
+    if (tokens !== undefined && tokens >= (limits?.tokensPerMinute ?? Number.POSITIVE_INFINITY)) {
+      throw new RateLimitedError(
+        `this token allows ${limits?.tokensPerMinute} tokens per minute`,
+        retryAfter,
+      );
+    }
+    const ttlSeconds = Math.max(60, Math.ceil((token.expiresAtMs - nowMs) / 1000) + 60);
+    let reservedMicros = 0;
+    if (token.budgetMicros !== undefined) {
+      // At least one micro, so that a spent budget refuses even requests estimated at nothing.
+      reservedMicros = Math.max(1, estimatedMicros);
+      const reservation = await this.#runtime.reserveWithinCap(
+        budgetCounterName(token.jti),
+        reservedMicros,
+        token.budgetMicros,
+        ttlSeconds,
+      );
+      if (!reservation.ok) {
+        throw new CreditCapExceededError(`this token's budget of ${token.budgetMicros} micros is used up`);
+      }
+    }
+    return {
+      jti: token.jti,
+      reservedMicros,
+      window,
+      ttlSeconds,
+      budgeted: token.budgetMicros !== undefined,
+      countsTokens: limits?.tokensPerMinute !== undefined,
+    };
+  }
+
+  /** Replaces the reservation by the actual cost and counts the tokens used. */
+  async settle(hold: TokenHold | undefined, costMicros: number, usage: TokenUsage): Promise<void> {
+    if (hold === undefined) return;
+    const work: Promise<unknown>[] = [];
+    if (hold.budgeted && costMicros !== hold.reservedMicros) {
+      work.push(
+        this.#runtime.incrementCounter(
+          budgetCounterName(hold.jti),
+          costMicros - hold.reservedMicros,
+          hold.ttlSeconds,
+        ),
+      );
+    }
+    const used = usage.inputTokens + usage.cachedInputTokens + usage.cacheWriteTokens + usage.outputTokens;
+    if (hold.countsTokens && used > 0) {
+      work.push(this.#runtime.incrementCounter(tokenCounterName(hold.jti, hold.window), used, 120));
+    }
+    await Promise.all(work);
+  }
+}

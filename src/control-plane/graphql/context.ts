@@ -1,0 +1,58 @@
+/**
+ * What every resolver gets, and the coded errors of DESIGN section 7.
+ */
+import { GraphQLError } from 'graphql';
+import type { SigningKey } from '../../auth/ephemeral-token.ts';
+import type { PatPermission } from '../../auth/permissions.ts';
+import type { Logger } from '../../observability/logger.ts';
+import type { ResourcesClient } from '../../resources/types.ts';
+import type { ConfigView } from '../../stores/config-view.ts';
+import type { ConfigKind, PatRecord } from '../../stores/records.ts';
+import type { RuntimeStore } from '../../stores/types.ts';
+
+export interface ControlPlaneServices {
+  view: ConfigView;
+  runtime: RuntimeStore;
+  resources: ResourcesClient;
+  /** Signs new ephemeral tokens; undefined: minting is disabled. */
+  signingKey: SigningKey | undefined;
+  /** Resolves once a record is present (or gone) in the view the gateway uses, or rejects on timeout. */
+  awaitConfig(kind: ConfigKind, id: string, present: boolean): Promise<void>;
+  log: Logger;
+}
+
+export interface ResolverContext {
+  services: ControlPlaneServices;
+  pat: PatRecord;
+  tenantId: string;
+}
+
+export function validationError(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'VALIDATION_ERROR' } });
+}
+
+export function forbidden(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'FORBIDDEN' } });
+}
+
+export function notFound(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'NOT_FOUND' } });
+}
+
+export function unauthenticated(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED' } });
+}
+
+export function requirePermission(context: ResolverContext, permission: PatPermission): void {
+  if (!context.pat.permissions.includes(permission)) {
+    throw forbidden(`this token lacks the '${permission}' permission`);
+  }
+}
+
+/** A workspace of the caller's tenant, or a NOT_FOUND that says nothing about other tenants. */
+export function requireWorkspace(context: ResolverContext, workspaceId: string): void {
+  const tenant = context.services.view.tenant(context.tenantId);
+  if (!tenant?.workspaces.some((workspace) => workspace.id === workspaceId)) {
+    throw notFound(`no workspace '${workspaceId}' in your tenant`);
+  }
+}

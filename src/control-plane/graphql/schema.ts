@@ -1,0 +1,22 @@
+/**
+ * The control plane's GraphQL schema: SDL and resolvers per domain, merged.
+ */
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { GraphQLSchema } from 'graphql';
+import { auditResolvers, auditTypeDefs } from './audit.ts';
+import { keyResolvers, keyTypeDefs } from './keys.ts';
+import { tokenResolvers, tokenTypeDefs } from './tokens.ts';
+
+/** Domain modules; later domains (cache, credentials) add their pair here. */
+const MODULES = [
+  { typeDefs: auditTypeDefs, resolvers: auditResolvers },
+  { typeDefs: tokenTypeDefs, resolvers: tokenResolvers },
+  { typeDefs: keyTypeDefs, resolvers: keyResolvers },
+];
+
+export function buildControlPlaneSchema(): GraphQLSchema {
+  return makeExecutableSchema({
+    typeDefs: MODULES.map((module) => module.typeDefs),
+    resolvers: MODULES.map((module) => module.resolvers),
+  });
+}

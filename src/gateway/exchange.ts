@@ -1,0 +1,66 @@
+/**
+ * What one forwarded request carries from the request path to the response path.
+ */
+
+import type { Authenticator } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Accountant, BalanceState } from '../billing/accountant.ts';
+import type { TokenHold, TokenLimiter } from '../billing/token-limits.ts';
+import { estimateUsage, type TokenUsage } from '../billing/usage.ts';
+import type { Settings } from '../config/settings.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import type { Operation } from '../providers/registry.ts';
+import type { ResolvedRoute } from '../providers/resolve-route.ts';
+import type { RouteResolver } from '../providers/route-resolver.ts';
+import type { UpstreamClient } from '../upstream/upstream-client.ts';
+
+export interface InferenceDeps {
+  settings: Readonly<Settings>;
+  authenticator: Authenticator;
+  accountant: Accountant;
+  limiter: TokenLimiter;
+  upstream: UpstreamClient;
+  routes: RouteResolver;
+  metrics: GatewayMetrics;
+  log: Logger;
+}
+
+export interface Exchange {
+  operation: Operation;
+  routeLabel: string;
+  route: ResolvedRoute;
+  principal: Principal;
+  balance: BalanceState;
+  hold: TokenHold | undefined;
+  requestChars: number;
+  startedAt: number;
+  dispatchedAt: number;
+}
+
+/** Usage as reported, or estimated (and counted) when the upstream reported none. */
+export function usageOrEstimate(
+  deps: InferenceDeps,
+  exchange: Exchange,
+  reported: TokenUsage | undefined,
+  outputChars: number,
+): TokenUsage {
+  if (reported !== undefined) return reported;
+  deps.metrics.estimatedUsage.inc({ route: exchange.routeLabel });
+  return estimateUsage(exchange.requestChars, outputChars);
+}
+
+/** Prices and charges the usage, then settles the token's reservation with the actual cost. */
+export async function accountFor(deps: InferenceDeps, exchange: Exchange, usage: TokenUsage) {
+  const { principal, route } = exchange;
+  const charge = await deps.accountant.settle(
+    principal,
+    route.provider.name,
+    route.upstreamModel,
+    usage,
+    route.byok,
+    exchange.balance,
+  );
+  await deps.limiter.settle(exchange.hold, charge.costMicros, usage);
+  return charge;
+}

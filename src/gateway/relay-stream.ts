@@ -1,0 +1,83 @@
+/**
+ * Relays an upstream SSE body to the client event by event as it arrives (no buffering beyond one
+ * event), honouring back-pressure; a failure after the response began becomes an error event; the
+ * charge is settled when the stream ends, however it ends.
+ */
+import { once } from 'node:events';
+import type { FastifyReply } from 'fastify';
+import { renderBalanceHeaders } from '../billing/accountant.ts';
+import { toGatewayError } from '../errors/render-error.ts';
+import { renderRoutingHeaders } from '../providers/resolve-route.ts';
+import { SseEventReader, serializeSseEvent } from '../sse/sse-events.ts';
+import type { UpstreamResponse } from '../upstream/upstream-client.ts';
+import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
+import type { StreamObserver } from './stream-usage.ts';
+
+export async function relayStream(
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  observer: StreamObserver,
+  exchange: Exchange,
+  deps: InferenceDeps,
+  signal: AbortSignal,
+): Promise<void> {
+  const { route, routeLabel } = exchange;
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(response.statusCode, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+    ...renderBalanceHeaders(exchange.balance, 'deferred'),
+    ...renderRoutingHeaders(route),
+  });
+  deps.metrics.upstreamSeconds.observe(
+    { provider: route.provider.name, route: routeLabel },
+    (performance.now() - exchange.dispatchedAt) / 1000,
+  );
+  deps.metrics.overheadSeconds.observe(
+    { route: routeLabel },
+    (exchange.dispatchedAt - exchange.startedAt) / 1000,
+  );
+  deps.metrics.inflightStreams.inc({ route: routeLabel });
+  const pending: string[] = [];
+  const reader = new SseEventReader((event) => {
+    if (observer.accept(event)) pending.push(serializeSseEvent(event));
+  });
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const text = pending.length === 1 ? pending[0]! : pending.join('');
+    pending.length = 0;
+    if (!raw.write(text)) await once(raw, 'drain', { signal });
+  };
+  try {
+    for await (const chunk of response.body) {
+      reader.feed(chunk as Uint8Array);
+      await flush();
+    }
+    reader.end();
+    await flush();
+  } catch (error) {
+    if (!signal.aborted) {
+      deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: 'stream' });
+      deps.log.warn(
+        { provider: route.provider.name, err: error },
+        'upstream stream failed after the response began',
+      );
+      const failure = toGatewayError(error);
+      const inner = { code: failure.code, message: failure.message, type: failure.type };
+      raw.write(
+        exchange.operation === 'messages'
+          ? serializeSseEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: inner }) })
+          : serializeSseEvent({ data: JSON.stringify({ error: inner }) }),
+      );
+    }
+  } finally {
+    if (!raw.destroyed) raw.end();
+    deps.metrics.inflightStreams.dec({ route: routeLabel });
+    const usage = usageOrEstimate(deps, exchange, observer.usage(), observer.outputChars());
+    accountFor(deps, exchange, usage).catch((error: unknown) =>
+      deps.log.error({ err: error }, 'settling a stream charge failed'),
+    );
+  }
+}

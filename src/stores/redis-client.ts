@@ -1,0 +1,66 @@
+/**
+ * The Redis connection shared by the Redis stores: options that make a Redis outage fail fast and
+ * visibly, and a polite close.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
+  url: string;
+  /** Prepended to every key and channel; default `gw:`. */
+  keyPrefix?: string;
+  /**
+   * Told about connection errors (ioredis emits one per failed reconnect attempt) and about
+   * watch listeners that threw. Default: ignored; the failing calls reject on their own.
+   */
+  onError?: (error: unknown) => void;
+  /** Bound on one command's round trip, connected or not; default 5000 ms. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Connection options shared by the Redis stores. The aim: a request that touches Redis fails fast
+ * and visibly while Redis is away, rather than hanging or being applied twice.
+ *
+ * - `maxRetriesPerRequest: 0`: commands in flight when a connection drops, and commands queued
+ *   while reconnecting, are rejected at the next failed connection attempt instead of waiting for
+ *   many. A store pointed at a closed port rejects its first call within milliseconds.
+ * - `autoResendUnfulfilledCommands: false`: INCRBY and PUBLISH are not idempotent; a command whose
+ *   reply was lost may have been applied, so it is never sent a second time.
+ * - `enableOfflineQueue: true` (the default, stated): calls made before the first connect, or
+ *   during a reconnect that succeeds, are sent once the connection is ready.
+ * - `commandTimeout`: bounds a command against a server that accepted the connection but does not
+ *   answer (a paused or overloaded Redis).
+ * - `connectTimeout: 5000`: a silent (firewalled) address fails in 5 s, not the default 10 s.
+ * - The default `retryStrategy` (50 ms growing to 2 s, forever) keeps reconnecting in the
+ *   background; the process never gives up on Redis and never crashes because of it.
+ */
+export function createRedisClient(options: RedisStoreOptions, connectionName: string): Redis {
+  const redisOptions: RedisOptions = {
+    connectionName,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    enableOfflineQueue: true,
+    commandTimeout: options.commandTimeoutMs ?? 5000,
+    connectTimeout: 5000,
+  };
+  const client = new Redis(options.url, redisOptions);
+  // Without a listener ioredis prints every connection error; with one, errors surface through the
+  // rejected calls (and onError), and a Redis outage never becomes an uncaught exception.
+  const onError = options.onError ?? (() => {});
+  client.on('error', onError);
+  return client;
+}
+
+/** Closes politely when connected (QUIT waits for replies in flight), at once otherwise. */
+export async function closeRedisClient(client: Redis): Promise<void> {
+  if (client.status === 'ready') {
+    try {
+      await client.quit();
+      return;
+    } catch {
+      // Fall through to a hard disconnect.
+    }
+  }
+  client.disconnect();
+}
