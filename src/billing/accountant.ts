@@ -8,6 +8,7 @@
  */
 import type { Principal } from '../auth/principal.ts';
 import { InsufficientBalanceError } from '../errors/gateway-error.ts';
+import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import { lookupPrice } from './prices.ts';
@@ -41,15 +42,25 @@ export function spendCounterName(tenantId: string): string {
 export class Accountant {
   readonly #runtime: RuntimeStore;
   readonly #metrics: GatewayMetrics;
+  readonly #log: Logger;
 
-  constructor(runtime: RuntimeStore, metrics: GatewayMetrics) {
+  constructor(runtime: RuntimeStore, metrics: GatewayMetrics, log: Logger) {
     this.#runtime = runtime;
     this.#metrics = metrics;
+    this.#log = log;
   }
 
   /** Reads the balance before forwarding; refuses a prepaid tenant with nothing left. */
   async checkBalance(principal: Principal, byok: boolean): Promise<BalanceState> {
-    const remaining = await this.#runtime.getBalance(principal.tenantId);
+    let remaining: number | undefined;
+    try {
+      remaining = await this.#runtime.getBalance(principal.tenantId);
+    } catch (error) {
+      // The runtime store is down: serve rather than refuse (fail open), and say so.
+      this.#metrics.billingErrors.inc({ operation: 'read_balance' });
+      this.#log.warn({ err: error }, 'balance unavailable: serving without the balance check');
+      return { mode: 'postpaid', remainingMicros: undefined };
+    }
     const state: BalanceState = {
       mode: remaining === undefined ? 'postpaid' : 'prepaid',
       remainingMicros: remaining,
@@ -73,15 +84,25 @@ export class Accountant {
     this.#metrics.costMicros.inc({ provider, billing: byok ? 'byok' : 'platform' }, costMicros);
     // BYOK: the tenant pays its own provider; nothing is charged to the platform balance.
     if (byok || costMicros === 0) return { costMicros, chargedMicros: 0, balance: before };
-    const [remaining] = await Promise.all([
-      before.mode === 'prepaid' ? this.#runtime.adjustBalance(principal.tenantId, -costMicros) : undefined,
-      this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros),
-    ]);
-    return {
-      costMicros,
-      chargedMicros: costMicros,
-      balance: { mode: before.mode, remainingMicros: remaining },
-    };
+    try {
+      const [remaining] = await Promise.all([
+        before.mode === 'prepaid' ? this.#runtime.adjustBalance(principal.tenantId, -costMicros) : undefined,
+        this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros),
+      ]);
+      return {
+        costMicros,
+        chargedMicros: costMicros,
+        balance: { mode: before.mode, remainingMicros: remaining },
+      };
+    } catch (error) {
+      // The response was served; a lost debit is counted and logged for reconciliation.
+      this.#metrics.billingErrors.inc({ operation: 'debit' });
+      this.#log.error(
+        { err: error, tenantId: principal.tenantId, costMicros },
+        'debit failed: runtime store unavailable',
+      );
+      return { costMicros, chargedMicros: costMicros, balance: before };
+    }
   }
 }
 

@@ -61,6 +61,12 @@ export interface Settings {
   shutdownGraceMs: number;
   /** Whether the control plane answers GraphQL introspection. */
   graphqlIntrospection: boolean;
+  /** Responses larger than this are not cached. */
+  cacheMaxEntryBytes: number;
+  /** Bound on each cache store call on the request path (past it: bypass). */
+  cacheTimeoutMs: number;
+  /** Memory store only: total bytes of cache entries kept (LRU beyond). */
+  cacheMemoryBytes: number;
   operator: OperatorSettings;
 }
 
@@ -168,6 +174,15 @@ export function loadSettings(
     bootstrapBalanceMicros: readInt(env, 'BOOTSTRAP_BALANCE_MICROS', 100_000_000, 0, Number.MAX_SAFE_INTEGER),
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     graphqlIntrospection: readBool(env, 'CONTROL_GRAPHQL_INTROSPECTION', true),
+    cacheMaxEntryBytes: readInt(env, 'GATEWAY_CACHE_MAX_ENTRY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    cacheTimeoutMs: readInt(env, 'GATEWAY_CACHE_TIMEOUT_MS', 250, 1, 60_000),
+    cacheMemoryBytes: readInt(
+      env,
+      'GATEWAY_CACHE_MEMORY_BYTES',
+      256 * 1024 * 1024,
+      1024 * 1024,
+      64 * 1024 * 1024 * 1024,
+    ),
     operator: Object.freeze({
       namespace: env.OPERATOR_NAMESPACE?.trim() || env.POD_NAMESPACE?.trim() || undefined,
       leaseName: env.OPERATOR_LEASE_NAME?.trim() || 'inference-gateway-operator',

@@ -7,16 +7,23 @@ import type { Principal } from '../auth/principal.ts';
 import type { Accountant, BalanceState } from '../billing/accountant.ts';
 import type { TokenHold, TokenLimiter } from '../billing/token-limits.ts';
 import { estimateUsage, type TokenUsage } from '../billing/usage.ts';
+import type { CacheMetrics } from '../cache/cache-metrics.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { Operation } from '../providers/registry.ts';
 import type { ResolvedRoute } from '../providers/resolve-route.ts';
 import type { RouteResolver } from '../providers/route-resolver.ts';
+import type { ConfigView } from '../stores/config-view.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
+import type { CacheWrite } from './cache-step.ts';
 
 export interface InferenceDeps {
   settings: Readonly<Settings>;
+  view: ConfigView;
+  cache: ResponseCache;
+  cacheMetrics: CacheMetrics;
   authenticator: Authenticator;
   accountant: Accountant;
   limiter: TokenLimiter;
@@ -33,6 +40,8 @@ export interface Exchange {
   principal: Principal;
   balance: BalanceState;
   hold: TokenHold | undefined;
+  /** Set when the answer is to be cached. */
+  cacheWrite: CacheWrite | undefined;
   requestChars: number;
   startedAt: number;
   dispatchedAt: number;

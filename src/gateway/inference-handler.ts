@@ -7,11 +7,14 @@ import { authorizeOperation, extractCredential } from '../auth/authenticate.ts';
 import { renderBalanceHeaders } from '../billing/accountant.ts';
 import { estimateRequestCostMicros } from '../billing/token-limits.ts';
 import { parseAnthropicUsage, parseOpenAiUsage, type TokenUsage, ZERO_USAGE } from '../billing/usage.ts';
+import { stripCacheDeclarations } from '../cache/cache-key.ts';
+import type { CacheEntry, Lookup } from '../cache/response-cache.ts';
 import { toGatewayError } from '../errors/render-error.ts';
 import type { Operation } from '../providers/registry.ts';
 import { type ResolvedRoute, renderRoutingHeaders } from '../providers/resolve-route.ts';
 import { mapUpstreamError } from '../upstream/error-mapping.ts';
 import { UpstreamAbortedError, type UpstreamResponse } from '../upstream/upstream-client.ts';
+import { CACHE_HEADER, type CachePlan, newEntry, planCache, serveFromCache } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
 import { relayStream } from './relay-stream.ts';
 import { createAnthropicStreamObserver, createOpenAiStreamObserver } from './stream-usage.ts';
@@ -55,7 +58,8 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     request.gatewayProvider = route.provider.name;
     const balance = await deps.accountant.checkBalance(principal, route.byok);
 
-    const upstreamBody: JsonObject = { ...parsed.body, model: route.upstreamModel };
+    // Tools' cache declarations are the gateway's; the provider never sees them.
+    const upstreamBody: JsonObject = { ...stripCacheDeclarations(parsed.body), model: route.upstreamModel };
     let clientWantsUsage = true;
     if (parsed.stream && route.provider.shape === 'openai') {
       // Ask for usage so streams can be billed; the extra chunk is dropped if the client did not ask.
@@ -75,13 +79,44 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       principal,
       balance,
       hold,
+      cacheWrite: undefined,
       requestChars: payload.length,
       startedAt,
       dispatchedAt: 0,
     };
+    let staleRefresh: { plan: CachePlan; entry: CacheEntry; lockToken: string } | undefined;
     try {
-      return await forward(request, reply, exchange, payload, parsed.stream, clientWantsUsage, deps);
+      const plan = planCache(request, parsed.body, principal, routeLabel, deps.view);
+      if (plan !== undefined) {
+        const lookup: Lookup = plan.read ? await deps.cache.lookup(plan.location) : { kind: 'miss' };
+        if (lookup.kind === 'hit')
+          return await serveFromCache(reply, lookup.entry, 'hit', lookup.ageSeconds, exchange, deps);
+        if (lookup.kind === 'stale') {
+          if (lookup.lockToken === undefined)
+            return await serveFromCache(reply, lookup.entry, 'stale', undefined, exchange, deps);
+          staleRefresh = { plan, entry: lookup.entry, lockToken: lookup.lockToken };
+        }
+        if (lookup.kind !== 'bypass' && plan.write) {
+          const result =
+            staleRefresh !== undefined || plan.directive.mode === 'force-refresh' ? 'refresh' : 'miss';
+          exchange.cacheWrite = { plan, result };
+          deps.cacheMetrics.results.inc({ route: routeLabel, result });
+        } else if (lookup.kind === 'bypass') {
+          deps.cacheMetrics.results.inc({ route: routeLabel, result: 'bypass' });
+        }
+      }
+      const served = await forward(request, reply, exchange, payload, parsed.stream, clientWantsUsage, deps);
+      if (staleRefresh !== undefined)
+        void deps.cache.release(staleRefresh.plan.location, staleRefresh.lockToken);
+      return served;
     } catch (error) {
+      if (staleRefresh !== undefined) {
+        // A failed refresh keeps the stale entry, gives the lock back, and this caller gets the stale copy.
+        void deps.cache.release(staleRefresh.plan.location, staleRefresh.lockToken);
+        if (!reply.sent && !reply.raw.headersSent) {
+          return serveFromCache(reply, staleRefresh.entry, 'stale', undefined, exchange, deps);
+        }
+      }
       // Nothing was served: give the token's reservation back.
       deps.limiter
         .settle(hold, 0, ZERO_USAGE)
@@ -169,6 +204,21 @@ async function forward(
     .headers(renderBalanceHeaders(charge.balance, charge.chargedMicros))
     .headers(renderRoutingHeaders(route))
     .header('content-type', contentType || 'application/json');
+  const cacheWrite = exchange.cacheWrite;
+  if (cacheWrite !== undefined) {
+    reply.header(CACHE_HEADER, cacheWrite.result);
+    await deps.cache.store(
+      cacheWrite.plan.location,
+      newEntry(
+        cacheWrite.plan,
+        response.statusCode,
+        contentType || 'application/json',
+        text,
+        false,
+        charge.costMicros,
+      ),
+    );
+  }
   deps.metrics.overheadSeconds.observe(
     { route: routeLabel },
     (exchange.dispatchedAt - exchange.startedAt + (performance.now() - upstreamDoneAt)) / 1000,

@@ -10,6 +10,7 @@ import { toGatewayError } from '../errors/render-error.ts';
 import { renderRoutingHeaders } from '../providers/resolve-route.ts';
 import { SseEventReader, serializeSseEvent } from '../sse/sse-events.ts';
 import type { UpstreamResponse } from '../upstream/upstream-client.ts';
+import { CACHE_HEADER, newEntry } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
 import type { StreamObserver } from './stream-usage.ts';
 
@@ -30,6 +31,7 @@ export async function relayStream(
     'x-accel-buffering': 'no',
     ...renderBalanceHeaders(exchange.balance, 'deferred'),
     ...renderRoutingHeaders(route),
+    ...(exchange.cacheWrite === undefined ? {} : { [CACHE_HEADER]: exchange.cacheWrite.result }),
   });
   deps.metrics.upstreamSeconds.observe(
     { provider: route.provider.name, route: routeLabel },
@@ -41,6 +43,9 @@ export async function relayStream(
   );
   deps.metrics.inflightStreams.inc({ route: routeLabel });
   const pending: string[] = [];
+  // Everything the client receives, for the cache: a hit replays exactly these bytes.
+  const recorded: string[] | undefined = exchange.cacheWrite === undefined ? undefined : [];
+  let failed = false;
   const reader = new SseEventReader((event) => {
     if (observer.accept(event)) pending.push(serializeSseEvent(event));
   });
@@ -48,6 +53,7 @@ export async function relayStream(
     if (pending.length === 0) return;
     const text = pending.length === 1 ? pending[0]! : pending.join('');
     pending.length = 0;
+    recorded?.push(text);
     if (!raw.write(text)) await once(raw, 'drain', { signal });
   };
   try {
@@ -58,6 +64,7 @@ export async function relayStream(
     reader.end();
     await flush();
   } catch (error) {
+    failed = true;
     if (!signal.aborted) {
       deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: 'stream' });
       deps.log.warn(
@@ -76,8 +83,27 @@ export async function relayStream(
     if (!raw.destroyed) raw.end();
     deps.metrics.inflightStreams.dec({ route: routeLabel });
     const usage = usageOrEstimate(deps, exchange, observer.usage(), observer.outputChars());
-    accountFor(deps, exchange, usage).catch((error: unknown) =>
-      deps.log.error({ err: error }, 'settling a stream charge failed'),
-    );
+    const cacheWrite = exchange.cacheWrite;
+    accountFor(deps, exchange, usage)
+      .then(async (charge) => {
+        if (cacheWrite === undefined || recorded === undefined) return;
+        // Only a stream that completed, as the upstream marked it, is stored: never a partial one.
+        if (failed || signal.aborted || !observer.completed()) {
+          deps.cacheMetrics.skipped.inc({ reason: 'failed_stream' });
+          return;
+        }
+        await deps.cache.store(
+          cacheWrite.plan.location,
+          newEntry(
+            cacheWrite.plan,
+            response.statusCode,
+            'text/event-stream; charset=utf-8',
+            recorded.join(''),
+            true,
+            charge.costMicros,
+          ),
+        );
+      })
+      .catch((error: unknown) => deps.log.error({ err: error }, 'settling a stream failed'));
   }
 }

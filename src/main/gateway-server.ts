@@ -7,6 +7,9 @@ import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate
 import { createSecretSealer } from '../auth/secret-box.ts';
 import { Accountant } from '../billing/accountant.ts';
 import { TokenLimiter } from '../billing/token-limits.ts';
+import { createCacheMetrics } from '../cache/cache-metrics.ts';
+import { ResponseCache } from '../cache/response-cache.ts';
+import { CacheScopeMirror } from '../cache/scope-mirror.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildGatewayApp } from '../gateway/gateway-app.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -35,11 +38,25 @@ export async function createGatewayServer(options: {
   const { settings, view, runtime, log } = options;
   const sealer = createSecretSealer(options.encryptionKey);
   const metrics = createGatewayMetrics();
+  const cacheMetrics = createCacheMetrics(metrics.registry);
   const upstream = new UpstreamClient(settings.upstreamTimeouts);
+  const mirror = new CacheScopeMirror(runtime);
+  await mirror.start();
+  const cache = new ResponseCache({
+    runtime,
+    mirror,
+    metrics: cacheMetrics,
+    log,
+    maxEntryBytes: settings.cacheMaxEntryBytes,
+    timeoutMs: settings.cacheTimeoutMs,
+  });
   const app = await buildGatewayApp({
     settings,
+    view,
+    cache,
+    cacheMetrics,
     authenticator: new Authenticator(view, options.ephemeral),
-    accountant: new Accountant(runtime, metrics),
+    accountant: new Accountant(runtime, metrics, log),
     limiter: new TokenLimiter(runtime),
     upstream,
     routes: new RouteResolver({
@@ -53,6 +70,7 @@ export async function createGatewayServer(options: {
     isReady: () => runtime.ping(),
   });
   app.addHook('onClose', async () => {
+    await mirror.close();
     await upstream.close();
   });
   return { app, metrics, upstream };

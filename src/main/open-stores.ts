@@ -28,7 +28,10 @@ export async function openStores(settings: Readonly<Settings>): Promise<Stores> 
   await mkdir(settings.stateDir, { recursive: true, mode: 0o700 });
   return {
     config: new MemoryConfigStore(),
-    runtime: await MemoryRuntimeStore.open({ persistFile: join(settings.stateDir, 'runtime.json') }),
+    runtime: await MemoryRuntimeStore.open({
+      persistFile: join(settings.stateDir, 'runtime.json'),
+      maxCacheBytes: settings.cacheMemoryBytes,
+    }),
     kind: 'memory',
   };
 }

@@ -88,10 +88,10 @@ export async function startStandalone(
       signingKey: settings.tokenSigningKeys[0],
       // Standalone's gateway reads this same view: once the reconcile is done and the view
       // refreshed, a change is in force on the gateway.
-      awaitConfig: async (kind, id, present) => {
+      awaitConfig: async (kind, id, predicate) => {
         await reconciler.synced();
         await view.refresh();
-        await view.whenApplied(kind, id, (record) => (record !== undefined) === present, 10_000);
+        await view.whenApplied(kind, id, predicate, 10_000);
       },
       log,
     },

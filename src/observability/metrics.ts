@@ -18,6 +18,7 @@ export interface GatewayMetrics {
   costMicros: Counter<'provider' | 'billing'>;
   unpricedResponses: Counter<'model'>;
   estimatedUsage: Counter<'route'>;
+  billingErrors: Counter<'operation'>;
 }
 
 export function createGatewayMetrics(registry = new Registry(), withDefaults = true): GatewayMetrics {
@@ -72,6 +73,12 @@ export function createGatewayMetrics(registry = new Registry(), withDefaults = t
       name: 'gateway_unpriced_responses_total',
       help: 'Responses for a model with no price in the table (charged 0)',
       labelNames: ['model'],
+      registers: [registry],
+    }),
+    billingErrors: new Counter({
+      name: 'gateway_billing_errors_total',
+      help: 'Balance reads or debits that failed because the runtime store was unavailable (served anyway)',
+      labelNames: ['operation'],
       registers: [registry],
     }),
     estimatedUsage: new Counter({

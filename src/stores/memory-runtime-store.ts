@@ -4,10 +4,24 @@
  * construction and written behind (debounced, atomically: temp file, fsync, rename, mode 0600).
  * Counters with a TTL are rate and spend windows: memory only. Everything that expires (TTL
  * counters, tokens, revocations) is dropped lazily on read, by an unref'd sweep, and on load.
+ * The cache (entries, locks, purge generations, tag times) is memory only: entries live in a
+ * byte-bounded LRU (`maxCacheBytes`), and without them the generations and tag times have nothing
+ * left to guard after a restart.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import {
+  assertCacheEntry,
+  assertCacheKey,
+  assertLockName,
+  assertLockRelease,
+  assertPurge,
+  assertTtlMs,
+  assertWorkspaceId,
+  checkTagInvalidation,
+} from './cache-records.ts';
+import { DEFAULT_MAX_CACHE_BYTES, LockTable, LruCache } from './memory-cache.ts';
 import {
   assertAuditEntry,
   assertAuditLimit,
@@ -22,6 +36,8 @@ import {
 import {
   AUDIT_LOG_LIMIT,
   type AuditEntry,
+  type CacheInvalidationEvent,
+  type CacheScopeState,
   KEY_REVOCATION_TTL_MS,
   type RevocationEvent,
   type Revocations,
@@ -35,12 +51,17 @@ export interface MemoryRuntimeStoreOptions {
   persistFile?: string;
   /** Delay between a durable change and its write; default 100 ms. */
   persistDelayMs?: number;
-  /** How often expired counters are swept; default 60 s. */
+  /** How often expired counters, tokens, revocations, cache entries and locks are swept; default 60 s. */
   sweepIntervalMs?: number;
   /** Told about failed background writes (retried at the next change) and revocation listeners that threw. */
   onError?: (error: unknown) => void;
   /** Audit entries kept per tenant; default AUDIT_LOG_LIMIT (smaller in tests). */
   auditLimit?: number;
+  /**
+   * The cache's budget, keys and values counted at two bytes a character; the least recently
+   * used entries are evicted beyond it. Default 256 MiB.
+   */
+  maxCacheBytes?: number;
 }
 
 /** Version 1 files (balances and counters only) are still read; version 2 is written. */
@@ -157,6 +178,11 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #audit = new Map<string, AuditEntry[]>();
   readonly #auditLimit: number;
   readonly #revocationListeners = new Set<(event: RevocationEvent) => void>();
+  readonly #cache: LruCache;
+  readonly #locks = new LockTable();
+  /** workspaceId → its purge generations and tag invalidation times (never persisted). */
+  readonly #cacheScopes = new Map<string, CacheScopeState>();
+  readonly #cacheListeners = new Set<(event: CacheInvalidationEvent) => void>();
   readonly #persistFile: string | undefined;
   readonly #persistDelayMs: number;
   readonly #onError: (error: unknown) => void;
@@ -173,11 +199,12 @@ export class MemoryRuntimeStore implements RuntimeStore {
     this.#onError = options.onError ?? (() => {});
     this.#auditLimit = options.auditLimit ?? AUDIT_LOG_LIMIT;
     assertAuditLimit(this.#auditLimit);
+    this.#cache = new LruCache(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
     if (this.#persistFile !== undefined) {
       const state = readPersistedState(this.#persistFile);
       if (state !== undefined) this.#load(state);
     }
-    this.#sweepTimer = setInterval(() => this.#sweepExpired(), options.sweepIntervalMs ?? 60_000);
+    this.#sweepTimer = setInterval(() => this.#sweepAll(), options.sweepIntervalMs ?? 60_000);
     this.#sweepTimer.unref();
   }
 
@@ -344,6 +371,76 @@ export class MemoryRuntimeStore implements RuntimeStore {
       .map((entry) => ({ ...entry }));
   }
 
+  async getCacheEntry(key: string): Promise<string | undefined> {
+    assertCacheKey(key);
+    return this.#cache.get(key);
+  }
+
+  async setCacheEntry(key: string, value: string, ttlMs: number): Promise<void> {
+    assertCacheEntry(key, value, ttlMs);
+    this.#cache.set(key, value, ttlMs);
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | undefined> {
+    assertLockName(name);
+    assertTtlMs(ttlMs);
+    return this.#locks.acquire(name, ttlMs);
+  }
+
+  async releaseLock(name: string, token: string): Promise<void> {
+    assertLockRelease(name, token);
+    this.#locks.release(name, token);
+  }
+
+  async loadCacheScope(workspaceId: string): Promise<CacheScopeState> {
+    assertWorkspaceId(workspaceId);
+    const scope = this.#cacheScopes.get(workspaceId);
+    return {
+      generation: scope?.generation ?? 0,
+      namespaces: new Map(scope?.namespaces),
+      tags: new Map(scope?.tags),
+    };
+  }
+
+  async purgeCache(workspaceId: string, namespace?: string): Promise<number> {
+    assertPurge(workspaceId, namespace);
+    const scope = this.#cacheScope(workspaceId);
+    let generation: number;
+    if (namespace === undefined) {
+      generation = ++scope.generation;
+      this.#announceCache({ type: 'purge', workspaceId, generation });
+    } else {
+      generation = (scope.namespaces.get(namespace) ?? 0) + 1;
+      scope.namespaces.set(namespace, generation);
+      this.#announceCache({ type: 'purge', workspaceId, namespace, generation });
+    }
+    return generation;
+  }
+
+  /** Announces the tags whose time is now `atMs` (not those already invalidated later), if any. */
+  async invalidateCacheTags(workspaceId: string, tags: readonly string[], atMs: number): Promise<void> {
+    const unique = checkTagInvalidation(workspaceId, tags, atMs);
+    if (unique.length === 0) return;
+    const scope = this.#cacheScope(workspaceId);
+    const moved: string[] = [];
+    for (const tag of unique) {
+      const current = scope.tags.get(tag);
+      if (current !== undefined && current > atMs) continue;
+      scope.tags.set(tag, atMs);
+      moved.push(tag);
+    }
+    if (moved.length > 0) this.#announceCache({ type: 'tags', workspaceId, tags: moved, atMs });
+  }
+
+  /** Events are delivered asynchronously (never inside the invalidating call). The feed never goes down. */
+  async watchCacheInvalidations(listener: (event: CacheInvalidationEvent) => void): Promise<Unsubscribe> {
+    const subscription = (event: CacheInvalidationEvent) => listener(event);
+    this.#cacheListeners.add(subscription);
+    return async () => {
+      this.#cacheListeners.delete(subscription);
+    };
+  }
+
   async ping(): Promise<boolean> {
     return !this.#closed;
   }
@@ -352,6 +449,9 @@ export class MemoryRuntimeStore implements RuntimeStore {
   async close(): Promise<void> {
     this.#closed = true;
     this.#revocationListeners.clear();
+    this.#cacheListeners.clear();
+    this.#cache.clear();
+    this.#locks.clear();
     clearInterval(this.#sweepTimer);
     clearTimeout(this.#persistTimer);
     this.#persistTimer = undefined;
@@ -384,10 +484,19 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   #announce(event: RevocationEvent): void {
+    this.#deliverLater(this.#revocationListeners, event);
+  }
+
+  #announceCache(event: CacheInvalidationEvent): void {
+    this.#deliverLater(this.#cacheListeners, event);
+  }
+
+  /** Each listener gets its own copy: one that mutates an event cannot change another's. */
+  #deliverLater<E extends object>(listeners: ReadonlySet<(event: E) => void>, event: E): void {
     queueMicrotask(() => {
-      for (const listener of this.#revocationListeners) {
+      for (const listener of listeners) {
         try {
-          listener(event);
+          listener(structuredClone(event));
         } catch (error) {
           this.#onError(error);
         }
@@ -395,7 +504,24 @@ export class MemoryRuntimeStore implements RuntimeStore {
     });
   }
 
+  #cacheScope(workspaceId: string): CacheScopeState {
+    let scope = this.#cacheScopes.get(workspaceId);
+    if (scope === undefined) {
+      scope = { generation: 0, namespaces: new Map(), tags: new Map() };
+      this.#cacheScopes.set(workspaceId, scope);
+    }
+    return scope;
+  }
+
   /** Expired entries are dropped here rather than persisted; the next write leaves them out. */
+  /** The timer's sweep: also of the cache and locks, which nothing else walks. */
+  #sweepAll(): void {
+    const now = Date.now();
+    this.#cache.sweep(now);
+    this.#locks.sweep(now);
+    this.#sweepExpired();
+  }
+
   #sweepExpired(): void {
     const now = Date.now();
     for (const [name, counter] of this.#expiringCounters) {

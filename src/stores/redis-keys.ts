@@ -17,10 +17,19 @@
  * | `<prefix>rt:rev:keys`       | zset    | index of key revoke-alls: member keyId, score time ms |
  * | `<prefix>rt:revocations`    | channel | revocation feed: JSON `{type:'token',jti,expiresAtMs}` or `{type:'key',keyId,atMs}` |
  * | `<prefix>rt:audit:<tenantId>` | zset  | audit log: score 0, member `<id>\0<JSON entry>`, so ordered by id (lex) |
+ * | `<prefix>cache:e:<key>`     | string  | cache entry, opaque (the caller's hashed key); PX = TTL + SWR window |
+ * | `<prefix>cache:lock:<name>` | string  | lock: a random token (SET NX PX; released by compare-and-delete) |
+ * | `<prefix>cache:gens:<workspaceId>` | hash | purge generations: field '' = the workspace's, field = namespace (as given) → integer (HINCRBY; no TTL) |
+ * | `<prefix>cache:tags:<workspaceId>` | hash | tag invalidation times: field = tag → ms (never moves back; no TTL) |
+ * | `<prefix>rt:cache`          | channel | cache feed: JSON `{type:'purge',workspaceId,namespace?,generation}` or `{type:'tags',workspaceId,tags,atMs}` |
  *
  * The two revocation indexes let loadRevocations read the whole denylist without SCAN; they are
  * trimmed of expired members (ZREMRANGEBYSCORE) on every revocation and every load. The per-item
  * string keys serve the direct checks and expire on their own.
+ *
+ * Namespaces and tags are hash fields, so any string is safe in them (':' included) and
+ * loadCacheScope reads a workspace back with two HGETALLs, no SCAN. Namespace '' is refused by the
+ * stores, since that field is the workspace's own generation.
  */
 import type { ConfigKind } from './records.ts';
 
@@ -43,6 +52,14 @@ export interface RedisKeyLayout {
   /** The pub/sub channel carrying revocations. */
   readonly revocationFeed: string;
   audit(tenantId: string): string;
+  cacheEntry(key: string): string;
+  cacheLock(name: string): string;
+  /** The hash of a workspace's purge generations (field '' for the workspace itself). */
+  cacheGenerations(workspaceId: string): string;
+  /** The hash of a workspace's tag invalidation times. */
+  cacheTags(workspaceId: string): string;
+  /** The pub/sub channel carrying purges and tag invalidations. */
+  readonly cacheFeed: string;
 }
 
 export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): RedisKeyLayout {
@@ -68,5 +85,10 @@ export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): Redis
     revokedKeysIndex: `${prefix}rt:rev:keys`,
     revocationFeed: `${prefix}rt:revocations`,
     audit: (tenantId) => `${prefix}rt:audit:${tenantId}`,
+    cacheEntry: (key) => `${prefix}cache:e:${key}`,
+    cacheLock: (name) => `${prefix}cache:lock:${name}`,
+    cacheGenerations: (workspaceId) => `${prefix}cache:gens:${workspaceId}`,
+    cacheTags: (workspaceId) => `${prefix}cache:tags:${workspaceId}`,
+    cacheFeed: `${prefix}rt:cache`,
   };
 }

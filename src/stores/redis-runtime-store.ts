@@ -4,8 +4,22 @@
  * atomic; minted tokens and revocations as keys that expire on their own, with two sorted-set
  * indexes so the whole denylist loads without SCAN; each revocation announced on a pub/sub feed in
  * the same atomic step as its write; the audit log as one lex-ordered sorted set per tenant.
+ * Cache entries and locks are plain keys with PX; purge generations and tag times are one hash
+ * each per workspace, changed by scripts that also announce the change on the cache feed.
  */
 import type { Redis } from 'ioredis';
+import {
+  assertCacheEntry,
+  assertCacheKey,
+  assertLockName,
+  assertLockRelease,
+  assertPurge,
+  assertTtlMs,
+  assertWorkspaceId,
+  checkTagInvalidation,
+  parseCacheInvalidationMessage,
+} from './cache-records.ts';
+import { newLockToken } from './memory-cache.ts';
 import { assertSafeInteger, assertTtlSeconds } from './memory-runtime-store.ts';
 import { closeRedisClient, createRedisClient, type RedisStoreOptions } from './redis-client.ts';
 import { RedisFeed } from './redis-feed.ts';
@@ -25,6 +39,8 @@ import {
 import {
   AUDIT_LOG_LIMIT,
   type AuditEntry,
+  type CacheInvalidationEvent,
+  type CacheScopeState,
   KEY_REVOCATION_TTL_MS,
   type RevocationEvent,
   type Revocations,
@@ -103,6 +119,46 @@ return value`,
   2,
 );
 
+/** KEYS: the lock. ARGV: token. Deletes the lock only while that token holds it. */
+const RELEASE_LOCK = new RedisScript(
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`,
+  1,
+);
+
+/**
+ * KEYS: the workspace's generations hash. ARGV: field ('' for the workspace), feed channel, feed
+ * message up to the generation. Bumps the generation and announces it; returns it.
+ */
+const PURGE = new RedisScript(
+  `local generation = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('PUBLISH', ARGV[2], ARGV[3] .. generation .. '}')
+return generation`,
+  1,
+);
+
+/**
+ * KEYS: the workspace's tag times hash. ARGV: time (ms), feed channel, feed message up to the tag
+ * list, then per tag the tag and its JSON. Sets each tag's time unless it is already later (never
+ * moves back) and announces the tags now at that time, if any. Returns how many.
+ */
+const INVALIDATE_TAGS = new RedisScript(
+  `local at = tonumber(ARGV[1])
+local moved = {}
+for i = 4, #ARGV, 2 do
+  local current = tonumber(redis.call('HGET', KEYS[1], ARGV[i]))
+  if current == nil or current <= at then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
+    moved[#moved + 1] = ARGV[i + 1]
+  end
+end
+if #moved > 0 then
+  redis.call('PUBLISH', ARGV[2], ARGV[3] .. table.concat(moved, ',') .. ']}')
+end
+return #moved`,
+  1,
+);
+
 /** Between an audit member's id and its JSON: below every character an id may hold. */
 const AUDIT_SEPARATOR = '\u0000';
 
@@ -112,6 +168,7 @@ export class RedisRuntimeStore implements RuntimeStore {
   readonly #onError: (error: unknown) => void;
   readonly #auditLimit: number;
   readonly #feed: RedisFeed<RevocationEvent>;
+  readonly #cacheFeed: RedisFeed<CacheInvalidationEvent>;
 
   constructor(options: RedisRuntimeStoreOptions) {
     this.#auditLimit = options.auditLimit ?? AUDIT_LOG_LIMIT;
@@ -125,6 +182,18 @@ export class RedisRuntimeStore implements RuntimeStore {
       parse: (message) => {
         const event = parseRevocationMessage(message);
         if (event === undefined) this.#onError(new Error('skipped a malformed revocation feed message'));
+        return event;
+      },
+      reset: { type: 'reset' },
+      down: { type: 'down' },
+      onError: this.#onError,
+    });
+    this.#cacheFeed = new RedisFeed<CacheInvalidationEvent>(this.#client, {
+      connectionName: 'gw-cache-feed',
+      channel: this.#keys.cacheFeed,
+      parse: (message) => {
+        const event = parseCacheInvalidationMessage(message);
+        if (event === undefined) this.#onError(new Error('skipped a malformed cache feed message'));
         return event;
       },
       reset: { type: 'reset' },
@@ -319,6 +388,95 @@ export class RedisRuntimeStore implements RuntimeStore {
     return entries;
   }
 
+  async getCacheEntry(key: string): Promise<string | undefined> {
+    assertCacheKey(key);
+    return (await this.#client.get(this.#keys.cacheEntry(key))) ?? undefined;
+  }
+
+  async setCacheEntry(key: string, value: string, ttlMs: number): Promise<void> {
+    assertCacheEntry(key, value, ttlMs);
+    await this.#client.set(this.#keys.cacheEntry(key), value, 'PX', ttlMs);
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | undefined> {
+    assertLockName(name);
+    assertTtlMs(ttlMs);
+    const token = newLockToken();
+    const reply = await this.#client.set(this.#keys.cacheLock(name), token, 'PX', ttlMs, 'NX');
+    return reply === 'OK' ? token : undefined;
+  }
+
+  async releaseLock(name: string, token: string): Promise<void> {
+    assertLockRelease(name, token);
+    await RELEASE_LOCK.run(this.#client, [this.#keys.cacheLock(name)], [token]);
+  }
+
+  /** Both hashes in one round trip (pipelined HGETALLs): no SCAN, work bounded by the workspace's own state. */
+  async loadCacheScope(workspaceId: string): Promise<CacheScopeState> {
+    assertWorkspaceId(workspaceId);
+    const [generations, tags] = checkTransaction(
+      await this.#client
+        .pipeline()
+        .hgetall(this.#keys.cacheGenerations(workspaceId))
+        .hgetall(this.#keys.cacheTags(workspaceId))
+        .exec(),
+    ) as [Record<string, string>, Record<string, string>];
+    const state: CacheScopeState = { generation: 0, namespaces: new Map(), tags: new Map() };
+    for (const [field, raw] of Object.entries(generations)) {
+      const value = this.#parseScopeInteger(workspaceId, raw);
+      if (value === undefined) continue;
+      if (field === '') state.generation = value;
+      else state.namespaces.set(field, value);
+    }
+    for (const [tag, raw] of Object.entries(tags)) {
+      const value = this.#parseScopeInteger(workspaceId, raw);
+      if (value !== undefined) state.tags.set(tag, value);
+    }
+    return state;
+  }
+
+  async purgeCache(workspaceId: string, namespace?: string): Promise<number> {
+    assertPurge(workspaceId, namespace);
+    const message = JSON.stringify(
+      namespace === undefined ? { type: 'purge', workspaceId } : { type: 'purge', workspaceId, namespace },
+    );
+    const generation = await PURGE.run(
+      this.#client,
+      [this.#keys.cacheGenerations(workspaceId)],
+      [namespace ?? '', this.#keys.cacheFeed, `${message.slice(0, -1)},"generation":`],
+    );
+    return Number(generation);
+  }
+
+  /** Announces the tags whose time is now `atMs` (not those already invalidated later), if any. */
+  async invalidateCacheTags(workspaceId: string, tags: readonly string[], atMs: number): Promise<void> {
+    const unique = checkTagInvalidation(workspaceId, tags, atMs);
+    if (unique.length === 0) return;
+    const message = JSON.stringify({ type: 'tags', workspaceId, atMs });
+    await INVALIDATE_TAGS.run(
+      this.#client,
+      [this.#keys.cacheTags(workspaceId)],
+      [
+        atMs,
+        this.#keys.cacheFeed,
+        `${message.slice(0, -1)},"tags":[`,
+        ...unique.flatMap((tag) => [tag, JSON.stringify(tag)]),
+      ],
+    );
+  }
+
+  /** As watchRevocations, on its own subscriber connection. */
+  watchCacheInvalidations(listener: (event: CacheInvalidationEvent) => void): Promise<Unsubscribe> {
+    return this.#cacheFeed.watch(listener);
+  }
+
+  #parseScopeInteger(workspaceId: string, raw: string): number | undefined {
+    const value = Number(raw);
+    if (raw !== '' && Number.isSafeInteger(value)) return value;
+    this.#onError(new Error(`skipped a malformed cache scope value of '${workspaceId}'`));
+    return undefined;
+  }
+
   async ping(): Promise<boolean> {
     try {
       return (await this.#client.ping()) === 'PONG';
@@ -328,7 +486,7 @@ export class RedisRuntimeStore implements RuntimeStore {
   }
 
   async close(): Promise<void> {
-    await this.#feed.close();
+    await Promise.all([this.#feed.close(), this.#cacheFeed.close()]);
     await closeRedisClient(this.#client);
   }
 }

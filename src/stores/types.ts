@@ -94,6 +94,33 @@ export interface RuntimeStore {
   appendAudit(tenantId: string, entry: AuditEntry): Promise<void>;
   /** Newest first; `before` is an entry id to page from. */
   listAudit(tenantId: string, limit: number, before?: string): Promise<AuditEntry[]>;
+
+  /** A cached response (opaque serialised entry), or undefined when absent or expired. Not durable. */
+  getCacheEntry(key: string): Promise<string | undefined>;
+  /** Stores a cache entry for `ttlMs` (fresh time plus stale window). */
+  setCacheEntry(key: string, value: string, ttlMs: number): Promise<void>;
+  /**
+   * Takes a lock if free (e.g. one stale-while-revalidate refresh per entry); returns a token to
+   * release it with, or undefined when someone holds it. The lock expires after `ttlMs` regardless.
+   */
+  acquireLock(name: string, ttlMs: number): Promise<string | undefined>;
+  /** Releases a lock only if `token` still holds it. */
+  releaseLock(name: string, token: string): Promise<void>;
+  /** A workspace's purge generations and tag invalidation times, for a process's local mirror. */
+  loadCacheScope(workspaceId: string): Promise<CacheScopeState>;
+  /**
+   * Purges a workspace's cache (or one namespace of it) by bumping its generation: O(1), old
+   * entries age out. Announced on the cache feed. Returns the new generation.
+   */
+  purgeCache(workspaceId: string, namespace?: string): Promise<number>;
+  /**
+   * Records that entries with any of `tags` written before `atMs` must not be served (a tag's
+   * time never moves back). Announced on the cache feed.
+   */
+  invalidateCacheTags(workspaceId: string, tags: readonly string[], atMs: number): Promise<void>;
+  /** Cache invalidations as they happen; `down` when the feed drops, `reset` when it is back. */
+  watchCacheInvalidations(listener: (event: CacheInvalidationEvent) => void): Promise<Unsubscribe>;
+
   /** Whether the backend answers (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -139,3 +166,18 @@ export interface AuditEntry {
   outcome: 'success' | 'failure';
   message?: string;
 }
+
+/** A workspace's cache invalidation state. Generations start at 0. */
+export interface CacheScopeState {
+  generation: number;
+  /** Generation per namespace that has been purged at least once. */
+  namespaces: Map<string, number>;
+  /** Invalidation time (Unix ms) per tag that has been revalidated. */
+  tags: Map<string, number>;
+}
+
+export type CacheInvalidationEvent =
+  | { type: 'purge'; workspaceId: string; namespace?: string; generation: number }
+  | { type: 'tags'; workspaceId: string; tags: string[]; atMs: number }
+  | { type: 'reset' }
+  | { type: 'down' };

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type AuditEntry,
+  type CacheInvalidationEvent,
   KEY_REVOCATION_TTL_MS,
   type RevocationEvent,
   type RuntimeStore,
@@ -46,6 +47,55 @@ export async function recordRevocations(store: RuntimeStore): Promise<Revocation
 }
 
 export const isEventType = (type: RevocationEvent['type']) => (event: RevocationEvent) => event.type === type;
+
+export interface CacheInvalidationRecorder {
+  readonly events: CacheInvalidationEvent[];
+  waitFor(
+    predicate: (event: CacheInvalidationEvent) => boolean,
+    timeoutMs?: number,
+  ): Promise<CacheInvalidationEvent>;
+  stop(): Promise<void>;
+}
+
+/** Watches a store's cache feed, keeping every event in order. */
+export async function recordCacheInvalidations(store: RuntimeStore): Promise<CacheInvalidationRecorder> {
+  const events: CacheInvalidationEvent[] = [];
+  const stop = await store.watchCacheInvalidations((event) => events.push(event));
+  return {
+    events,
+    stop,
+    async waitFor(predicate, timeoutMs = 5000) {
+      let found: CacheInvalidationEvent | undefined;
+      await vi.waitFor(
+        () => {
+          found = events.find(predicate);
+          if (found === undefined) throw new Error(`no matching event yet; saw ${JSON.stringify(events)}`);
+        },
+        { timeout: timeoutMs, interval: 10 },
+      );
+      return found as CacheInvalidationEvent;
+    },
+  };
+}
+
+export const isCacheEventType =
+  (type: CacheInvalidationEvent['type']) =>
+  (event: CacheInvalidationEvent): boolean =>
+    event.type === type;
+
+/** Namespaces and tags a caller may well use: separators, spaces, quotes, non-ASCII, object keys. */
+export const ODD_NAMES = [
+  'a:b',
+  'a:b:',
+  ':',
+  'with space',
+  'quote"and\\backslash',
+  'slash/and.dot',
+  'ünïcødé 日本語 🚀',
+  '__proto__',
+  'constructor',
+  '*',
+] as const;
 
 export function makeTokenRecord(jti: string, overrides: Partial<TokenRecord> = {}): TokenRecord {
   const issuedAtMs = Date.now();
@@ -473,6 +523,298 @@ export function describeRuntimeStoreContract(name: string, createScope: CreateRu
         await expect(store.listAudit('t1', -1)).rejects.toBeInstanceOf(TypeError);
         await expect(store.listAudit('t1', 1.5)).rejects.toBeInstanceOf(TypeError);
         expect(await store.listAudit('t1', 10)).toEqual([]);
+      });
+    });
+
+    describe('cache entries', () => {
+      it('stores an entry for its TTL, read by another store, absent before and after', async () => {
+        const other = await scope.open();
+        expect(await store.getCacheEntry('k1')).toBeUndefined();
+        await store.setCacheEntry('k1', '{"status":200,"body":"hi"}', 60_000);
+        expect(await store.getCacheEntry('k1')).toBe('{"status":200,"body":"hi"}');
+        expect(await other.getCacheEntry('k1')).toBe('{"status":200,"body":"hi"}');
+        expect(await other.getCacheEntry('k2')).toBeUndefined();
+      });
+
+      it('expires an entry after its TTL', async () => {
+        await store.setCacheEntry('short', 'v', 300);
+        await store.setCacheEntry('long', 'v', 60_000);
+        expect(await store.getCacheEntry('short')).toBe('v');
+        await vi.waitFor(async () => expect(await store.getCacheEntry('short')).toBeUndefined(), waitOptions);
+        expect(await store.getCacheEntry('long')).toBe('v');
+      });
+
+      it('overwrites an entry, with the new TTL', async () => {
+        await store.setCacheEntry('k1', 'old', 60_000);
+        await store.setCacheEntry('k1', 'new', 300);
+        expect(await store.getCacheEntry('k1')).toBe('new');
+        await vi.waitFor(async () => expect(await store.getCacheEntry('k1')).toBeUndefined(), waitOptions);
+        await store.setCacheEntry('k1', 'again', 60_000);
+        expect(await store.getCacheEntry('k1')).toBe('again');
+      });
+
+      it('keeps values verbatim: empty, non-ASCII, SSE bytes, large', async () => {
+        const values = ['', 'ünïcødé 🚀', 'data: {"a":1}\n\ndata: [DONE]\n\n', 'x'.repeat(1 << 20)];
+        await Promise.all(values.map((value, index) => store.setCacheEntry(`v${index}`, value, 60_000)));
+        for (const [index, value] of values.entries()) {
+          expect(await store.getCacheEntry(`v${index}`)).toBe(value);
+        }
+      });
+
+      it('rejects malformed keys, values and TTLs with a TypeError', async () => {
+        await expect(store.setCacheEntry('', 'v', 1000)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.setCacheEntry('k', 'v', 0)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.setCacheEntry('k', 'v', 1.5)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.setCacheEntry('k', 'v', Number.NaN)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.setCacheEntry('k', 42 as unknown as string, 1000)).rejects.toBeInstanceOf(
+          TypeError,
+        );
+        await expect(store.getCacheEntry('')).rejects.toBeInstanceOf(TypeError);
+        expect(await store.getCacheEntry('k')).toBeUndefined();
+      });
+    });
+
+    describe('locks', () => {
+      it('gives a lock to exactly one of 20 concurrent acquirers on two stores', async () => {
+        const other = await scope.open();
+        const tokens = await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            (index % 2 === 0 ? store : other).acquireLock('swr:k1', 60_000),
+          ),
+        );
+        const held = tokens.filter((token) => token !== undefined);
+        expect(held).toHaveLength(1);
+        expect(typeof held[0]).toBe('string');
+        // Other locks are independent.
+        expect(await other.acquireLock('swr:k2', 60_000)).toBeDefined();
+      });
+
+      it('is released only by its holder, and can be taken again after', async () => {
+        const other = await scope.open();
+        const token = (await store.acquireLock('l1', 60_000)) as string;
+        expect(token).toBeDefined();
+        await other.releaseLock('l1', 'not-the-token');
+        await store.releaseLock('l2', token);
+        expect(await other.acquireLock('l1', 60_000)).toBeUndefined();
+        await other.releaseLock('l1', token);
+        const next = await other.acquireLock('l1', 60_000);
+        expect(next).toBeDefined();
+        expect(next).not.toBe(token);
+        // A stale holder's release (its token) does not free the new holder's lock.
+        await store.releaseLock('l1', token);
+        expect(await store.acquireLock('l1', 60_000)).toBeUndefined();
+      });
+
+      it('frees a lock when it expires, and a late release then leaves the new holder alone', async () => {
+        const token = (await store.acquireLock('l1', 300)) as string;
+        expect(await store.acquireLock('l1', 300)).toBeUndefined();
+        let next: string | undefined;
+        await vi.waitFor(async () => {
+          next = await store.acquireLock('l1', 60_000);
+          expect(next).toBeDefined();
+        }, waitOptions);
+        await store.releaseLock('l1', token);
+        expect(await store.acquireLock('l1', 60_000)).toBeUndefined();
+        await store.releaseLock('l1', next as string);
+        expect(await store.acquireLock('l1', 60_000)).toBeDefined();
+      });
+
+      it('rejects malformed names, TTLs and tokens with a TypeError', async () => {
+        await expect(store.acquireLock('', 1000)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.acquireLock('l1', 0)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.acquireLock('l1', 2.5)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.releaseLock('l1', '')).rejects.toBeInstanceOf(TypeError);
+        expect(await store.acquireLock('l1', 1000)).toBeDefined();
+      });
+    });
+
+    describe('cache invalidation', () => {
+      it('starts every workspace at generation 0, with no namespaces or tags', async () => {
+        expect(await store.loadCacheScope('w1')).toEqual({
+          generation: 0,
+          namespaces: new Map(),
+          tags: new Map(),
+        });
+      });
+
+      it('purges a workspace and its namespaces independently, seen by another store and on its feed', async () => {
+        const other = await scope.open();
+        const recorder = await recordCacheInvalidations(other);
+        expect(await store.purgeCache('w1')).toBe(1);
+        expect(await store.purgeCache('w1', 'docs')).toBe(1);
+        expect(await store.purgeCache('w1', 'docs')).toBe(2);
+        expect(await store.purgeCache('w1', 'chat')).toBe(1);
+        expect(await other.purgeCache('w1')).toBe(2);
+        expect(await store.purgeCache('w2', 'docs')).toBe(1);
+
+        expect(await other.loadCacheScope('w1')).toEqual({
+          generation: 2,
+          namespaces: new Map([
+            ['docs', 2],
+            ['chat', 1],
+          ]),
+          tags: new Map(),
+        });
+        expect(await other.loadCacheScope('w2')).toEqual({
+          generation: 0,
+          namespaces: new Map([['docs', 1]]),
+          tags: new Map(),
+        });
+        await vi.waitFor(() => expect(recorder.events).toHaveLength(6), waitOptions);
+        expect(recorder.events).toEqual([
+          { type: 'purge', workspaceId: 'w1', generation: 1 },
+          { type: 'purge', workspaceId: 'w1', namespace: 'docs', generation: 1 },
+          { type: 'purge', workspaceId: 'w1', namespace: 'docs', generation: 2 },
+          { type: 'purge', workspaceId: 'w1', namespace: 'chat', generation: 1 },
+          { type: 'purge', workspaceId: 'w1', generation: 2 },
+          { type: 'purge', workspaceId: 'w2', namespace: 'docs', generation: 1 },
+        ]);
+        await recorder.stop();
+      });
+
+      it('gives each of 20 concurrent purges on two stores its own generation', async () => {
+        const other = await scope.open();
+        const generations = await Promise.all(
+          Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? store : other).purgeCache('w1', 'n')),
+        );
+        expect([...generations].sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 20 }, (_, index) => index + 1),
+        );
+        expect((await store.loadCacheScope('w1')).namespaces.get('n')).toBe(20);
+      });
+
+      it('records tag times that never move back, seen by another store and on its feed', async () => {
+        const other = await scope.open();
+        const recorder = await recordCacheInvalidations(other);
+        const atMs = Date.now();
+        await store.invalidateCacheTags('w1', ['product:1', 'catalog'], atMs);
+        // Earlier for one tag (left alone), later for another, new for a third.
+        await store.invalidateCacheTags('w1', ['product:1', 'catalog', 'user:7'], atMs - 5000);
+        await other.invalidateCacheTags('w1', ['catalog'], atMs + 10);
+        await store.invalidateCacheTags('w2', ['catalog'], atMs - 1);
+
+        expect(await other.loadCacheScope('w1')).toEqual({
+          generation: 0,
+          namespaces: new Map(),
+          tags: new Map([
+            ['product:1', atMs],
+            ['catalog', atMs + 10],
+            ['user:7', atMs - 5000],
+          ]),
+        });
+        expect((await store.loadCacheScope('w2')).tags).toEqual(new Map([['catalog', atMs - 1]]));
+        await vi.waitFor(() => expect(recorder.events).toHaveLength(4), waitOptions);
+        // Each announces only the tags now at its time: a mirror can simply set them.
+        expect(recorder.events).toEqual([
+          { type: 'tags', workspaceId: 'w1', tags: ['product:1', 'catalog'], atMs },
+          { type: 'tags', workspaceId: 'w1', tags: ['user:7'], atMs: atMs - 5000 },
+          { type: 'tags', workspaceId: 'w1', tags: ['catalog'], atMs: atMs + 10 },
+          { type: 'tags', workspaceId: 'w2', tags: ['catalog'], atMs: atMs - 1 },
+        ]);
+        await recorder.stop();
+      });
+
+      it('announces nothing for an invalidation that moves no tag, and de-duplicates tags', async () => {
+        const recorder = await recordCacheInvalidations(store);
+        const atMs = Date.now();
+        await store.invalidateCacheTags('w1', ['a', 'a', 'b'], atMs);
+        await store.invalidateCacheTags('w1', ['a'], atMs - 1);
+        await store.invalidateCacheTags('w1', [], atMs + 1);
+        // Announced again at the same time: idempotent, so a retry is seen.
+        await store.invalidateCacheTags('w1', ['b'], atMs);
+        await vi.waitFor(() => expect(recorder.events).toHaveLength(2), waitOptions);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(recorder.events).toEqual([
+          { type: 'tags', workspaceId: 'w1', tags: ['a', 'b'], atMs },
+          { type: 'tags', workspaceId: 'w1', tags: ['b'], atMs },
+        ]);
+        await recorder.stop();
+      });
+
+      it('keeps the latest of 20 concurrent invalidations of a tag on two stores', async () => {
+        const other = await scope.open();
+        const base = Date.now();
+        const times = Array.from({ length: 20 }, (_, index) => base + ((index * 7) % 20));
+        await Promise.all(
+          times.map((atMs, index) =>
+            (index % 2 === 0 ? store : other).invalidateCacheTags('w1', ['t'], atMs),
+          ),
+        );
+        expect((await store.loadCacheScope('w1')).tags.get('t')).toBe(Math.max(...times));
+      });
+
+      it('round-trips namespaces, tags and workspace ids with odd characters', async () => {
+        const other = await scope.open();
+        const recorder = await recordCacheInvalidations(other);
+        const atMs = Date.now();
+        for (const name of ODD_NAMES) await store.purgeCache('w:1 ü', name);
+        await store.invalidateCacheTags('w:1 ü', ODD_NAMES, atMs);
+        // A workspace whose id extends another's with the key separator is still its own.
+        await store.purgeCache('w:1 ü:docs');
+
+        const state = await other.loadCacheScope('w:1 ü');
+        expect(state.generation).toBe(0);
+        expect(state.namespaces).toEqual(new Map(ODD_NAMES.map((name) => [name, 1])));
+        expect(state.tags).toEqual(new Map(ODD_NAMES.map((name) => [name, atMs])));
+        expect(Object.getPrototypeOf(state.namespaces)).toBe(Map.prototype);
+        expect(await other.loadCacheScope('w:1 ü:docs')).toEqual({
+          generation: 1,
+          namespaces: new Map(),
+          tags: new Map(),
+        });
+        await vi.waitFor(() => expect(recorder.events).toHaveLength(ODD_NAMES.length + 2), waitOptions);
+        expect(recorder.events.slice(0, ODD_NAMES.length)).toEqual(
+          ODD_NAMES.map((namespace) => ({ type: 'purge', workspaceId: 'w:1 ü', namespace, generation: 1 })),
+        );
+        expect(recorder.events.at(-2)).toEqual({
+          type: 'tags',
+          workspaceId: 'w:1 ü',
+          tags: [...ODD_NAMES],
+          atMs,
+        });
+        await recorder.stop();
+      });
+
+      it('delivers to every watcher until it unsubscribes, and never inside the invalidating call', async () => {
+        const first = await recordCacheInvalidations(store);
+        const second = await recordCacheInvalidations(store);
+        let calling = false;
+        let deliveredDuringCall = false;
+        const stopSync = await store.watchCacheInvalidations(() => {
+          if (calling) deliveredDuringCall = true;
+        });
+        calling = true;
+        const purging = store.purgeCache('w1');
+        calling = false;
+        await purging;
+        await first.waitFor(isCacheEventType('purge'));
+        await second.waitFor(isCacheEventType('purge'));
+        expect(deliveredDuringCall).toBe(false);
+
+        await second.stop();
+        await stopSync();
+        await store.invalidateCacheTags('w1', ['t'], Date.now());
+        await first.waitFor(isCacheEventType('tags'));
+        expect(second.events).toHaveLength(1);
+        expect(first.events.map((event) => event.type)).toEqual(['purge', 'tags']);
+        await first.stop();
+      });
+
+      it('rejects malformed purges and invalidations with a TypeError', async () => {
+        await expect(store.purgeCache('')).rejects.toBeInstanceOf(TypeError);
+        await expect(store.purgeCache('w1', '')).rejects.toBeInstanceOf(TypeError);
+        await expect(store.invalidateCacheTags('', ['t'], Date.now())).rejects.toBeInstanceOf(TypeError);
+        await expect(store.invalidateCacheTags('w1', [''], Date.now())).rejects.toBeInstanceOf(TypeError);
+        await expect(
+          store.invalidateCacheTags('w1', 't' as unknown as string[], Date.now()),
+        ).rejects.toBeInstanceOf(TypeError);
+        await expect(store.invalidateCacheTags('w1', ['t'], 1.5)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.loadCacheScope('')).rejects.toBeInstanceOf(TypeError);
+        expect(await store.loadCacheScope('w1')).toEqual({
+          generation: 0,
+          namespaces: new Map(),
+          tags: new Map(),
+        });
       });
     });
 

@@ -7,7 +7,7 @@ import type { PatPermission } from '../../auth/permissions.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { ResourcesClient } from '../../resources/types.ts';
 import type { ConfigView } from '../../stores/config-view.ts';
-import type { ConfigKind, PatRecord } from '../../stores/records.ts';
+import type { ConfigKind, ConfigRecordMap, PatRecord } from '../../stores/records.ts';
 import type { RuntimeStore } from '../../stores/types.ts';
 
 export interface ControlPlaneServices {
@@ -16,8 +16,15 @@ export interface ControlPlaneServices {
   resources: ResourcesClient;
   /** Signs new ephemeral tokens; undefined: minting is disabled. */
   signingKey: SigningKey | undefined;
-  /** Resolves once a record is present (or gone) in the view the gateway uses, or rejects on timeout. */
-  awaitConfig(kind: ConfigKind, id: string, present: boolean): Promise<void>;
+  /**
+   * Resolves once the view the gateway uses holds a record for which `predicate` is true (pass
+   * `(record) => record === undefined` for a delete); rejects on timeout.
+   */
+  awaitConfig<K extends ConfigKind>(
+    kind: K,
+    id: string,
+    predicate: (record: ConfigRecordMap[K] | undefined) => boolean,
+  ): Promise<void>;
   log: Logger;
 }
 

@@ -71,7 +71,7 @@ async function createApiKey(
       grants: grants.join(','),
     }),
   );
-  await context.services.awaitConfig('apiKey', credential.id, true);
+  await context.services.awaitConfig('apiKey', credential.id, (record) => record !== undefined);
   return { id: credential.id, workspaceId: args.workspaceId, grants, key: credential.plaintext };
 }
 
@@ -95,7 +95,7 @@ async function revokeApiKey(_parent: unknown, args: { id: string }, context: Res
     );
   if (secret !== undefined)
     await context.services.resources.delete('Secret', secret.metadata.name, namespace);
-  await context.services.awaitConfig('apiKey', key.id, false);
+  await context.services.awaitConfig('apiKey', key.id, (record) => record === undefined);
   return true;
 }
 

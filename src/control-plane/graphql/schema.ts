@@ -4,6 +4,7 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { auditResolvers, auditTypeDefs } from './audit.ts';
+import { cacheResolvers, cacheTypeDefs } from './cache.ts';
 import { keyResolvers, keyTypeDefs } from './keys.ts';
 import { tokenResolvers, tokenTypeDefs } from './tokens.ts';
 
@@ -12,6 +13,7 @@ const MODULES = [
   { typeDefs: auditTypeDefs, resolvers: auditResolvers },
   { typeDefs: tokenTypeDefs, resolvers: tokenResolvers },
   { typeDefs: keyTypeDefs, resolvers: keyResolvers },
+  { typeDefs: cacheTypeDefs, resolvers: cacheResolvers },
 ];
 
 export function buildControlPlaneSchema(): GraphQLSchema {

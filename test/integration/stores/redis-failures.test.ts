@@ -9,7 +9,13 @@ import { ConfigView } from '../../../src/stores/config-view.ts';
 import { RedisConfigStore } from '../../../src/stores/redis-config-store.ts';
 import { RedisRuntimeStore } from '../../../src/stores/redis-runtime-store.ts';
 import { isChange, makeApiKey, makeTenant, recordChanges } from '../../contract/config-fixtures.ts';
-import { isEventType, makeAuditEntry, recordRevocations } from '../../contract/runtime-store-contract.ts';
+import {
+  isCacheEventType,
+  isEventType,
+  makeAuditEntry,
+  recordCacheInvalidations,
+  recordRevocations,
+} from '../../contract/runtime-store-contract.ts';
 import { findFreePort, startRedisServer } from '../../helpers/redis-server.ts';
 
 const redis = await startRedisServer();
@@ -188,6 +194,93 @@ describe.runIf(redis !== undefined)('Redis revocation feed under failure', () =>
   });
 });
 
+describe.runIf(redis !== undefined)('Redis cache feed under failure', () => {
+  const url = redis?.url ?? '';
+  let keyPrefix: string;
+  let raw: Redis;
+  let writer: RedisRuntimeStore;
+  let watched: RedisRuntimeStore;
+
+  beforeEach(() => {
+    keyPrefix = `gw:test:${randomUUID()}:`;
+    raw = new Redis(url, { maxRetriesPerRequest: null });
+    raw.on('error', () => {});
+    writer = new RedisRuntimeStore({ url, keyPrefix });
+    watched = new RedisRuntimeStore({ url, keyPrefix });
+  });
+  afterEach(async () => {
+    await Promise.all([writer.close(), watched.close(), raw.quit()]);
+  });
+
+  it('announces down, then reset once subscribed again, when the subscriber connection is killed', async () => {
+    const recorder = await recordCacheInvalidations(watched);
+    const killed = await raw.client('KILL', 'TYPE', 'pubsub');
+    expect(killed).toBeGreaterThan(0);
+    await recorder.waitFor(isCacheEventType('reset'));
+    expect(recorder.events).toEqual([{ type: 'down' }, { type: 'reset' }]);
+
+    // Subscribed again: invalidations flow, and one made meanwhile is in the reloaded scope.
+    await writer.purgeCache('w1', 'docs');
+    await recorder.waitFor(isCacheEventType('purge'));
+    expect(recorder.events.at(-1)).toEqual({
+      type: 'purge',
+      workspaceId: 'w1',
+      namespace: 'docs',
+      generation: 1,
+    });
+    expect((await watched.loadCacheScope('w1')).namespaces.get('docs')).toBe(1);
+
+    await raw.client('KILL', 'TYPE', 'pubsub');
+    await vi.waitFor(() => expect(recorder.events.filter(isCacheEventType('reset'))).toHaveLength(2), {
+      timeout: 5000,
+      interval: 10,
+    });
+    await writer.invalidateCacheTags('w1', ['t'], 7);
+    await recorder.waitFor(isCacheEventType('tags'));
+    expect(recorder.events.map((event) => event.type)).toEqual([
+      'down',
+      'reset',
+      'purge',
+      'down',
+      'reset',
+      'tags',
+    ]);
+    await recorder.stop();
+  });
+
+  it('keeps the revocation and cache feeds apart, each with its own down and reset', async () => {
+    const cache = await recordCacheInvalidations(watched);
+    const revocations = await recordRevocations(watched);
+    await writer.purgeCache('w1');
+    await writer.revokeToken('j1', Date.now() + 60_000);
+    await cache.waitFor(isCacheEventType('purge'));
+    await revocations.waitFor(isEventType('token'));
+    await raw.client('KILL', 'TYPE', 'pubsub');
+    await cache.waitFor(isCacheEventType('reset'));
+    await revocations.waitFor(isEventType('reset'));
+    expect(cache.events.map((event) => event.type)).toEqual(['purge', 'down', 'reset']);
+    expect(revocations.events.map((event) => event.type)).toEqual(['token', 'down', 'reset']);
+    await Promise.all([cache.stop(), revocations.stop()]);
+  });
+
+  it('loses generations and tags in a restart that wipes Redis; watchers hear down and reset', async () => {
+    await writer.purgeCache('w1');
+    const recorder = await recordCacheInvalidations(watched);
+    await redis!.restart();
+    await recorder.waitFor(isCacheEventType('reset'), 10_000);
+    expect(recorder.events.map((event) => event.type)).toEqual(['down', 'reset']);
+    expect(await watched.loadCacheScope('w1')).toEqual({
+      generation: 0,
+      namespaces: new Map(),
+      tags: new Map(),
+    });
+    await vi.waitFor(async () => expect(await writer.ping()).toBe(true), { timeout: 10_000, interval: 50 });
+    expect(await writer.purgeCache('w1')).toBe(1);
+    await recorder.waitFor(isCacheEventType('purge'));
+    await recorder.stop();
+  });
+});
+
 describe.runIf(redis !== undefined)('Redis stores with nothing listening', () => {
   it('reject calls promptly instead of hanging, and report connection errors', async () => {
     const url = `redis://127.0.0.1:${await findFreePort()}`;
@@ -211,6 +304,11 @@ describe.runIf(redis !== undefined)('Redis stores with nothing listening', () =>
     await expect(runtime.isTokenRevoked('j1')).rejects.toThrow();
     await expect(runtime.watchRevocations(() => {})).rejects.toThrow();
     await expect(runtime.appendAudit('t1', makeAuditEntry(1))).rejects.toThrow();
+    await expect(runtime.getCacheEntry('k1')).rejects.toThrow();
+    await expect(runtime.acquireLock('l1', 1000)).rejects.toThrow();
+    await expect(runtime.purgeCache('w1')).rejects.toThrow();
+    await expect(runtime.loadCacheScope('w1')).rejects.toThrow();
+    await expect(runtime.watchCacheInvalidations(() => {})).rejects.toThrow();
     expect(await runtime.ping()).toBe(false);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(errors.length).toBeGreaterThan(0);

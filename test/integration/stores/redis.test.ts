@@ -13,6 +13,7 @@ import {
   isEventType,
   makeAuditEntry,
   makeTokenRecord,
+  recordCacheInvalidations,
   recordRevocations,
 } from '../../contract/runtime-store-contract.ts';
 import { startRedisServer } from '../../helpers/redis-server.ts';
@@ -311,6 +312,146 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
       await expect(runtime.appendAudit('t1', makeAuditEntry(1, { id: 'a\u0000b' }))).rejects.toBeInstanceOf(
         TypeError,
       );
+    });
+  });
+
+  describe('runtime store: the cache in Redis', () => {
+    let keyPrefix: string;
+    let raw: Redis;
+    let runtime: RedisRuntimeStore;
+    let errors: unknown[];
+
+    beforeEach(() => {
+      keyPrefix = freshPrefix();
+      raw = new Redis(url);
+      errors = [];
+      runtime = new RedisRuntimeStore({ url, keyPrefix, onError: (error) => errors.push(error) });
+    });
+    afterEach(async () => {
+      await Promise.all([runtime.close(), raw.quit()]);
+    });
+
+    it('keeps an entry under its key as given, with a PX of its TTL', async () => {
+      await runtime.setCacheEntry('w1:abc123', 'body', 60_000);
+      expect(await raw.get(`${keyPrefix}cache:e:w1:abc123`)).toBe('body');
+      const ttl = await raw.pttl(`${keyPrefix}cache:e:w1:abc123`);
+      expect(ttl).toBeGreaterThan(55_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    });
+
+    it('keeps a lock as its token with a PX, deleted on release', async () => {
+      const token = (await runtime.acquireLock('swr:k1', 30_000)) as string;
+      expect(await raw.get(`${keyPrefix}cache:lock:swr:k1`)).toBe(token);
+      expect(await raw.pttl(`${keyPrefix}cache:lock:swr:k1`)).toBeGreaterThan(25_000);
+      await runtime.releaseLock('swr:k1', token);
+      expect(await raw.exists(`${keyPrefix}cache:lock:swr:k1`)).toBe(0);
+    });
+
+    it('keeps generations and tag times in one hash each per workspace, fields as given', async () => {
+      await runtime.purgeCache('w1');
+      await runtime.purgeCache('w1', 'a:b c');
+      await runtime.purgeCache('w1', 'a:b c');
+      await runtime.invalidateCacheTags('w1', ['product:1'], 1_700_000_000_123);
+      expect(await raw.hgetall(`${keyPrefix}cache:gens:w1`)).toEqual({ '': '1', 'a:b c': '2' });
+      expect(await raw.hgetall(`${keyPrefix}cache:tags:w1`)).toEqual({ 'product:1': '1700000000123' });
+      expect(await raw.pttl(`${keyPrefix}cache:gens:w1`)).toBe(-1);
+    });
+
+    it('announces purges and tag invalidations as JSON on the cache channel', async () => {
+      const subscriber = new Redis(url);
+      const messages: string[] = [];
+      subscriber.on('message', (_channel: string, message: string) => messages.push(message));
+      await subscriber.subscribe(`${keyPrefix}rt:cache`);
+      await runtime.purgeCache('w"1');
+      await runtime.purgeCache('w"1', 'n/"\\ü');
+      await runtime.invalidateCacheTags('w"1', ['t"1', 'ü/2'], 2 ** 52);
+      await vi.waitFor(() => expect(messages).toHaveLength(3), { timeout: 5000, interval: 10 });
+      expect(messages.map((message) => JSON.parse(message))).toEqual([
+        { type: 'purge', workspaceId: 'w"1', generation: 1 },
+        { type: 'purge', workspaceId: 'w"1', namespace: 'n/"\\ü', generation: 1 },
+        { type: 'tags', workspaceId: 'w"1', tags: ['t"1', 'ü/2'], atMs: 2 ** 52 },
+      ]);
+      await subscriber.quit();
+    });
+
+    it('keeps tag times at full integer precision and never moves them back', async () => {
+      const big = Number.MAX_SAFE_INTEGER - 1;
+      await runtime.invalidateCacheTags('w1', ['t'], big);
+      await runtime.invalidateCacheTags('w1', ['t'], big - 1);
+      expect(await raw.hget(`${keyPrefix}cache:tags:w1`, 't')).toBe(String(big));
+      expect((await runtime.loadCacheScope('w1')).tags.get('t')).toBe(big);
+      await runtime.invalidateCacheTags('w1', ['neg'], -5);
+      expect((await runtime.loadCacheScope('w1')).tags.get('neg')).toBe(-5);
+    });
+
+    it('loads a workspace scope in one round trip, without SCAN or KEYS', async () => {
+      await runtime.purgeCache('w1', 'docs');
+      await runtime.invalidateCacheTags('w1', ['t1'], Date.now());
+      const monitor = await raw.monitor();
+      const commands: string[][] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => commands.push(args));
+      const marker = `marker:${randomUUID()}`;
+      const state = await runtime.loadCacheScope('w1');
+      await raw.echo(marker);
+      await vi.waitFor(() => expect(commands.some((args) => args.includes(marker))).toBe(true), {
+        timeout: 5000,
+        interval: 10,
+      });
+      monitor.disconnect();
+      const names = commands
+        .filter((args) => !args.includes(marker))
+        .map((args) => (args[0] ?? '').toUpperCase());
+      expect(names).toEqual(['HGETALL', 'HGETALL']);
+      expect(state.namespaces.get('docs')).toBe(1);
+      expect(state.tags.has('t1')).toBe(true);
+    });
+
+    it('skips malformed scope values', async () => {
+      await raw.hset(`${keyPrefix}cache:gens:w1`, '', 'x', 'docs', '2', 'bad', '1.5');
+      await raw.hset(`${keyPrefix}cache:tags:w1`, 't1', '', 't2', '7');
+      expect(await runtime.loadCacheScope('w1')).toEqual({
+        generation: 0,
+        namespaces: new Map([['docs', 2]]),
+        tags: new Map([['t2', 7]]),
+      });
+      expect(errors).toHaveLength(3);
+    });
+
+    it('overwrites a malformed tag time rather than failing', async () => {
+      await raw.hset(`${keyPrefix}cache:tags:w1`, 't1', 'oops');
+      await runtime.invalidateCacheTags('w1', ['t1'], 5);
+      expect(await raw.hget(`${keyPrefix}cache:tags:w1`, 't1')).toBe('5');
+    });
+
+    it('skips malformed cache feed messages and keeps delivering the good ones', async () => {
+      const recorder = await recordCacheInvalidations(runtime);
+      const feed = `${keyPrefix}rt:cache`;
+      await raw.publish(feed, 'not json');
+      await raw.publish(feed, JSON.stringify({ type: 'purge', workspaceId: 'w1' }));
+      await raw.publish(
+        feed,
+        JSON.stringify({ type: 'purge', workspaceId: 'w1', namespace: '', generation: 1 }),
+      );
+      await raw.publish(feed, JSON.stringify({ type: 'tags', workspaceId: 'w1', tags: [1], atMs: 1 }));
+      await raw.publish(feed, JSON.stringify({ type: 'tags', workspaceId: 'w1', tags: ['t'], atMs: 1.5 }));
+      await raw.publish(feed, JSON.stringify({ type: 'reset' }));
+      await runtime.purgeCache('w1');
+      await recorder.waitFor((event) => event.type === 'purge');
+      expect(recorder.events).toEqual([{ type: 'purge', workspaceId: 'w1', generation: 1 }]);
+      expect(errors).toHaveLength(6);
+      await recorder.stop();
+    });
+
+    it('runs its cache scripts again after SCRIPT FLUSH', async () => {
+      const token = (await runtime.acquireLock('l1', 60_000)) as string;
+      await raw.script('FLUSH');
+      await runtime.releaseLock('l1', token);
+      expect(await raw.exists(`${keyPrefix}cache:lock:l1`)).toBe(0);
+      await raw.script('FLUSH');
+      expect(await runtime.purgeCache('w1')).toBe(1);
+      await raw.script('FLUSH');
+      await runtime.invalidateCacheTags('w1', ['t'], 9);
+      expect((await runtime.loadCacheScope('w1')).tags.get('t')).toBe(9);
     });
   });
 });

@@ -1,0 +1,196 @@
+{{/* Chart name, possibly overridden. */}}
+{{- define "ig.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Release-qualified name; the component suffixes (-gateway, -controlplane, ...) must fit in 63. */}}
+{{- define "ig.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 48 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 48 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 48 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "ig.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels of every object; pass (dict "ctx" $ "component" "gateway"). */}}
+{{- define "ig.labels" -}}
+helm.sh/chart: {{ include "ig.chart" .ctx }}
+{{ include "ig.selectorLabels" . }}
+app.kubernetes.io/version: {{ .ctx.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .ctx.Release.Service }}
+app.kubernetes.io/part-of: inference-gateway
+{{- with .ctx.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{- define "ig.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "ig.name" .ctx }}
+app.kubernetes.io/instance: {{ .ctx.Release.Name }}
+{{- if .component }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+{{- end -}}
+
+{{- define "ig.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+
+{{- define "ig.gatewayServiceAccount" -}}{{ include "ig.fullname" . }}-gateway{{- end -}}
+
+{{- define "ig.controlPlaneServiceAccount" -}}
+{{- default (printf "%s-controlplane" (include "ig.fullname" .)) .Values.controlPlane.serviceAccount.name -}}
+{{- end -}}
+
+{{- define "ig.operatorServiceAccount" -}}
+{{- default (printf "%s-operator" (include "ig.fullname" .)) .Values.operator.serviceAccount.name -}}
+{{- end -}}
+
+{{- define "ig.leaseName" -}}
+{{- default (printf "%s-operator" (include "ig.fullname" .)) .Values.operator.leaderElection.leaseName -}}
+{{- end -}}
+
+{{/* Secret names and keys: the user's existing Secret, or the one the chart creates. */}}
+{{- define "ig.signingKeySecret" -}}
+{{- default (printf "%s-token-signing" (include "ig.fullname" .)) .Values.tokenSigningKey.existingSecret -}}
+{{- end -}}
+{{- define "ig.signingKeyKey" -}}
+{{- if .Values.tokenSigningKey.existingSecret }}{{ .Values.tokenSigningKey.existingSecretKey }}{{ else }}signing-key{{ end -}}
+{{- end -}}
+{{- define "ig.encryptionKeySecret" -}}
+{{- default (printf "%s-encryption" (include "ig.fullname" .)) .Values.encryptionKey.existingSecret -}}
+{{- end -}}
+{{- define "ig.encryptionKeyKey" -}}
+{{- if .Values.encryptionKey.existingSecret }}{{ .Values.encryptionKey.existingSecretKey }}{{ else }}encryption-key{{ end -}}
+{{- end -}}
+{{- define "ig.providerKeysSecret" -}}
+{{- if .Values.providerKeys.existingSecret -}}
+{{- .Values.providerKeys.existingSecret -}}
+{{- else if .Values.providerKeys.values -}}
+{{- printf "%s-provider-keys" (include "ig.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+{{- define "ig.redisSecret" -}}
+{{- if .Values.redis.enabled -}}
+{{- "" -}}
+{{- else if .Values.redis.existingSecret -}}
+{{- .Values.redis.existingSecret -}}
+{{- else -}}
+{{- printf "%s-redis-url" (include "ig.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* REDIS_URL: the bundled Redis, or the external one (always through a Secret: it may hold a password). */}}
+{{- define "ig.env.redis" -}}
+{{- if .Values.redis.enabled }}
+- name: REDIS_URL
+  value: {{ printf "redis://%s-redis:6379" (include "ig.fullname" .) | quote }}
+{{- else }}
+{{- if and (not .Values.redis.url) (not .Values.redis.existingSecret) }}
+{{- fail "redis.enabled=false needs redis.url or redis.existingSecret (the config and runtime stores live in Redis)" }}
+{{- end }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "ig.redisSecret" . }}
+      key: {{ if .Values.redis.existingSecret }}{{ .Values.redis.existingSecretKey }}{{ else }}redis-url{{ end }}
+{{- end }}
+{{- end -}}
+
+{{- define "ig.env.common" -}}
+- name: HOST
+  value: "0.0.0.0"
+- name: LOG_LEVEL
+  value: {{ .Values.logLevel | quote }}
+- name: STATE_DIR
+  value: /tmp/gateway-state
+{{- include "ig.env.redis" . }}
+{{- range $name, $value := .Values.env }}
+- name: {{ $name }}
+  value: {{ $value | toString | quote }}
+{{- end }}
+{{- end -}}
+
+{{- define "ig.env.encryptionKey" -}}
+- name: SERVICE_ENCRYPTION_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "ig.encryptionKeySecret" . }}
+      key: {{ include "ig.encryptionKeyKey" . }}
+{{- end -}}
+
+{{- define "ig.env.signingKey" -}}
+- name: SERVICE_TOKEN_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "ig.signingKeySecret" . }}
+      key: {{ include "ig.signingKeyKey" . }}
+- name: SERVICE_TOKEN_VERIFY_KEYS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "ig.signingKeySecret" . }}
+      key: verify-keys
+      optional: true
+{{- end -}}
+
+{{/* Platform provider keys, loaded as environment variables named by the Secret's keys. */}}
+{{- define "ig.envFrom.providerKeys" -}}
+{{- with include "ig.providerKeysSecret" . }}
+envFrom:
+  - secretRef:
+      name: {{ . }}
+      optional: {{ if $.Values.providerKeys.existingSecret }}true{{ else }}false{{ end }}
+{{- end }}
+{{- end -}}
+
+{{/* The writable scratch space a read-only root filesystem leaves (Node and STATE_DIR use /tmp). */}}
+{{- define "ig.tmpVolumeMount" -}}
+- name: tmp
+  mountPath: /tmp
+{{- end -}}
+{{- define "ig.tmpVolume" -}}
+- name: tmp
+  emptyDir:
+    sizeLimit: 64Mi
+{{- end -}}
+
+{{/* HorizontalPodAutoscaler spec; pass (dict "ctx" $ "name" deployment "autoscaling" values). */}}
+{{- define "ig.hpaSpec" -}}
+{{- $autoscaling := .autoscaling -}}
+scaleTargetRef:
+  apiVersion: apps/v1
+  kind: Deployment
+  name: {{ .name }}
+minReplicas: {{ $autoscaling.minReplicas }}
+maxReplicas: {{ $autoscaling.maxReplicas }}
+metrics:
+  {{- if $autoscaling.targetCPUUtilizationPercentage }}
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: {{ $autoscaling.targetCPUUtilizationPercentage }}
+  {{- end }}
+  {{- if $autoscaling.targetMemoryUtilizationPercentage }}
+  - type: Resource
+    resource:
+      name: memory
+      target:
+        type: Utilization
+        averageUtilization: {{ $autoscaling.targetMemoryUtilizationPercentage }}
+  {{- end }}
+{{- with $autoscaling.behavior }}
+behavior:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}

@@ -1,0 +1,159 @@
+/**
+ * The exact-match response cache: lookup (fresh, stale inside the SWR window, or miss), the SWR
+ * refresh lock, and writes. Every store call is bounded by a timeout; a failing store makes the
+ * cache step a bypass (counted and logged), never an error for the client.
+ */
+import type { Logger } from '../observability/logger.ts';
+import type { RuntimeStore } from '../stores/types.ts';
+import { namespaceDigest } from './cache-key.ts';
+import type { CacheMetrics } from './cache-metrics.ts';
+import type { CacheScopeMirror } from './scope-mirror.ts';
+
+/** What a cache entry holds. Versioned; an unreadable entry is a miss. */
+export interface CacheEntry {
+  v: 1;
+  status: number;
+  contentType: string;
+  /** The JSON body, or the SSE text exactly as the client received it. */
+  body: string;
+  stream: boolean;
+  createdAtMs: number;
+  ttlMs: number;
+  swrMs: number;
+  tags: string[];
+  /** What the response cost when it was fetched: what each hit saves. */
+  costMicros: number;
+}
+
+export type Lookup =
+  | { kind: 'hit'; entry: CacheEntry; ageSeconds: number }
+  | { kind: 'stale'; entry: CacheEntry; lockToken?: string }
+  | { kind: 'miss' }
+  | { kind: 'bypass' };
+
+export interface CacheLocation {
+  workspaceId: string;
+  namespace: string;
+  hash: string;
+}
+
+export interface ResponseCacheOptions {
+  runtime: RuntimeStore;
+  mirror: CacheScopeMirror;
+  metrics: CacheMetrics;
+  log: Logger;
+  /** Entries larger than this are not cached. */
+  maxEntryBytes: number;
+  /** Bound on each store call on the request path. */
+  timeoutMs: number;
+}
+
+class CacheTimeoutError extends Error {}
+
+function parseEntry(text: string): CacheEntry | undefined {
+  try {
+    const entry = JSON.parse(text) as CacheEntry;
+    return entry?.v === 1 && typeof entry.body === 'string' ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class ResponseCache {
+  readonly #options: ResponseCacheOptions;
+
+  constructor(options: ResponseCacheOptions) {
+    this.#options = options;
+  }
+
+  async #bounded<T>(operation: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new CacheTimeoutError('cache store timed out')),
+        this.#options.timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([operation, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #failed(operation: string, error: unknown): void {
+    this.#options.metrics.errors.inc({ operation });
+    this.#options.log.warn({ err: error, operation }, 'response cache unavailable: bypassing it');
+  }
+
+  /** The store key: workspace, namespace, both purge generations, request hash. */
+  async #entryKey(location: CacheLocation): Promise<string> {
+    const scope = await this.#options.mirror.scope(location.workspaceId);
+    const namespaceGeneration =
+      location.namespace === '' ? 0 : (scope.namespaces.get(location.namespace) ?? 0);
+    const namespace = location.namespace === '' ? '-' : namespaceDigest(location.namespace);
+    return `${location.workspaceId}:${namespace}:${scope.generation}.${namespaceGeneration}:${location.hash}`;
+  }
+
+  /** Looks the request up; with `lockForStale`, a stale hit tries to take the refresh lock. */
+  async lookup(location: CacheLocation, nowMs = Date.now()): Promise<Lookup> {
+    try {
+      return await this.#bounded(this.#lookup(location, nowMs));
+    } catch (error) {
+      this.#failed('lookup', error);
+      return { kind: 'bypass' };
+    }
+  }
+
+  async #lookup(location: CacheLocation, nowMs: number): Promise<Lookup> {
+    const key = await this.#entryKey(location);
+    const text = await this.#options.runtime.getCacheEntry(key);
+    const entry = text === undefined ? undefined : parseEntry(text);
+    if (entry === undefined) return { kind: 'miss' };
+    // Served only if written after every invalidation of its tags.
+    const scope = await this.#options.mirror.scope(location.workspaceId);
+    for (const tag of entry.tags) {
+      const invalidatedAt = scope.tags.get(tag);
+      if (invalidatedAt !== undefined && invalidatedAt >= entry.createdAtMs) return { kind: 'miss' };
+    }
+    const age = nowMs - entry.createdAtMs;
+    if (age < entry.ttlMs) return { kind: 'hit', entry, ageSeconds: Math.max(0, Math.floor(age / 1000)) };
+    if (age < entry.ttlMs + entry.swrMs) {
+      // One caller per window refreshes: the lock lives until the window ends at the latest.
+      const lockToken = await this.#options.runtime.acquireLock(
+        `swr:${key}`,
+        Math.max(1000, entry.ttlMs + entry.swrMs - age),
+      );
+      return lockToken === undefined ? { kind: 'stale', entry } : { kind: 'stale', entry, lockToken };
+    }
+    return { kind: 'miss' };
+  }
+
+  /** Writes an entry; returns whether it was written (too large or a failing store: not). */
+  async store(location: CacheLocation, entry: CacheEntry): Promise<boolean> {
+    const text = JSON.stringify(entry);
+    if (Buffer.byteLength(text) > this.#options.maxEntryBytes) {
+      this.#options.metrics.skipped.inc({ reason: 'too_large' });
+      return false;
+    }
+    try {
+      const key = await this.#bounded(this.#entryKey(location));
+      await this.#bounded(this.#options.runtime.setCacheEntry(key, text, entry.ttlMs + entry.swrMs));
+      this.#options.metrics.bytesWritten.inc(text.length);
+      return true;
+    } catch (error) {
+      this.#failed('store', error);
+      return false;
+    }
+  }
+
+  /** Gives the refresh lock back (after a failed refresh, so another caller may try). */
+  async release(location: CacheLocation, lockToken: string): Promise<void> {
+    try {
+      const key = await this.#bounded(this.#entryKey(location));
+      await this.#bounded(this.#options.runtime.releaseLock(`swr:${key}`, lockToken));
+    } catch (error) {
+      this.#failed('release', error);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Each process's mirror of cache invalidations (purge generations, tag times) per workspace,
+ * loaded on first use and kept current by the runtime store's cache feed, so a lookup needs one
+ * store read (the entry). While the feed is down the mirror is not trusted and every lookup reads
+ * the workspace's state from the store.
+ */
+import type { CacheInvalidationEvent, CacheScopeState, RuntimeStore, Unsubscribe } from '../stores/types.ts';
+
+export class CacheScopeMirror {
+  readonly #runtime: RuntimeStore;
+  readonly #scopes = new Map<string, CacheScopeState>();
+  readonly #loading = new Map<string, Promise<CacheScopeState>>();
+  #trusted = false;
+  #unsubscribe: Unsubscribe | undefined;
+
+  constructor(runtime: RuntimeStore) {
+    this.#runtime = runtime;
+  }
+
+  async start(): Promise<void> {
+    this.#unsubscribe = await this.#runtime.watchCacheInvalidations((event) => this.#apply(event));
+    this.#trusted = true;
+  }
+
+  #apply(event: CacheInvalidationEvent): void {
+    switch (event.type) {
+      case 'purge': {
+        const scope = this.#scopes.get(event.workspaceId);
+        if (scope === undefined) return;
+        if (event.namespace === undefined) scope.generation = Math.max(scope.generation, event.generation);
+        else
+          scope.namespaces.set(
+            event.namespace,
+            Math.max(scope.namespaces.get(event.namespace) ?? 0, event.generation),
+          );
+        return;
+      }
+      case 'tags': {
+        const scope = this.#scopes.get(event.workspaceId);
+        if (scope === undefined) return;
+        for (const tag of event.tags) scope.tags.set(tag, Math.max(scope.tags.get(tag) ?? 0, event.atMs));
+        return;
+      }
+      case 'down':
+        this.#trusted = false;
+        this.#scopes.clear();
+        return;
+      case 'reset':
+        // Anything may have been missed: forget, and load again on next use.
+        this.#scopes.clear();
+        this.#trusted = true;
+        return;
+    }
+  }
+
+  /** The workspace's invalidation state. */
+  async scope(workspaceId: string): Promise<CacheScopeState> {
+    if (!this.#trusted) return this.#runtime.loadCacheScope(workspaceId);
+    const known = this.#scopes.get(workspaceId);
+    if (known !== undefined) return known;
+    let loading = this.#loading.get(workspaceId);
+    if (loading === undefined) {
+      loading = this.#runtime.loadCacheScope(workspaceId).then(
+        (scope) => {
+          this.#loading.delete(workspaceId);
+          if (this.#trusted) this.#scopes.set(workspaceId, scope);
+          return scope;
+        },
+        (error: unknown) => {
+          this.#loading.delete(workspaceId);
+          throw error;
+        },
+      );
+      this.#loading.set(workspaceId, loading);
+    }
+    return loading;
+  }
+
+  async close(): Promise<void> {
+    await this.#unsubscribe?.();
+  }
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { cacheEntryBytes, LockTable, LruCache } from './memory-cache.ts';
+
+const entry = (key: string) => cacheEntryBytes(key, 'value');
+
+describe('LruCache', () => {
+  it('evicts the least recently used entries beyond its byte budget', () => {
+    const cache = new LruCache(entry('k1') * 3);
+    cache.set('k1', 'value', 60_000);
+    cache.set('k2', 'value', 60_000);
+    cache.set('k3', 'value', 60_000);
+    expect(cache.bytes).toBe(entry('k1') * 3);
+    // A read makes k1 the most recent, so k2 goes first.
+    expect(cache.get('k1')).toBe('value');
+    cache.set('k4', 'value', 60_000);
+    expect(cache.get('k2')).toBeUndefined();
+    expect(cache.get('k3')).toBe('value');
+    cache.set('k5', 'value', 60_000);
+    expect(cache.get('k1')).toBeUndefined();
+    expect([cache.get('k3'), cache.get('k4'), cache.get('k5')]).toEqual(['value', 'value', 'value']);
+    expect(cache.size).toBe(3);
+    expect(cache.bytes).toBe(entry('k1') * 3);
+  });
+
+  it('evicts as many entries as a large one needs, and refuses one larger than the budget', () => {
+    const cache = new LruCache(1000);
+    for (let index = 0; index < 5; index += 1) cache.set(`k${index}`, 'x'.repeat(50), 60_000);
+    cache.set('big', 'x'.repeat(300), 60_000);
+    expect(cache.get('big')).toBe('x'.repeat(300));
+    expect(cache.bytes).toBeLessThanOrEqual(1000);
+    expect(cache.get('k0')).toBeUndefined();
+    expect(cache.get('k4')).toBe('x'.repeat(50));
+
+    // Too large: not stored, and the key's older value is gone rather than served stale.
+    cache.set('k4', 'x'.repeat(600), 60_000);
+    expect(cache.get('k4')).toBeUndefined();
+    expect(cache.get('big')).toBe('x'.repeat(300));
+  });
+
+  it('charges an overwritten entry once', () => {
+    const cache = new LruCache(10_000);
+    cache.set('k1', 'short', 60_000);
+    cache.set('k1', 'a longer value', 60_000);
+    expect(cache.bytes).toBe(cacheEntryBytes('k1', 'a longer value'));
+    cache.delete('k1');
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('expires on read exactly at the TTL, and sweeps expired entries it is never asked for', () => {
+    const cache = new LruCache(10_000);
+    cache.set('read', 'v', 100, 1000);
+    cache.set('unread', 'v', 100, 1000);
+    cache.set('live', 'v', 1000, 1000);
+    expect(cache.get('read', 1099)).toBe('v');
+    expect(cache.get('read', 1100)).toBeUndefined();
+    expect(cache.size).toBe(2);
+    cache.sweep(1100);
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(cacheEntryBytes('live', 'v'));
+    expect(cache.get('live', 1100)).toBe('v');
+  });
+
+  it('refuses a budget that is not a positive integer', () => {
+    expect(() => new LruCache(0)).toThrow(TypeError);
+    expect(() => new LruCache(1.5)).toThrow(TypeError);
+  });
+});
+
+describe('LockTable', () => {
+  it('holds a lock until its expiry or its holder releases it', () => {
+    const locks = new LockTable();
+    const token = locks.acquire('l1', 100, 1000) as string;
+    expect(token).toMatch(/^[\w-]{22}$/);
+    expect(locks.acquire('l1', 100, 1099)).toBeUndefined();
+    locks.release('l1', 'wrong');
+    expect(locks.acquire('l1', 100, 1050)).toBeUndefined();
+    const next = locks.acquire('l1', 100, 1100) as string;
+    expect(next).toBeDefined();
+    locks.release('l1', token);
+    expect(locks.acquire('l1', 100, 1150)).toBeUndefined();
+    locks.release('l1', next);
+    expect(locks.acquire('l1', 100, 1150)).toBeDefined();
+  });
+});

@@ -1,0 +1,3 @@
+import { describeCache } from './cache-suite.ts';
+
+describeCache('memory store', () => ({}));

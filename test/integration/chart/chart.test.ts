@@ -1,0 +1,522 @@
+/**
+ * The Helm chart (charts/inference-gateway): `helm lint` and `helm template` pass with the default
+ * values and with external Redis + existing Secrets; the rendered objects hold the security,
+ * RBAC and wiring the design asks for; the chart's CRDs and manifests/install.yaml are up to date;
+ * and the rendered output, the plain-YAML install and the examples are accepted by
+ * `kubectl apply --dry-run=server` against the real test API server, whose RBAC then grants each
+ * ServiceAccount what it needs and no more.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { helmAvailable, REPO_ROOT, type RunResult, requireHelmTools, run } from '../../helpers/helm.ts';
+import {
+  type KubeControlPlane,
+  kubeAvailable,
+  startKubeControlPlane,
+} from '../../helpers/kube-control-plane.ts';
+
+const CHART = join(REPO_ROOT, 'charts/inference-gateway');
+const RELEASE = 'inference-gateway';
+const NAMESPACE = 'inference-gateway';
+const helmOk = helmAvailable();
+const kubeOk = helmOk && kubeAvailable();
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: {
+    secretKeyRef?: { name: string; key: string; optional?: boolean };
+    fieldRef?: { fieldPath: string };
+  };
+}
+interface Container {
+  name: string;
+  image: string;
+  args?: string[];
+  env?: EnvVar[];
+  envFrom?: { secretRef?: { name: string; optional?: boolean } }[];
+  ports?: { name: string; containerPort: number }[];
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    allowPrivilegeEscalation?: boolean;
+    capabilities?: { drop?: string[]; add?: string[] };
+    seccompProfile?: { type: string };
+    privileged?: boolean;
+  };
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  livenessProbe?: { httpGet?: { path: string; port: string | number } };
+  readinessProbe?: { httpGet?: { path: string; port: string | number } };
+}
+interface PodSpec {
+  serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
+  securityContext?: { runAsNonRoot?: boolean; seccompProfile?: { type: string } };
+  containers: Container[];
+}
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
+  automountServiceAccountToken?: boolean;
+  data?: Record<string, string>;
+  spec?: {
+    replicas?: number;
+    template?: { spec: PodSpec };
+    ports?: { name: string; port: number; targetPort: string | number }[];
+    scaleTargetRef?: { kind: string; name: string };
+    minReplicas?: number;
+    maxReplicas?: number;
+    maxUnavailable?: number | string;
+    endpoints?: { port: string; path: string }[];
+  };
+  rules?: { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[];
+  roleRef?: { kind: string; name: string };
+  subjects?: { kind: string; name: string; namespace: string }[];
+}
+
+function parseObjects(text: string): K8sObject[] {
+  return parseAllDocuments(text)
+    .map((document) => document.toJS() as K8sObject | null)
+    .filter((object): object is K8sObject => object !== null && typeof object === 'object');
+}
+
+function find(objects: K8sObject[], kind: string, name: string): K8sObject {
+  const object = objects.find((entry) => entry.kind === kind && entry.metadata.name === name);
+  if (!object)
+    throw new Error(
+      `${kind}/${name} not rendered; have ${objects.map((o) => `${o.kind}/${o.metadata.name}`)}`,
+    );
+  return object;
+}
+
+function podSpec(object: K8sObject): PodSpec {
+  const spec = object.spec?.template?.spec;
+  if (!spec) throw new Error(`${object.kind}/${object.metadata.name} has no pod template`);
+  return spec;
+}
+
+function envOf(container: Container): Map<string, EnvVar> {
+  return new Map((container.env ?? []).map((entry) => [entry.name, entry]));
+}
+
+function expectSuccess(result: RunResult, what: string): void {
+  expect(result.code, `${what} failed:\n${result.stderr}\n${result.stdout.slice(0, 2000)}`).toBe(0);
+}
+
+/** Values for a production-like install: external Redis and every key from a Secret the user manages. */
+const EXTERNAL_VALUES = [
+  'redis.enabled=false',
+  'redis.existingSecret=redis-credentials',
+  'redis.existingSecretKey=url',
+  'tokenSigningKey.existingSecret=gateway-keys',
+  'encryptionKey.existingSecret=gateway-keys',
+  'providerKeys.existingSecret=provider-keys',
+];
+
+function setArgs(values: readonly string[]): string[] {
+  return values.flatMap((value) => ['--set', value]);
+}
+
+async function template(values: readonly string[] = [], extra: readonly string[] = []): Promise<RunResult> {
+  const { helm } = requireHelmTools();
+  return run(helm, ['template', RELEASE, CHART, '--namespace', NAMESPACE, ...setArgs(values), ...extra]);
+}
+
+async function render(values: readonly string[] = []): Promise<{ text: string; objects: K8sObject[] }> {
+  const result = await template(values);
+  expectSuccess(result, 'helm template');
+  return { text: result.stdout, objects: parseObjects(result.stdout) };
+}
+
+const WORKLOADS = [
+  { kind: 'Deployment', name: `${RELEASE}-gateway`, role: 'gateway', port: 8080 },
+  { kind: 'Deployment', name: `${RELEASE}-controlplane`, role: 'controlplane', port: 8081 },
+  { kind: 'Deployment', name: `${RELEASE}-operator`, role: 'operator', port: 8082 },
+] as const;
+
+describe.runIf(helmOk)('the Helm chart', () => {
+  it('passes helm lint --strict with the default values and with external Redis and Secrets', async () => {
+    const { helm } = requireHelmTools();
+    expectSuccess(await run(helm, ['lint', '--strict', CHART]), 'helm lint (defaults)');
+    expectSuccess(
+      await run(helm, ['lint', '--strict', CHART, ...setArgs(EXTERNAL_VALUES)]),
+      'helm lint (external)',
+    );
+  });
+
+  it('renders the three roles, services, HPA, PDB, bundled Redis and generated keys by default', async () => {
+    const { objects } = await render();
+    for (const { kind, name, role } of WORKLOADS) {
+      const container = podSpec(find(objects, kind, name)).containers[0];
+      expect(container?.args).toEqual([role]);
+      expect(container?.image).toBe('inference-gateway:0.1.0');
+    }
+    expect(find(objects, 'Deployment', `${RELEASE}-operator`).spec?.replicas).toBe(2);
+    // With the HPA on, the Deployment leaves replicas to it.
+    expect(find(objects, 'Deployment', `${RELEASE}-gateway`).spec?.replicas).toBeUndefined();
+    const hpa = find(objects, 'HorizontalPodAutoscaler', `${RELEASE}-gateway`);
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    expect(hpa.spec?.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: `${RELEASE}-gateway`,
+    });
+    expect(find(objects, 'PodDisruptionBudget', `${RELEASE}-gateway`).apiVersion).toBe('policy/v1');
+
+    expect(find(objects, 'Service', `${RELEASE}-gateway`).spec?.ports).toEqual([
+      { name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' },
+    ]);
+    expect(find(objects, 'Service', `${RELEASE}-controlplane`).spec?.ports).toEqual([
+      { name: 'http', port: 8081, targetPort: 'http', protocol: 'TCP' },
+    ]);
+    expect(find(objects, 'StatefulSet', `${RELEASE}-redis`).spec?.replicas).toBe(1);
+    expect(find(objects, 'Service', `${RELEASE}-redis`).spec?.ports?.[0]?.port).toBe(6379);
+    // The bundled Redis has no password: only this release's pods may reach it.
+    expect(find(objects, 'NetworkPolicy', `${RELEASE}-redis`).apiVersion).toBe('networking.k8s.io/v1');
+
+    const encryption = find(objects, 'Secret', `${RELEASE}-encryption`);
+    const key = Buffer.from(
+      Buffer.from(encryption.data?.['encryption-key'] ?? '', 'base64').toString(),
+      'base64',
+    );
+    expect(key).toHaveLength(32);
+    expect(encryption.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
+    const signing = find(objects, 'Secret', `${RELEASE}-token-signing`);
+    expect(
+      Buffer.from(signing.data?.['signing-key'] ?? '', 'base64').toString().length,
+    ).toBeGreaterThanOrEqual(32);
+  });
+
+  it('runs every pod non-root, read-only, without privilege escalation or capabilities, seccomp RuntimeDefault', async () => {
+    for (const values of [[], EXTERNAL_VALUES]) {
+      const { objects } = await render(values);
+      const pods = objects.filter((object) => object.spec?.template?.spec);
+      expect(pods.length).toBeGreaterThanOrEqual(3);
+      for (const object of pods) {
+        const spec = podSpec(object);
+        const where = `${object.kind}/${object.metadata.name}`;
+        expect(spec.securityContext?.runAsNonRoot, where).toBe(true);
+        expect(spec.securityContext?.seccompProfile?.type, where).toBe('RuntimeDefault');
+        for (const container of spec.containers) {
+          expect(container.securityContext, `${where} ${container.name}`).toMatchObject({
+            runAsNonRoot: true,
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'] },
+            seccompProfile: { type: 'RuntimeDefault' },
+          });
+          expect(container.securityContext?.capabilities?.add, where).toBeUndefined();
+          expect(container.resources?.requests, where).toBeDefined();
+          expect(container.resources?.limits?.memory, where).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it('probes /healthz for liveness and /readyz for readiness on each role', async () => {
+    const { objects } = await render();
+    for (const { kind, name, port } of WORKLOADS) {
+      const container = podSpec(find(objects, kind, name)).containers[0] as Container;
+      expect(container.ports).toEqual([{ name: 'http', containerPort: port, protocol: 'TCP' }]);
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    }
+  });
+
+  it('gives the gateway no ServiceAccount token and no Kubernetes API access', async () => {
+    const { objects } = await render();
+    const gateway = podSpec(find(objects, 'Deployment', `${RELEASE}-gateway`));
+    expect(gateway.automountServiceAccountToken).toBe(false);
+    expect(gateway.serviceAccountName).toBe(`${RELEASE}-gateway`);
+    expect(find(objects, 'ServiceAccount', `${RELEASE}-gateway`).automountServiceAccountToken).toBe(false);
+    const bindings = objects.filter(
+      (object) => object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding',
+    );
+    expect(bindings.length).toBeGreaterThan(0);
+    for (const binding of bindings) {
+      expect(binding.subjects?.map((subject) => subject.name)).not.toContain(`${RELEASE}-gateway`);
+    }
+    const redis = podSpec(find(objects, 'StatefulSet', `${RELEASE}-redis`));
+    expect(redis.automountServiceAccountToken).toBe(false);
+  });
+
+  it('wires the settings of src/config/settings.ts into each role', async () => {
+    const { objects } = await render();
+    const env = (name: string) =>
+      envOf(podSpec(find(objects, 'Deployment', name)).containers[0] as Container);
+    const gateway = env(`${RELEASE}-gateway`);
+    const controlPlane = env(`${RELEASE}-controlplane`);
+    const operator = env(`${RELEASE}-operator`);
+    for (const role of [gateway, controlPlane, operator]) {
+      expect(role.get('HOST')?.value).toBe('0.0.0.0');
+      expect(role.get('REDIS_URL')?.value).toBe(`redis://${RELEASE}-redis:6379`);
+      expect(role.get('SERVICE_ENCRYPTION_KEY')?.valueFrom?.secretKeyRef).toEqual({
+        name: `${RELEASE}-encryption`,
+        key: 'encryption-key',
+      });
+    }
+    expect(gateway.get('GATEWAY_PORT')?.value).toBe('8080');
+    expect(controlPlane.get('CONTROL_PORT')?.value).toBe('8081');
+    for (const role of [gateway, controlPlane]) {
+      expect(role.get('SERVICE_TOKEN_SIGNING_KEY')?.valueFrom?.secretKeyRef).toEqual({
+        name: `${RELEASE}-token-signing`,
+        key: 'signing-key',
+      });
+    }
+    // The operator never mints or verifies tokens.
+    expect(operator.get('SERVICE_TOKEN_SIGNING_KEY')).toBeUndefined();
+    expect(operator.get('OPERATOR_LEASE_NAME')?.value).toBe(`${RELEASE}-operator`);
+    expect(operator.get('OPERATOR_NAMESPACE')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.namespace');
+    expect(operator.get('POD_NAME')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.name');
+    expect(operator.get('OPERATOR_PORT')?.value).toBe('8082');
+  });
+
+  it('creates platform provider keys from values, loaded as environment variables', async () => {
+    const { objects } = await render(['providerKeys.values.OPENAI_API_KEY=sk-test-123']);
+    const secret = find(objects, 'Secret', `${RELEASE}-provider-keys`);
+    expect(Buffer.from(secret.data?.OPENAI_API_KEY ?? '', 'base64').toString()).toBe('sk-test-123');
+    for (const name of [`${RELEASE}-gateway`, `${RELEASE}-controlplane`]) {
+      const container = podSpec(find(objects, 'Deployment', name)).containers[0] as Container;
+      expect(container.envFrom).toEqual([
+        { secretRef: { name: `${RELEASE}-provider-keys`, optional: false } },
+      ]);
+    }
+    const operator = podSpec(find(objects, 'Deployment', `${RELEASE}-operator`)).containers[0] as Container;
+    expect(operator.envFrom).toBeUndefined();
+  });
+
+  it('uses external Redis and existing Secrets without creating any key Secret', async () => {
+    const { objects } = await render(EXTERNAL_VALUES);
+    expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
+    expect(objects.find((object) => object.kind === 'StatefulSet')).toBeUndefined();
+    const gateway = podSpec(find(objects, 'Deployment', `${RELEASE}-gateway`)).containers[0] as Container;
+    const env = envOf(gateway);
+    expect(env.get('REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'redis-credentials', key: 'url' });
+    expect(env.get('SERVICE_TOKEN_SIGNING_KEY')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'gateway-keys',
+      key: 'signing-key',
+    });
+    expect(env.get('SERVICE_ENCRYPTION_KEY')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'gateway-keys',
+      key: 'encryption-key',
+    });
+    expect(gateway.envFrom).toEqual([{ secretRef: { name: 'provider-keys', optional: true } }]);
+
+    const byUrl = await render(['redis.enabled=false', 'redis.url=rediss://:pw@redis.example:6380/0']);
+    const urlSecret = find(byUrl.objects, 'Secret', `${RELEASE}-redis-url`);
+    expect(Buffer.from(urlSecret.data?.['redis-url'] ?? '', 'base64').toString()).toBe(
+      'rediss://:pw@redis.example:6380/0',
+    );
+  });
+
+  it('refuses values that cannot work, with a clear message', async () => {
+    const noRedis = await template(['redis.enabled=false']);
+    expect(noRedis.code).not.toBe(0);
+    expect(noRedis.stderr).toContain('redis.enabled=false needs redis.url or redis.existingSecret');
+    const badKey = await template(['encryptionKey.value=too-short']);
+    expect(badKey.code).not.toBe(0);
+    expect(badKey.stderr).toContain('encryptionKey.value must be 32 bytes');
+    const typo = await template(['gateway.replica=3']);
+    expect(typo.code).not.toBe(0);
+    expect(typo.stderr).toContain("additional properties 'replica' not allowed");
+  });
+
+  it('renders an optional ServiceMonitor for the gateway /metrics', async () => {
+    const { objects: without } = await render();
+    expect(without.find((object) => object.kind === 'ServiceMonitor')).toBeUndefined();
+    const { objects } = await render(['serviceMonitor.enabled=true']);
+    const monitor = find(objects, 'ServiceMonitor', `${RELEASE}-gateway`);
+    expect(monitor.spec?.endpoints).toMatchObject([{ port: 'http', path: '/metrics' }]);
+  });
+
+  it('grants the operator and the control plane exactly the documented verbs', async () => {
+    const { objects } = await render();
+    const operator = find(objects, 'ClusterRole', `${RELEASE}-operator`);
+    expect(operator.rules).toEqual([
+      {
+        apiGroups: ['gateway.service.io'],
+        resources: ['tenants', 'cachepolicies', 'connections'],
+        verbs: ['get', 'list', 'watch', 'patch', 'update'],
+      },
+      {
+        apiGroups: ['gateway.service.io'],
+        resources: ['tenants/status', 'cachepolicies/status', 'connections/status'],
+        verbs: ['get', 'patch', 'update'],
+      },
+      {
+        apiGroups: ['gateway.service.io'],
+        resources: ['tenants/finalizers', 'cachepolicies/finalizers', 'connections/finalizers'],
+        verbs: ['get', 'patch', 'update'],
+      },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+    ]);
+    const lease = find(objects, 'Role', `${RELEASE}-operator-leader-election`);
+    expect(lease.metadata.namespace).toBe(NAMESPACE);
+    expect(lease.rules).toEqual([
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      {
+        apiGroups: ['coordination.k8s.io'],
+        resources: ['leases'],
+        resourceNames: [`${RELEASE}-operator`],
+        verbs: ['get', 'update', 'patch'],
+      },
+    ]);
+    const controlPlane = find(objects, 'ClusterRole', `${RELEASE}-controlplane`);
+    const all = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
+    expect(controlPlane.rules).toEqual([
+      {
+        apiGroups: ['gateway.service.io'],
+        resources: ['tenants', 'cachepolicies', 'connections'],
+        verbs: all,
+      },
+      { apiGroups: [''], resources: ['secrets'], verbs: all },
+    ]);
+  });
+
+  it("ships the repository's CRDs unchanged in charts/inference-gateway/crds", () => {
+    const sources = readdirSync(join(REPO_ROOT, 'crds')).sort();
+    expect(readdirSync(join(CHART, 'crds')).sort()).toEqual(sources);
+    for (const file of sources) {
+      expect(readFileSync(join(CHART, 'crds', file), 'utf8'), file).toBe(
+        readFileSync(join(REPO_ROOT, 'crds', file), 'utf8'),
+      );
+    }
+  });
+
+  it('keeps manifests/install.yaml up to date with helm template (scripts/render-manifests.sh --check)', async () => {
+    const { helm } = requireHelmTools();
+    const result = await run('bash', [join(REPO_ROOT, 'scripts/render-manifests.sh'), '--check'], {
+      env: { ...process.env, HELM_BIN: helm },
+    });
+    expectSuccess(result, 'render-manifests.sh --check (run scripts/render-manifests.sh to update)');
+    const objects = parseObjects(readFileSync(join(REPO_ROOT, 'manifests/install.yaml'), 'utf8'));
+    expect(objects[0]).toMatchObject({ kind: 'Namespace', metadata: { name: NAMESPACE } });
+    expect(objects.filter((object) => object.kind === 'CustomResourceDefinition')).toHaveLength(3);
+    // The plain install bakes no key in: the keys come from a Secret the user creates.
+    expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
+  });
+});
+
+describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
+  let plane: KubeControlPlane;
+  const kubectl = (args: readonly string[], input?: string) =>
+    run(requireHelmTools().kubectl, ['--kubeconfig', plane.kubeconfigPath, ...args], { input });
+
+  beforeAll(async () => {
+    plane = await startKubeControlPlane();
+    for (const name of [NAMESPACE, 'tenant-acme']) {
+      expectSuccess(await kubectl(['create', 'namespace', name]), `create namespace ${name}`);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  it('accepts the default render with kubectl apply --dry-run=server', async () => {
+    const { text } = await render();
+    const result = await kubectl(['apply', '--dry-run=server', '-f', '-'], text);
+    expectSuccess(result, 'kubectl apply --dry-run=server (defaults)');
+    expect(result.stdout).toContain(`deployment.apps/${RELEASE}-gateway created (server dry run)`);
+  });
+
+  it('accepts the external Redis / existing Secrets render with kubectl apply --dry-run=server', async () => {
+    const { text } = await render([...EXTERNAL_VALUES, 'controlPlane.autoscaling.enabled=true']);
+    const result = await kubectl(['apply', '--dry-run=server', '-f', '-'], text);
+    expectSuccess(result, 'kubectl apply --dry-run=server (external)');
+    expect(result.stdout).toContain(`horizontalpodautoscaler.autoscaling/${RELEASE}-controlplane created`);
+  });
+
+  it('accepts manifests/install.yaml and examples/ with kubectl apply --dry-run=server', async () => {
+    const install = await kubectl([
+      'apply',
+      '--dry-run=server',
+      '-f',
+      join(REPO_ROOT, 'manifests/install.yaml'),
+    ]);
+    expectSuccess(install, 'kubectl apply --dry-run=server -f manifests/install.yaml');
+    const examples = await kubectl(['apply', '--dry-run=server', '-f', join(REPO_ROOT, 'examples')]);
+    expectSuccess(examples, 'kubectl apply --dry-run=server -f examples/');
+    expect(examples.stdout).toContain('connection.gateway.service.io/acme-openai created (server dry run)');
+    expect(examples.stdout).toContain('cachepolicy.gateway.service.io/default created (server dry run)');
+    expect(examples.stdout).toContain('tenant.gateway.service.io/acme created (server dry run)');
+  });
+
+  describe('RBAC, once applied', () => {
+    beforeAll(async () => {
+      const { text } = await render();
+      expectSuccess(await kubectl(['apply', '--server-side', '-f', '-'], text), 'kubectl apply (defaults)');
+    });
+
+    /** `kubectl auth can-i` as the ServiceAccount; `resource` may be `plural.group[/name]`. */
+    const can = async (
+      serviceAccount: string,
+      verb: string,
+      resource: string,
+      namespace?: string,
+      subresource?: string,
+    ) => {
+      const args = [
+        'auth',
+        'can-i',
+        verb,
+        resource,
+        `--as=system:serviceaccount:${NAMESPACE}:${serviceAccount}`,
+      ];
+      if (namespace) args.push('-n', namespace);
+      if (subresource) args.push(`--subresource=${subresource}`);
+      const result = await kubectl(args);
+      return result.stdout.trim() === 'yes';
+    };
+
+    it('lets the operator reconcile, write status and finalizers, create namespaces and hold its Lease', async () => {
+      const sa = `${RELEASE}-operator`;
+      for (const resource of [
+        'tenants',
+        'cachepolicies.gateway.service.io',
+        'connections.gateway.service.io',
+      ]) {
+        for (const verb of ['get', 'list', 'watch', 'patch', 'update']) {
+          expect(await can(sa, verb, resource, 'tenant-acme'), `${verb} ${resource}`).toBe(true);
+        }
+        expect(await can(sa, 'delete', resource, 'tenant-acme'), `delete ${resource}`).toBe(false);
+        expect(await can(sa, 'create', resource, 'tenant-acme'), `create ${resource}`).toBe(false);
+      }
+      expect(await can(sa, 'patch', 'connections.gateway.service.io', 'tenant-acme', 'status')).toBe(true);
+      expect(await can(sa, 'update', 'cachepolicies.gateway.service.io', 'tenant-acme', 'status')).toBe(true);
+      expect(await can(sa, 'update', 'tenants.gateway.service.io', undefined, 'finalizers')).toBe(true);
+      expect(await can(sa, 'watch', 'secrets', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'create', 'secrets', 'tenant-acme')).toBe(false);
+      expect(await can(sa, 'create', 'namespaces')).toBe(true);
+      expect(await can(sa, 'delete', 'namespaces')).toBe(false);
+      expect(await can(sa, 'create', 'events', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'create', 'leases.coordination.k8s.io', NAMESPACE)).toBe(true);
+      expect(await can(sa, 'update', `leases.coordination.k8s.io/${RELEASE}-operator`, NAMESPACE)).toBe(true);
+      expect(await can(sa, 'update', 'leases.coordination.k8s.io/someone-else', NAMESPACE)).toBe(false);
+      expect(await can(sa, 'create', 'leases.coordination.k8s.io', 'tenant-acme')).toBe(false);
+    });
+
+    it('lets the control plane write resources and Secrets, and nothing else', async () => {
+      const sa = `${RELEASE}-controlplane`;
+      for (const verb of ['create', 'update', 'patch', 'delete', 'get', 'list', 'watch']) {
+        expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(true);
+        expect(await can(sa, verb, 'secrets', 'tenant-acme'), verb).toBe(true);
+      }
+      expect(await can(sa, 'create', 'tenants.gateway.service.io')).toBe(true);
+      expect(await can(sa, 'patch', 'connections.gateway.service.io', 'tenant-acme', 'status')).toBe(false);
+      expect(await can(sa, 'create', 'namespaces')).toBe(false);
+      expect(await can(sa, 'get', 'pods', NAMESPACE)).toBe(false);
+    });
+
+    it('gives the gateway nothing', async () => {
+      const sa = `${RELEASE}-gateway`;
+      expect(await can(sa, 'get', 'secrets', NAMESPACE)).toBe(false);
+      expect(await can(sa, 'list', 'connections.gateway.service.io', 'tenant-acme')).toBe(false);
+    });
+  });
+});
