@@ -61,6 +61,8 @@ export interface Settings {
   shutdownGraceMs: number;
   /** Whether the control plane answers GraphQL introspection. */
   graphqlIntrospection: boolean;
+  /** The response cache's kill switch (GATEWAY_CACHE=off: no request is cached or looked up). */
+  cacheEnabled: boolean;
   /** Responses larger than this are not cached. */
   cacheMaxEntryBytes: number;
   /** Bound on each cache store call on the request path (past it: bypass). */
@@ -174,6 +176,7 @@ export function loadSettings(
     bootstrapBalanceMicros: readInt(env, 'BOOTSTRAP_BALANCE_MICROS', 100_000_000, 0, Number.MAX_SAFE_INTEGER),
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     graphqlIntrospection: readBool(env, 'CONTROL_GRAPHQL_INTROSPECTION', true),
+    cacheEnabled: readBool(env, 'GATEWAY_CACHE', true),
     cacheMaxEntryBytes: readInt(env, 'GATEWAY_CACHE_MAX_ENTRY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     cacheTimeoutMs: readInt(env, 'GATEWAY_CACHE_TIMEOUT_MS', 250, 1, 60_000),
     cacheMemoryBytes: readInt(

@@ -28,10 +28,12 @@ export interface CachePlan {
   write: boolean;
 }
 
-/** What a forwarded request must do with its answer: write it, and say how it was served. */
+/** How a forwarded cacheable request was served, and whether its answer is to be written. */
 export interface CacheWrite {
   plan: CachePlan;
   result: 'miss' | 'refresh';
+  /** False under `no-store`: the header still says `miss`, nothing is written. */
+  write: boolean;
 }
 
 function isCacheableTemperature(body: JsonObject): boolean {
@@ -45,9 +47,10 @@ export function planCache(
   principal: Principal,
   routeLabel: string,
   view: ConfigView,
+  enabled: boolean,
 ): CachePlan | undefined {
   const directive = parseCacheDirective(request.headers);
-  if (directive.mode === 'off') return undefined;
+  if (directive.mode === 'off' || !enabled) return undefined;
   const policy = resolveCachePolicy(view, principal.tenantId, principal.workspaceId, directive);
   // Semantic mode (asked for, or the policy's) caches at any temperature; until semantic
   // matching exists it behaves as exact matching.

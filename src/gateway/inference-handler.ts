@@ -86,7 +86,14 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     };
     let staleRefresh: { plan: CachePlan; entry: CacheEntry; lockToken: string } | undefined;
     try {
-      const plan = planCache(request, parsed.body, principal, routeLabel, deps.view);
+      const plan = planCache(
+        request,
+        parsed.body,
+        principal,
+        routeLabel,
+        deps.view,
+        deps.settings.cacheEnabled,
+      );
       if (plan !== undefined) {
         const lookup: Lookup = plan.read ? await deps.cache.lookup(plan.location) : { kind: 'miss' };
         if (lookup.kind === 'hit')
@@ -96,13 +103,13 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
             return await serveFromCache(reply, lookup.entry, 'stale', undefined, exchange, deps);
           staleRefresh = { plan, entry: lookup.entry, lockToken: lookup.lockToken };
         }
-        if (lookup.kind !== 'bypass' && plan.write) {
+        if (lookup.kind === 'bypass') {
+          deps.cacheMetrics.results.inc({ route: routeLabel, result: 'bypass' });
+        } else {
           const result =
             staleRefresh !== undefined || plan.directive.mode === 'force-refresh' ? 'refresh' : 'miss';
-          exchange.cacheWrite = { plan, result };
+          exchange.cacheWrite = { plan, result, write: plan.write };
           deps.cacheMetrics.results.inc({ route: routeLabel, result });
-        } else if (lookup.kind === 'bypass') {
-          deps.cacheMetrics.results.inc({ route: routeLabel, result: 'bypass' });
         }
       }
       const served = await forward(request, reply, exchange, payload, parsed.stream, clientWantsUsage, deps);
@@ -205,8 +212,8 @@ async function forward(
     .headers(renderRoutingHeaders(route))
     .header('content-type', contentType || 'application/json');
   const cacheWrite = exchange.cacheWrite;
-  if (cacheWrite !== undefined) {
-    reply.header(CACHE_HEADER, cacheWrite.result);
+  if (cacheWrite !== undefined) reply.header(CACHE_HEADER, cacheWrite.result);
+  if (cacheWrite?.write) {
     await deps.cache.store(
       cacheWrite.plan.location,
       newEntry(

@@ -44,7 +44,7 @@ export async function relayStream(
   deps.metrics.inflightStreams.inc({ route: routeLabel });
   const pending: string[] = [];
   // Everything the client receives, for the cache: a hit replays exactly these bytes.
-  const recorded: string[] | undefined = exchange.cacheWrite === undefined ? undefined : [];
+  const recorded: string[] | undefined = exchange.cacheWrite?.write ? [] : undefined;
   let failed = false;
   const reader = new SseEventReader((event) => {
     if (observer.accept(event)) pending.push(serializeSseEvent(event));

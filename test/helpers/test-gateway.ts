@@ -35,6 +35,8 @@ export async function startTestGateway(
       STATE_DIR: dir,
       BOOTSTRAP_FILE: bootstrapFile,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // Off unless a suite is about the cache: other suites repeat identical requests on purpose.
+      GATEWAY_CACHE: 'off',
       ...env,
     },
     PROVIDER_NAMES,

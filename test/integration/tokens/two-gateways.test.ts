@@ -26,6 +26,8 @@ describe.runIf(redis !== undefined)('two gateway processes sharing one Redis', (
       SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       OPENAI_API_KEY: 'sk-platform',
       OPENAI_BASE_URL: `${openai.url}/v1`,
+      // Repeated identical requests must reach the upstream (and the budget).
+      GATEWAY_CACHE: 'off',
     });
     first = await startTestGateway(env);
     const settings = loadSettings({ ...env, HOST: '127.0.0.1', GATEWAY_PORT: '0' }, PROVIDER_NAMES);
