@@ -165,6 +165,13 @@ describe('control plane authentication and limits', () => {
     expect(result.errors?.[0]?.message).toContain('deeper than');
   });
 
+  it('refuses queries over the size limit', async () => {
+    const huge = `{ auditLog { id } ${' '.repeat(25_000)} }`;
+    const result = await graphql(gateway.controlUrl, gateway.credentials.pat, huge);
+    expect(result.status).toBe(400);
+    expect(result.errors?.[0]?.message).toContain('longer than');
+  });
+
   it('reports malformed variables as BAD_USER_INPUT, not an internal error', async () => {
     const result = await graphql(gateway.controlUrl, gateway.credentials.pat, MINT, {
       input: { ttlSeconds: 'soon' },
