@@ -45,9 +45,10 @@ export class UpstreamClient {
 
   async send(request: UpstreamRequest): Promise<UpstreamResponse> {
     try {
+      const url = new URL(request.url);
       const response = await this.#agent.request({
-        origin: new URL(request.url).origin,
-        path: pathOf(request.url),
+        origin: url.origin,
+        path: url.pathname + url.search,
         method: request.method ?? 'POST',
         headers:
           request.body === undefined
@@ -65,11 +66,6 @@ export class UpstreamClient {
   async close(): Promise<void> {
     await this.#agent.close();
   }
-}
-
-function pathOf(url: string): string {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
 }
 
 /** Maps undici's error codes (never message text) to the gateway's error tree. */
