@@ -5,12 +5,16 @@
 import { loadSettings, SettingsError } from '../config/settings.ts';
 import { createLogger } from '../observability/logger.ts';
 import { PROVIDER_NAMES } from '../providers/registry.ts';
+import { runControlPlane } from './controlplane-role.ts';
 import { runGateway } from './gateway-role.ts';
+import { runOperator } from './operator-role.ts';
 import { runStandalone } from './standalone.ts';
 
 const ROLES = {
   standalone: runStandalone,
   gateway: runGateway,
+  controlplane: runControlPlane,
+  operator: runOperator,
 } as const;
 
 function usage(): string {

@@ -31,6 +31,11 @@ function comparable(kind: ConfigKind, record: object): string {
   return canonicalJson(rest);
 }
 
+/** Whether two records of a kind are the same for the gateway (a connection's seal aside). */
+export function recordsEqual(kind: ConfigKind, left: object, right: object): boolean {
+  return comparable(kind, left) === comparable(kind, right);
+}
+
 /**
  * Makes the store hold exactly `desired`: puts what is new or different, deletes what is not
  * desired, leaves the rest alone (no change announced), then sets the epoch marker.

@@ -20,6 +20,7 @@ import {
   type ConnectionRecord,
   cachePolicyId,
   type PatRecord,
+  type ProviderKind,
   type ProvisioningKeyRecord,
   type TenantRecord,
 } from '../stores/records.ts';
@@ -258,6 +259,31 @@ export function connectionKeyHint(material: Record<string, string>): string {
   return '';
 }
 
+/**
+ * The Secret keys each provider needs: any one of the alternatives, each complete and non-empty.
+ * An openai-compatible server may need no key at all.
+ */
+export const CONNECTION_SECRET_KEYS: Readonly<Record<ProviderKind, readonly (readonly string[])[]>> = {
+  openai: [['apiKey']],
+  anthropic: [['apiKey']],
+  gemini: [['apiKey']],
+  'openai-compatible': [[]],
+  bedrock: [['awsAccessKeyId', 'awsSecretAccessKey'], ['apiKey']],
+  'bedrock-mantle': [['apiKey'], ['awsAccessKeyId', 'awsSecretAccessKey']],
+  vertex: [['gcpServiceAccountJson'], ['apiKey']],
+};
+
+/** Why the material lacks what the provider needs (names keys, never values), or undefined. */
+export function missingConnectionKeys(
+  provider: ProviderKind,
+  material: Record<string, string>,
+): string | undefined {
+  const alternatives = CONNECTION_SECRET_KEYS[provider] ?? [[]];
+  if (alternatives.some((keys) => keys.every((key) => (material[key] ?? '') !== ''))) return undefined;
+  const wanted = alternatives.map((keys) => keys.join(' and ')).join(', or ');
+  return `lacks the keys provider ${provider} needs: ${wanted}`;
+}
+
 /** The Connection's record, its secret material (every key of `secret`) sealed. */
 export function desiredConnectionRecord(
   connection: ConnectionResource,
@@ -277,9 +303,13 @@ export function desiredConnectionRecord(
     const message = `Secret '${secretName}' not found in namespace '${connection.metadata.namespace}'`;
     return { ok: false, problem: problemOf(connection, 'SecretNotFound', message) };
   }
+  const material = decodeSecretData(secret);
+  const missing = missingConnectionKeys(spec.provider, material);
+  if (missing !== undefined) {
+    return { ok: false, problem: problemOf(connection, 'KeyMissing', `Secret '${secretName}' ${missing}`) };
+  }
   const tenantId = tenantIdOfNamespace(connection.metadata.namespace) as string;
   const slug = spec.slug ?? spec.label ?? connection.metadata.name;
-  const material = decodeSecretData(secret);
   const record: ConnectionRecord = withoutUndefined({
     v: 1,
     id: `${tenantId}/${slug}`,
@@ -300,13 +330,16 @@ export function desiredConnectionRecord(
   return { ok: true, id: record.id, record };
 }
 
+type Aged = { metadata: { name: string; namespace?: string; creationTimestamp?: string } };
+
+/** The order of age: creation time, then namespace and name. Of two conflicting objects the older wins. */
+export function ageKey(item: Aged): string {
+  return `${item.metadata.creationTimestamp ?? ''}\u0000${item.metadata.namespace ?? ''}\u0000${item.metadata.name}`;
+}
+
 /** Oldest first (then by namespace and name), so that of two conflicting objects the older wins. */
-function byAge<T extends { metadata: { name: string; namespace?: string; creationTimestamp?: string } }>(
-  items: readonly T[],
-): T[] {
-  const sortKey = (item: T) =>
-    `${item.metadata.creationTimestamp ?? ''}\u0000${item.metadata.namespace ?? ''}\u0000${item.metadata.name}`;
-  return [...items].sort((left, right) => (sortKey(left) < sortKey(right) ? -1 : 1));
+export function byAge<T extends Aged>(items: readonly T[]): T[] {
+  return [...items].sort((left, right) => (ageKey(left) < ageKey(right) ? -1 : 1));
 }
 
 function emptySnapshot(): ConfigSnapshot {

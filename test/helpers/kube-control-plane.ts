@@ -117,7 +117,26 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/**
+ * Starts etcd and kube-apiserver on free ports. Ports are found by probing, so a suite running in
+ * parallel can take one first: a start that fails is retried on new ports, up to three times.
+ */
 export async function startKubeControlPlane(options: { crdsDir?: string } = {}): Promise<KubeControlPlane> {
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      lastError = error;
+      process.stderr.write(
+        `test control plane start failed (attempt ${attempt} of 3): ${(error as Error).message.slice(0, 300)}\n`,
+      );
+    }
+  }
+  throw lastError;
+}
+
+async function startOnce(options: { crdsDir?: string }): Promise<KubeControlPlane> {
   const found = kubeBinaries();
   if (!('dir' in found)) throw new Error(found.reason);
   const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();

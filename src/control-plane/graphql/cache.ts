@@ -143,6 +143,8 @@ function policyById(context: ResolverContext, id: string) {
 function asValidation(error: unknown): never {
   const messages = (error as { messages?: unknown }).messages;
   if (Array.isArray(messages)) throw validationError(messages.join('; '));
+  // The Kubernetes API server refuses invalid objects with 422 and the CRD's own message.
+  if ((error as { statusCode?: unknown }).statusCode === 422) throw validationError((error as Error).message);
   throw error;
 }
 

@@ -1,0 +1,63 @@
+/**
+ * The control-plane role for Kubernetes: GraphQL over the Kubernetes resources (CRs and Secrets
+ * written with its own field manager) and the Redis stores. A configuration change is in force on
+ * the gateways when this process's view of the config store (which the operator writes) shows it.
+ */
+import type { Settings } from '../config/settings.ts';
+import { SettingsError } from '../config/settings.ts';
+import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
+import type { Logger } from '../observability/logger.ts';
+import { KubernetesResources } from '../resources/kubernetes-resources.ts';
+import { ConfigView } from '../stores/config-view.ts';
+import { type Closer, handleShutdownSignals } from './lifecycle.ts';
+import { openStores } from './open-stores.ts';
+
+/** How long a mutation waits for the operator to publish its change. */
+const PROPAGATION_TIMEOUT_MS = 15_000;
+
+export interface RunningControlPlane {
+  url: string;
+  close: Closer;
+}
+
+export async function startControlPlane(
+  settings: Readonly<Settings>,
+  log: Logger,
+): Promise<RunningControlPlane> {
+  if (settings.redisUrl === undefined) throw new SettingsError('the controlplane role needs REDIS_URL');
+  const stores = await openStores(settings);
+  const view = await ConfigView.start(stores.config);
+  const resources = new KubernetesResources({ fieldManager: 'inference-gateway-controlplane', log });
+  const app = await buildControlPlaneApp({
+    log,
+    isReady: () => stores.runtime.ping(),
+    limits: { introspection: settings.graphqlIntrospection },
+    services: {
+      view,
+      runtime: stores.runtime,
+      resources,
+      signingKey: settings.tokenSigningKeys[0],
+      awaitConfig: async (kind, id, predicate) => {
+        await view.whenApplied(kind, id, predicate, PROPAGATION_TIMEOUT_MS);
+      },
+      log,
+    },
+  });
+  const url = await app.listen({ host: settings.host, port: settings.controlPort });
+  log.info({ url }, 'control plane started');
+  return {
+    url,
+    close: async () => {
+      await app.close();
+      await resources.close();
+      await view.close();
+      await stores.config.close();
+      await stores.runtime.close();
+    },
+  };
+}
+
+export async function runControlPlane(settings: Readonly<Settings>, log: Logger): Promise<void> {
+  const running = await startControlPlane(settings, log);
+  handleShutdownSignals(log, settings.shutdownGraceMs, [running.close]);
+}

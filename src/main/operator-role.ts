@@ -1,0 +1,70 @@
+/**
+ * The operator role for Kubernetes: reconciles Tenant, CachePolicy and Connection into the Redis
+ * config store, with leader election so that several replicas can run. Needs REDIS_URL and
+ * SERVICE_ENCRYPTION_KEY; the cluster comes from KUBECONFIG or the in-cluster service account.
+ * Serves /healthz (the process is up) and /readyz (the caches are filled) on OPERATOR_PORT.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { Settings } from '../config/settings.ts';
+import { SettingsError } from '../config/settings.ts';
+import type { Logger } from '../observability/logger.ts';
+import { type OperatorHandle, startOperator } from '../operator/operator.ts';
+import { handleShutdownSignals } from './lifecycle.ts';
+
+const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/** The Lease's namespace: the setting, else the pod's own namespace when in a cluster, else `default`. */
+async function leaseNamespace(settings: Readonly<Settings>): Promise<string> {
+  if (settings.operator.namespace) return settings.operator.namespace;
+  try {
+    return (await readFile(IN_CLUSTER_NAMESPACE_FILE, 'utf8')).trim() || 'default';
+  } catch {
+    return 'default';
+  }
+}
+
+async function serveProbes(
+  settings: Readonly<Settings>,
+  operator: OperatorHandle,
+  log: Logger,
+): Promise<Server> {
+  const server = createServer((request, response) => {
+    const health = operator.health();
+    const path = (request.url ?? '').split('?')[0];
+    const reply = (status: number, body: object) => {
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (path === '/healthz') reply(200, { status: 'ok' });
+    else if (path === '/readyz') reply(health.synced ? 200 : 503, health);
+    else reply(404, { error: 'not found' });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.operator.port, settings.host, resolve);
+  });
+  log.info({ address: server.address() }, 'operator probes listening');
+  return server;
+}
+
+export async function runOperator(settings: Readonly<Settings>, log: Logger): Promise<void> {
+  if (settings.redisUrl === undefined) throw new SettingsError('the operator role needs REDIS_URL');
+  if (settings.encryptionKey === undefined)
+    throw new SettingsError('the operator role needs SERVICE_ENCRYPTION_KEY (32 bytes, hex or base64)');
+  const operator = await startOperator({
+    redisUrl: settings.redisUrl,
+    encryptionKey: settings.encryptionKey,
+    leaseNamespace: await leaseNamespace(settings),
+    leaseName: settings.operator.leaseName,
+    identity: settings.operator.identity,
+    resyncIntervalMs: settings.operator.resyncSeconds * 1000,
+    epochCheckIntervalMs: settings.operator.epochCheckSeconds * 1000,
+    log,
+  });
+  const probes = settings.operator.port === 0 ? undefined : await serveProbes(settings, operator, log);
+  handleShutdownSignals(log, settings.shutdownGraceMs, [
+    // Releasing the Lease first lets a standby take over at once instead of after its expiry.
+    () => operator.stop(),
+    () => new Promise<void>((resolve) => (probes ? probes.close(() => resolve()) : resolve())),
+  ]);
+}

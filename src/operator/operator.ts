@@ -1,0 +1,383 @@
+/**
+ * The operator (DESIGN section 2): Tenant, CachePolicy and Connection (and the Secrets they name)
+ * reconciled into the config store, by whichever replica holds the Lease.
+ *
+ * Every replica keeps its informers running; only the leader reconciles. On becoming the leader it
+ * waits for the caches, rebuilds the whole store from them (which also removes whatever no object
+ * owns any more), then queues every object so that finalizers, namespaces and status are current.
+ * From then on, informer events queue the objects they concern. While leading it also checks every
+ * few seconds that the store still has its epoch marker (Redis restarted without persistence:
+ * rebuild) and rebuilds plus requeues everything every `resyncIntervalMs`.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
+import { createSecretSealer } from '../auth/secret-box.ts';
+import type { InformerTimings } from '../resources/kubernetes-informer.ts';
+import { KubernetesLeases } from '../resources/kubernetes-leases.ts';
+import { KubernetesResources, type ResourceChange } from '../resources/kubernetes-resources.ts';
+import { type KubeConfig, KubeTransport, loadKubeConfig } from '../resources/kubernetes-transport.ts';
+import { CREDENTIAL_LABEL, type ResourceKind, tenantNamespace } from '../resources/types.ts';
+import { RedisConfigStore } from '../stores/redis-config-store.ts';
+import type { ConfigStore } from '../stores/types.ts';
+import { CachePolicyController } from './cache-policy-controller.ts';
+import { syncConfigStore } from './config-sync.ts';
+import { ConnectionController } from './connection-controller.ts';
+import {
+  type ControllerContext,
+  NotLeaderError,
+  type OperatorLog,
+  type OperatorResources,
+  parseObjectKey,
+} from './controller-support.ts';
+import { tenantIdOfNamespace } from './desired-config.ts';
+import { LeaderElector } from './leader-election.ts';
+import { desiredStateWithOwners, objectKey } from './object-outcomes.ts';
+import { PublishedRecords } from './published-records.ts';
+import { TenantController } from './tenant-controller.ts';
+import { WorkQueue } from './work-queue.ts';
+
+export interface OperatorOptions {
+  /** The cluster: a KubeConfig, or a kubeconfig file; default KUBECONFIG, ~/.kube/config or in-cluster. */
+  kubeConfig?: KubeConfig;
+  kubeconfigPath?: string;
+  /** The config store to write; or `redisUrl` to open a RedisConfigStore (closed on stop). */
+  configStore?: ConfigStore;
+  redisUrl?: string;
+  /** 32-byte AES-256-GCM key that seals Connection secrets in the config store. */
+  encryptionKey: Uint8Array;
+  /** Namespace and name of the coordination.k8s.io Lease. */
+  leaseNamespace: string;
+  leaseName?: string;
+  /** This replica's identity in the Lease; default `<hostname>_<uuid>`. */
+  identity?: string;
+  /** Lease timings, client-go's defaults: 15 s / 10 s / 2 s. */
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Full rebuild and requeue of every object; default 5 minutes. */
+  resyncIntervalMs?: number;
+  /** How often the leader checks the store's epoch marker; default 5 s. */
+  epochCheckIntervalMs?: number;
+  /** Reconciles of different objects at once; default 4. */
+  concurrency?: number;
+  /** Requeue backoff after a failed reconcile: base doubling up to max; default 200 ms / 60 s. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  informerTimings?: Partial<InformerTimings>;
+  /** Server-side apply field manager (status, namespaces; finalizers use `<it>-finalizers`). */
+  fieldManager?: string;
+  log?: OperatorLog;
+}
+
+export interface OperatorHealth {
+  /** Every informer has listed once. */
+  synced: boolean;
+  leader: boolean;
+  /** Leading, with the store rebuilt: events are being reconciled. */
+  reconciling: boolean;
+  identity: string;
+  /** Reconciles queued or running. */
+  queued: number;
+}
+
+export interface OperatorHandle {
+  readonly identity: string;
+  isLeader(): boolean;
+  health(): OperatorHealth;
+  /** Resolves when no leadership change is in progress and no reconcile is queued or running. */
+  settled(): Promise<void>;
+  /** Graceful: stop reconciling, release the Lease, close everything. */
+  stop(): Promise<void>;
+  /** A simulated crash: everything stops at once, the Lease is not released, nothing more is written. */
+  crash(): Promise<void>;
+}
+
+const DEFAULT_FIELD_MANAGER = 'inference-gateway-operator';
+const NO_LOG: OperatorLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** A change worth a reconcile: spec (generation), deletion or finalizers moved; status alone is not. */
+function isMeaningful(change: ResourceChange): boolean {
+  if (change.type !== 'modified' || change.resource.kind === 'Secret') return true;
+  const [before, after] = [change.previous.metadata, change.resource.metadata];
+  return (
+    before.generation !== after.generation ||
+    before.deletionTimestamp !== after.deletionTimestamp ||
+    !isDeepStrictEqual(before.finalizers ?? [], after.finalizers ?? [])
+  );
+}
+
+export async function startOperator(options: OperatorOptions): Promise<OperatorHandle> {
+  const log = options.log ?? NO_LOG;
+  const identity = options.identity ?? `${hostname()}_${randomUUID()}`;
+  const fieldManager = options.fieldManager ?? DEFAULT_FIELD_MANAGER;
+  const retryPeriodMs = options.retryPeriodMs ?? 2_000;
+  const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+
+  const kubeConfig = options.kubeConfig ?? loadKubeConfig(options.kubeconfigPath);
+  const transport = new KubeTransport(kubeConfig, { userAgent: fieldManager });
+  const resources: OperatorResources = new KubernetesResources({
+    transport,
+    fieldManager,
+    instance: identity,
+    informerTimings: options.informerTimings,
+    log,
+  });
+  const ownsStore = options.configStore === undefined;
+  if (!options.configStore && !options.redisUrl)
+    throw new Error('the operator needs a config store or a Redis URL');
+  const store =
+    options.configStore ??
+    new RedisConfigStore({
+      url: options.redisUrl as string,
+      onError: (error) => log.debug?.({ err: error }, 'redis'),
+    });
+  const published = new PublishedRecords();
+  const sealer = createSecretSealer(options.encryptionKey);
+
+  let leading = false;
+  /** Leading and past the first rebuild: only then do events queue reconciles (the caches are whole). */
+  let reconciling = false;
+  let halted = false;
+  const context: ControllerContext = {
+    resources,
+    store,
+    published,
+    sealing: { seal: sealer.seal, digest: sealer.digest },
+    log,
+    assertLeading: () => {
+      if (!leading || halted) throw new NotLeaderError();
+    },
+    now: () => new Date(),
+  };
+  const controllers = {
+    Tenant: new TenantController(context),
+    CachePolicy: new CachePolicyController(context),
+    Connection: new ConnectionController(context),
+  };
+
+  const queue = new WorkQueue({
+    concurrency: options.concurrency,
+    retryBaseMs: options.retryBaseMs,
+    retryMaxMs: options.retryMaxMs,
+    handler: async (key) => {
+      if (!reconciling) return undefined;
+      const ref = parseObjectKey(key);
+      try {
+        return (await controllers[ref.kind].reconcile(ref)) ?? undefined;
+      } catch (error) {
+        if (error instanceof NotLeaderError) return undefined;
+        throw error;
+      }
+    },
+    onError: (key, error, failures, retryInMs) =>
+      log.warn({ key, err: error, failures, retryInMs }, 'reconcile failed; requeued with backoff'),
+  });
+
+  const enqueueNamespace = (kind: 'CachePolicy' | 'Connection', namespace: string | undefined) => {
+    for (const item of resources.cachedList(kind, namespace)) queue.add(objectKey(item));
+  };
+  const route = (change: ResourceChange) => {
+    if (!reconciling || !isMeaningful(change)) return;
+    const { resource } = change;
+    const { name, namespace } = resource.metadata;
+    switch (resource.kind) {
+      case 'Tenant':
+        queue.add(objectKey(resource));
+        enqueueNamespace('CachePolicy', tenantNamespace(name));
+        enqueueNamespace('Connection', tenantNamespace(name));
+        break;
+      case 'CachePolicy':
+      case 'Connection':
+        // Siblings too: of two objects with one id, the other may now win or lose.
+        queue.add(objectKey(resource));
+        enqueueNamespace(resource.kind, namespace);
+        break;
+      case 'Secret': {
+        const previousLabels = change.type === 'modified' ? change.previous.metadata.labels : undefined;
+        const tenantId = tenantIdOfNamespace(namespace);
+        if (
+          tenantId &&
+          (resource.metadata.labels?.[CREDENTIAL_LABEL] || previousLabels?.[CREDENTIAL_LABEL])
+        ) {
+          queue.add(`Tenant//${tenantId}`);
+        }
+        for (const connection of resources.cachedList('Connection', namespace)) {
+          if (connection.spec.secretRef?.name === name) queue.add(objectKey(connection));
+        }
+        break;
+      }
+    }
+  };
+  const unsubscribe = resources.onChange(route);
+
+  const enqueueAll = () => {
+    for (const kind of ['Tenant', 'CachePolicy', 'Connection'] as const satisfies ResourceKind[]) {
+      for (const item of resources.cachedList(kind)) queue.add(objectKey(item));
+    }
+  };
+
+  /** Recomputes every record from the caches and makes the store hold exactly those (sets the epoch). */
+  const rebuild = async (reason: string) => {
+    context.assertLeading();
+    const desired = desiredStateWithOwners(
+      {
+        tenants: resources.cachedList('Tenant'),
+        cachePolicies: resources.cachedList('CachePolicy'),
+        connections: resources.cachedList('Connection'),
+        secrets: resources.cachedList('Secret'),
+      },
+      context.sealing,
+    );
+    published.replaceAll(desired.owners);
+    const counts = await syncConfigStore(store, desired.records);
+    log.info({ reason, ...counts }, 'config store rebuilt from the resources');
+  };
+
+  let timers: NodeJS.Timeout[] = [];
+  const background = new Set<Promise<void>>();
+  const checkEpoch = async () => {
+    try {
+      if ((await store.getEpoch()) !== undefined || !leading) return;
+      log.warn({}, 'the config store has no epoch marker (wiped?); rebuilding it');
+      await queue.exclusive(() => rebuild('store wiped'));
+      enqueueAll();
+    } catch (error) {
+      if (!(error instanceof NotLeaderError)) log.warn({ err: error }, 'config store epoch check failed');
+    }
+  };
+  const resync = async () => {
+    try {
+      await queue.exclusive(() => rebuild('periodic resync'));
+      enqueueAll();
+    } catch (error) {
+      if (!(error instanceof NotLeaderError)) log.warn({ err: error }, 'periodic resync failed');
+    }
+  };
+
+  let leadership = 0;
+  let transition: Promise<void> = Promise.resolve();
+  const beginLeading = async (term: number) => {
+    // Polled rather than awaited, so that a term ending before the caches fill ends this too.
+    while (!resources.synced) {
+      if (!leading || term !== leadership || halted) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    while (leading && term === leadership && !halted) {
+      try {
+        await queue.exclusive(() => rebuild('became the leader'));
+        break;
+      } catch (error) {
+        if (error instanceof NotLeaderError) return;
+        log.warn({ err: error }, 'initial rebuild failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, retryPeriodMs));
+      }
+    }
+    if (!leading || term !== leadership || halted) return;
+    reconciling = true;
+    enqueueAll();
+    const every = (ms: number, task: () => Promise<void>) => {
+      let running: Promise<void> | undefined;
+      const timer = setInterval(() => {
+        if (running || !leading) return;
+        const run = task().finally(() => {
+          running = undefined;
+          background.delete(run);
+        });
+        running = run;
+        background.add(run);
+      }, ms);
+      timer.unref();
+      timers.push(timer);
+    };
+    every(options.epochCheckIntervalMs ?? 5_000, checkEpoch);
+    every(options.resyncIntervalMs ?? 5 * 60_000, resync);
+  };
+  const endLeading = async () => {
+    reconciling = false;
+    for (const timer of timers) clearInterval(timer);
+    timers = [];
+    await queue.drain();
+    await Promise.allSettled([...background]);
+    published.clear();
+  };
+
+  const elector = new LeaderElector({
+    leases: new KubernetesLeases(transport, {
+      timeoutMs: Math.max(500, Math.min(5_000, renewDeadlineMs / 2)),
+    }),
+    namespace: options.leaseNamespace,
+    name: options.leaseName ?? 'inference-gateway-operator',
+    identity,
+    leaseDurationMs: options.leaseDurationMs,
+    renewDeadlineMs,
+    retryPeriodMs,
+    log,
+    onStartedLeading: () => {
+      leading = true;
+      leadership += 1;
+      const term = leadership;
+      transition = transition
+        .then(() => beginLeading(term))
+        .catch((error) => log.error({ err: error }, 'leading failed'));
+    },
+    onStoppedLeading: () => {
+      leading = false;
+      reconciling = false;
+      log.warn({ identity }, 'stopped leading: reconciling stops');
+      transition = transition
+        .then(endLeading)
+        .catch((error) => log.error({ err: error }, 'stepping down failed'));
+      return transition;
+    },
+  });
+
+  resources.start();
+  elector.start();
+  log.info(
+    { identity, lease: `${options.leaseNamespace}/${options.leaseName ?? 'inference-gateway-operator'}` },
+    'operator started',
+  );
+
+  let stopping: Promise<void> | undefined;
+  const shutDown = (release: boolean) => {
+    stopping ??= (async () => {
+      if (!release) halted = true;
+      await elector.stop({ release });
+      halted = true;
+      await transition;
+      unsubscribe();
+      await queue.shutdown();
+      await resources.close();
+      await transport.close();
+      if (ownsStore) await store.close();
+      log.info(
+        { identity, released: release },
+        release ? 'operator stopped' : 'operator halted (simulated crash)',
+      );
+    })();
+    return stopping;
+  };
+
+  return {
+    identity,
+    isLeader: () => leading && !halted,
+    health: () => ({
+      synced: resources.synced,
+      leader: leading && !halted,
+      reconciling,
+      identity,
+      queued: queue.length,
+    }),
+    settled: async () => {
+      for (;;) {
+        const current = transition;
+        await current;
+        await queue.idle();
+        if (current === transition && queue.length === 0) return;
+      }
+    },
+    stop: () => shutDown(true),
+    crash: () => shutDown(false),
+  };
+}

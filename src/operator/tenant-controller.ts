@@ -1,0 +1,127 @@
+/**
+ * The Tenant controller: creates the tenant's namespace (`tenant-<name>`), publishes the tenant
+ * record (with its workspaces) and the hashes of its credential Secrets, and sets Ready. Deleting a
+ * Tenant removes its records and those of the CachePolicies and Connections of its namespace before
+ * the finalizer is released. The namespace itself is left in place: it holds the tenant's own
+ * objects, and deleting it is not something an operator should do on its own.
+ */
+import type { ObjectRef } from '../resources/kubernetes-resources.ts';
+import { type TenantResource, tenantNamespace } from '../resources/types.ts';
+import {
+  addFinalizer,
+  type ControllerContext,
+  hasFinalizer,
+  parseObjectKey,
+  publishRecords,
+  readyCondition,
+  removeFinalizer,
+  storeUnavailableCondition,
+  unpublishRecords,
+  writeStatus,
+} from './controller-support.ts';
+import { isDeleting, objectKey, tenantOutcome } from './object-outcomes.ts';
+
+export const TENANT_LABEL = 'gateway.service.io/tenant';
+const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'inference-gateway-operator' };
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+export class TenantController {
+  readonly #context: ControllerContext;
+
+  constructor(context: ControllerContext) {
+    this.#context = context;
+  }
+
+  async reconcile(ref: ObjectRef): Promise<void> {
+    const context = this.#context;
+    const tenant = context.resources.cached('Tenant', ref.name);
+    if (!tenant) {
+      await this.#unpublishTenant(ref.name);
+      return;
+    }
+    if (isDeleting(tenant)) {
+      if (!hasFinalizer(tenant)) return;
+      await this.#unpublishTenant(ref.name);
+      await removeFinalizer(context, tenant);
+      context.log.info({ tenant: ref.name }, 'tenant deleted: its records are gone from the config store');
+      return;
+    }
+    if (!hasFinalizer(tenant) && !(await addFinalizer(context, tenant))) return;
+
+    const namespace = tenantNamespace(tenant.metadata.name);
+    try {
+      context.assertLeading();
+      await context.resources.applyNamespace(namespace, {
+        ...MANAGED_BY,
+        [TENANT_LABEL]: tenant.metadata.name,
+      });
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      const condition = {
+        type: 'Ready',
+        status: 'False',
+        reason: 'NamespaceFailed',
+        message: `namespace ${namespace}: ${detail}`,
+      } as const;
+      await writeStatus(context, tenant, { conditions: [condition] });
+      throw error;
+    }
+
+    const owner = objectKey(tenant);
+    const outcome = tenantOutcome(tenant, context.resources.cachedList('Secret', namespace), (kind, id) =>
+      this.#claimedByAnotherTenant(owner, kind, id),
+    );
+    try {
+      await publishRecords(context, owner, outcome.records);
+    } catch (error) {
+      await writeStatus(context, tenant, { conditions: [storeUnavailableCondition(error)] });
+      throw error;
+    }
+    await writeStatus(context, tenant, { conditions: [this.#ready(tenant, outcome)] });
+  }
+
+  #ready(tenant: TenantResource, outcome: ReturnType<typeof tenantOutcome>) {
+    const tenantProblems = outcome.problems.filter(
+      (problem) => problem.kind === 'Tenant' && problem.reason !== 'DuplicateCredentialId',
+    );
+    const credentials = outcome.records.length - 1;
+    const workspaces = tenant.spec.workspaces?.length ?? 0;
+    let message = `namespace ${tenantNamespace(tenant.metadata.name)} ready; tenant, ${plural(workspaces, 'workspace')} and ${plural(credentials, 'credential')} published`;
+    const ignored = outcome.problems.filter((problem) => !tenantProblems.includes(problem));
+    if (ignored.length > 0) {
+      const details = ignored.map((problem) =>
+        problem.kind === 'Secret' ? `Secret ${problem.name}: ${problem.message}` : problem.message,
+      );
+      message += `; ${plural(ignored.length, 'credential problem')}: ${details.join('; ')}`;
+    }
+    return readyCondition(tenantProblems, message);
+  }
+
+  /** A credential id held by another Tenant that still exists keeps its owner. */
+  #claimedByAnotherTenant(
+    owner: string,
+    kind: Parameters<ControllerContext['published']['ownerOf']>[0],
+    id: string,
+  ): boolean {
+    const holder = this.#context.published.ownerOf(kind, id);
+    if (holder === undefined || holder === owner) return false;
+    const ref = parseObjectKey(holder);
+    const other = this.#context.resources.cached('Tenant', ref.name);
+    return other !== undefined && !isDeleting(other);
+  }
+
+  /** Removes the records of the namespace's CachePolicies and Connections, then the tenant's own. */
+  async #unpublishTenant(name: string): Promise<void> {
+    const context = this.#context;
+    const namespace = tenantNamespace(name);
+    const dependants = [
+      ...context.published.ownersWithPrefix(`Connection/${namespace}/`),
+      ...context.published.ownersWithPrefix(`CachePolicy/${namespace}/`),
+    ];
+    for (const owner of dependants) await unpublishRecords(context, owner);
+    await unpublishRecords(context, `Tenant//${name}`);
+  }
+}

@@ -1,0 +1,399 @@
+/**
+ * The Kubernetes resources client (DESIGN section 2): Tenant, CachePolicy, Connection and Secret
+ * objects in the API server. Writes are server-side apply with this client's own field manager;
+ * reads come from informers (list+watch caches, see kubernetes-informer.ts) once started, from the
+ * API otherwise.
+ *
+ * Secrets are watched in every namespace but only those of tenant namespaces (`tenant-*`, where
+ * Connections and credential Secrets live) enter the cache; a Connection's Secret needs no label.
+ *
+ * Beyond ResourcesClient it offers what the operator needs: synchronous cache reads, change events
+ * with the previous object, finalizers applied alone, status by server-side apply on the status
+ * subresource, namespaces, and events.
+ */
+import { randomUUID } from 'node:crypto';
+import { type InformerEvent, type InformerTimings, KubeInformer } from './kubernetes-informer.ts';
+import {
+  CONTENT_TYPE_APPLY,
+  isKubeStatus,
+  KubeApiError,
+  type KubeConfig,
+  KubeTransport,
+  type KubeTransportOptions,
+  loadKubeConfig,
+} from './kubernetes-transport.ts';
+import { ResourceNotFoundError, type ResourcesLog, ResourceValidationError } from './local-resources.ts';
+import {
+  type AnyResource,
+  API_GROUP,
+  RESOURCE_KINDS,
+  type ResourceByKind,
+  type ResourceEvent,
+  type ResourceKind,
+  type ResourcesClient,
+} from './types.ts';
+
+export type CustomResourceKind = 'Tenant' | 'CachePolicy' | 'Connection';
+
+export interface ObjectRef {
+  kind: CustomResourceKind;
+  name: string;
+  namespace?: string;
+}
+
+/** A change seen by an informer; `modified` carries the object as it was before. */
+export type ResourceChange =
+  | { type: 'added' | 'deleted'; resource: AnyResource }
+  | { type: 'modified'; resource: AnyResource; previous: AnyResource };
+
+export interface KubernetesEventInput {
+  type: 'Normal' | 'Warning';
+  /** PascalCase, e.g. `Published`. */
+  reason: string;
+  /** Human readable; at most 1 kB. Never secret material. */
+  note: string;
+  /** What the controller did, e.g. `Reconcile`. */
+  action: string;
+}
+
+export interface KubernetesResourcesOptions {
+  /** Default: a KubeConfig loaded from KUBECONFIG, ~/.kube/config or the in-cluster service account. */
+  kubeConfig?: KubeConfig;
+  /** A transport to share (e.g. with the leader election's lease client); overrides kubeConfig. */
+  transport?: KubeTransport;
+  transportOptions?: KubeTransportOptions;
+  /** Field manager of apply() and patchStatus(); default `inference-gateway`. */
+  fieldManager?: string;
+  /** Which Secret namespaces are cached; default: names starting with `tenant-`. */
+  secretNamespacePrefix?: string;
+  informerTimings?: Partial<InformerTimings>;
+  /** `reportingInstance` of the events this client records. */
+  instance?: string;
+  log?: ResourcesLog & { debug?(details: object, message: string): void };
+}
+
+interface KindInfo {
+  apiVersion: string;
+  plural: string;
+  namespaced: boolean;
+}
+
+const CUSTOM_API = `/apis/${API_GROUP}/v1alpha1`;
+const KINDS: Record<ResourceKind, KindInfo> = {
+  Tenant: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'tenants', namespaced: false },
+  CachePolicy: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'cachepolicies', namespaced: true },
+  Connection: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'connections', namespaced: true },
+  Secret: { apiVersion: 'v1', plural: 'secrets', namespaced: true },
+};
+
+function collectionPath(kind: ResourceKind, namespace?: string): string {
+  const info = KINDS[kind];
+  const base = kind === 'Secret' ? '/api/v1' : CUSTOM_API;
+  return info.namespaced && namespace !== undefined
+    ? `${base}/namespaces/${encodeURIComponent(namespace)}/${info.plural}`
+    : `${base}/${info.plural}`;
+}
+
+function objectPath(kind: ResourceKind, name: string, namespace?: string): string {
+  if (KINDS[kind].namespaced && namespace === undefined) throw new Error(`${kind} ${name} needs a namespace`);
+  return `${collectionPath(kind, KINDS[kind].namespaced ? namespace : undefined)}/${encodeURIComponent(name)}`;
+}
+
+/** `metav1.MicroTime`: RFC 3339 with exactly six fractional digits. */
+export function microTime(date: Date = new Date()): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+function describeObject(kind: ResourceKind, name: string, namespace?: string): string {
+  return `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
+}
+
+/** A 422 from the API server as the same error LocalResources throws, with the CRD's own messages. */
+function validationError(error: unknown, what: string): unknown {
+  if (!(error instanceof KubeApiError) || error.statusCode !== 422) return error;
+  const causes = error.status?.details?.causes ?? [];
+  const messages = causes.map((cause) =>
+    cause.field && !cause.message?.startsWith(cause.field)
+      ? `${cause.field}: ${cause.message}`
+      : (cause.message ?? ''),
+  );
+  return new ResourceValidationError(what, messages.length > 0 ? messages : [error.message]);
+}
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+export class KubernetesResources implements ResourcesClient {
+  readonly #transport: KubeTransport;
+  readonly #ownsTransport: boolean;
+  readonly #fieldManager: string;
+  readonly #instance: string;
+  readonly #informers: { [K in ResourceKind]: KubeInformer<ResourceByKind[K]> };
+  readonly #log: NonNullable<KubernetesResourcesOptions['log']>;
+  readonly #secretNamespacePrefix: string;
+  #started = false;
+
+  constructor(options: KubernetesResourcesOptions = {}) {
+    if (options.transport) {
+      this.#transport = options.transport;
+      this.#ownsTransport = false;
+    } else {
+      const kubeConfig = options.kubeConfig ?? loadKubeConfig();
+      this.#transport = new KubeTransport(kubeConfig, options.transportOptions);
+      this.#ownsTransport = true;
+    }
+    this.#fieldManager = options.fieldManager ?? 'inference-gateway';
+    this.#instance = (options.instance ?? this.#fieldManager).slice(0, 128);
+    this.#log = options.log ?? { warn: () => {} };
+    const prefix = options.secretNamespacePrefix ?? 'tenant-';
+    this.#secretNamespacePrefix = prefix;
+    const informer = <K extends ResourceKind>(kind: K, keep?: (object: ResourceByKind[K]) => boolean) =>
+      new KubeInformer<ResourceByKind[K]>({
+        transport: this.#transport,
+        name: kind,
+        path: collectionPath(kind),
+        stamp: { apiVersion: KINDS[kind].apiVersion, kind },
+        keep,
+        timings: options.informerTimings,
+        log: this.#log,
+      });
+    this.#informers = {
+      Tenant: informer('Tenant'),
+      CachePolicy: informer('CachePolicy'),
+      Connection: informer('Connection'),
+      Secret: informer('Secret', (secret) => (secret.metadata.namespace ?? '').startsWith(prefix)),
+    };
+  }
+
+  /** Starts the informers (idempotent); reads come from their caches from now on. */
+  start(): void {
+    this.#started = true;
+    for (const kind of RESOURCE_KINDS) this.#informers[kind].start();
+  }
+
+  /** Resolves once every informer has listed once. */
+  async whenSynced(): Promise<void> {
+    await Promise.all(RESOURCE_KINDS.map((kind) => this.#informers[kind].whenSynced()));
+  }
+
+  get synced(): boolean {
+    return RESOURCE_KINDS.every((kind) => this.#informers[kind].synced);
+  }
+
+  /** The cached object (frozen), or undefined. Only after start(). */
+  cached<K extends ResourceKind>(kind: K, name: string, namespace?: string): ResourceByKind[K] | undefined {
+    return this.#informers[kind].get(name, KINDS[kind].namespaced ? namespace : undefined) as
+      | ResourceByKind[K]
+      | undefined;
+  }
+
+  /** Cached objects (frozen) of a kind, optionally of one namespace. Only after start(). */
+  cachedList<K extends ResourceKind>(kind: K, namespace?: string): ResourceByKind[K][] {
+    return this.#informers[kind].list(namespace) as ResourceByKind[K][];
+  }
+
+  /** Every change the informers see, with the previous object on `modified`. */
+  onChange(listener: (change: ResourceChange) => void): () => void {
+    const unsubscribes = RESOURCE_KINDS.map((kind) =>
+      (this.#informers[kind] as KubeInformer<AnyResource>).on((event: InformerEvent<AnyResource>) => {
+        if (event.type === 'modified') {
+          listener({ type: 'modified', resource: event.object, previous: event.previous });
+        } else listener({ type: event.type, resource: event.object });
+      }),
+    );
+    return () => {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+    };
+  }
+
+  // --- ResourcesClient ------------------------------------------------------------------------
+
+  async list<K extends ResourceKind>(kind: K, namespace?: string): Promise<ResourceByKind[K][]> {
+    if (this.#started && this.#informers[kind].synced && this.#cachesNamespace(kind, namespace)) {
+      return clone(this.cachedList(kind, namespace));
+    }
+    const list = await this.#transport.request<{ items: ResourceByKind[K][] }>({
+      method: 'GET',
+      path: collectionPath(kind, namespace),
+    });
+    return list.items.map(
+      (item) => ({ ...item, apiVersion: KINDS[kind].apiVersion, kind }) as ResourceByKind[K],
+    );
+  }
+
+  async get<K extends ResourceKind>(
+    kind: K,
+    name: string,
+    namespace?: string,
+  ): Promise<ResourceByKind[K] | undefined> {
+    if (this.#started && this.#informers[kind].synced && this.#cachesNamespace(kind, namespace)) {
+      const cached = this.cached(kind, name, namespace);
+      return cached && clone(cached);
+    }
+    return this.#transport.requestOptional<ResourceByKind[K]>({
+      method: 'GET',
+      path: objectPath(kind, name, namespace),
+    });
+  }
+
+  async apply<R extends AnyResource>(resource: R): Promise<R> {
+    const { kind, metadata } = resource;
+    const body = { ...clone(resource) } as Record<string, unknown>;
+    delete body.status;
+    const cleanMetadata = { ...metadata };
+    for (const field of ['uid', 'resourceVersion', 'generation', 'creationTimestamp'] as const) {
+      delete cleanMetadata[field];
+    }
+    body.metadata = cleanMetadata;
+    body.apiVersion = KINDS[kind].apiVersion;
+    try {
+      return await this.#transport.request<R>({
+        method: 'PATCH',
+        path: objectPath(kind, metadata.name, metadata.namespace),
+        query: { fieldManager: this.#fieldManager, force: true },
+        body,
+        contentType: CONTENT_TYPE_APPLY,
+      });
+    } catch (error) {
+      throw validationError(error, describeObject(kind, metadata.name, metadata.namespace));
+    }
+  }
+
+  async delete(kind: ResourceKind, name: string, namespace?: string): Promise<boolean> {
+    const deleted = await this.#transport.requestOptional<object>({
+      method: 'DELETE',
+      path: objectPath(kind, name, namespace),
+    });
+    return deleted !== undefined;
+  }
+
+  /** Server-side apply of the status subresource: fields this manager set before and omits now go. */
+  async patchStatus(
+    kind: CustomResourceKind,
+    name: string,
+    namespace: string | undefined,
+    status: object,
+  ): Promise<void> {
+    try {
+      await this.#transport.request({
+        method: 'PATCH',
+        path: `${objectPath(kind, name, namespace)}/status`,
+        query: { fieldManager: this.#fieldManager, force: true },
+        body: {
+          apiVersion: KINDS[kind].apiVersion,
+          kind,
+          metadata: { name, ...(KINDS[kind].namespaced ? { namespace } : {}) },
+          status,
+        },
+        contentType: CONTENT_TYPE_APPLY,
+      });
+    } catch (error) {
+      if (isKubeStatus(error, 404)) throw new ResourceNotFoundError(describeObject(kind, name, namespace));
+      throw validationError(error, describeObject(kind, name, namespace));
+    }
+  }
+
+  /** Every create, update and delete from now on (starts the informers). */
+  watch(listener: (event: ResourceEvent) => void): () => void {
+    const unsubscribe = this.onChange((change) => listener({ type: change.type, resource: change.resource }));
+    this.start();
+    return unsubscribe;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(RESOURCE_KINDS.map((kind) => this.#informers[kind].stop()));
+    if (this.#ownsTransport) await this.#transport.close();
+  }
+
+  // --- operator extras ------------------------------------------------------------------------
+
+  /**
+   * Applies exactly `finalizers` as this client's finalizer field manager's set (an entry left out
+   * is removed; entries of other managers stay). The resourceVersion is a precondition, so that an
+   * object deleted meanwhile is not re-created. False when the object no longer exists.
+   */
+  async applyFinalizers(
+    ref: ObjectRef,
+    finalizers: readonly string[],
+    resourceVersion: string,
+  ): Promise<boolean> {
+    try {
+      await this.#transport.request({
+        method: 'PATCH',
+        path: objectPath(ref.kind, ref.name, ref.namespace),
+        query: { fieldManager: `${this.#fieldManager}-finalizers`, force: true },
+        body: {
+          apiVersion: KINDS[ref.kind].apiVersion,
+          kind: ref.kind,
+          metadata: {
+            name: ref.name,
+            ...(ref.namespace === undefined ? {} : { namespace: ref.namespace }),
+            resourceVersion,
+            finalizers,
+          },
+        },
+        contentType: CONTENT_TYPE_APPLY,
+      });
+      return true;
+    } catch (error) {
+      // With the object gone, the apply would be a create, which the resourceVersion precondition
+      // (or the schema: no spec) refuses; tell that apart from a real refusal.
+      if (isKubeStatus(error, 404)) return false;
+      if (isKubeStatus(error, 422) || isKubeStatus(error, 409)) {
+        const current = await this.#transport.requestOptional({
+          method: 'GET',
+          path: objectPath(ref.kind, ref.name, ref.namespace),
+        });
+        if (current === undefined) return false;
+      }
+      throw error;
+    }
+  }
+
+  /** Creates or updates a namespace with these labels (server-side apply). */
+  async applyNamespace(name: string, labels: Record<string, string>): Promise<void> {
+    await this.#transport.request({
+      method: 'PATCH',
+      path: `/api/v1/namespaces/${encodeURIComponent(name)}`,
+      query: { fieldManager: this.#fieldManager, force: true },
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } },
+      contentType: CONTENT_TYPE_APPLY,
+    });
+  }
+
+  /** Records an events.k8s.io/v1 Event about the object (cluster-scoped objects: namespace `default`). */
+  async recordEvent(regarding: AnyResource, event: KubernetesEventInput): Promise<void> {
+    const { kind, metadata } = regarding;
+    const namespace = metadata.namespace ?? 'default';
+    await this.#transport.request({
+      method: 'POST',
+      path: `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events`,
+      body: {
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name: `${metadata.name}.${randomUUID().slice(0, 13)}`, namespace },
+        eventTime: microTime(),
+        reportingController: `${API_GROUP}/operator`,
+        reportingInstance: this.#instance,
+        action: event.action,
+        reason: event.reason,
+        note: event.note.slice(0, 1024),
+        type: event.type,
+        regarding: {
+          apiVersion: KINDS[kind].apiVersion,
+          kind,
+          name: metadata.name,
+          namespace: metadata.namespace,
+          uid: metadata.uid,
+          resourceVersion: metadata.resourceVersion,
+        },
+      },
+    });
+  }
+
+  /** Whether reads of this kind and namespace can be served from the informer cache. */
+  #cachesNamespace(kind: ResourceKind, namespace: string | undefined): boolean {
+    return kind !== 'Secret' || (namespace ?? '').startsWith(this.#secretNamespacePrefix);
+  }
+}
