@@ -18,6 +18,7 @@ import type { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
 import type { CacheWrite } from './cache-step.ts';
+import type { TranslationPlan } from './translation.ts';
 
 export interface InferenceDeps {
   settings: Readonly<Settings>;
@@ -37,6 +38,10 @@ export interface Exchange {
   operation: Operation;
   routeLabel: string;
   route: ResolvedRoute;
+  /** Absolute upstream URL of this request. */
+  url: string;
+  /** Set when the client's and the upstream's shapes differ. */
+  translation: TranslationPlan | undefined;
   principal: Principal;
   balance: BalanceState;
   hold: TokenHold | undefined;

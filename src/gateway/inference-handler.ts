@@ -9,15 +9,18 @@ import { estimateRequestCostMicros } from '../billing/token-limits.ts';
 import { parseAnthropicUsage, parseOpenAiUsage, type TokenUsage, ZERO_USAGE } from '../billing/usage.ts';
 import { stripCacheDeclarations } from '../cache/cache-key.ts';
 import type { CacheEntry, Lookup } from '../cache/response-cache.ts';
+import { InvalidRequestError, UpstreamError } from '../errors/gateway-error.ts';
 import { toGatewayError } from '../errors/render-error.ts';
-import type { Operation } from '../providers/registry.ts';
+import type { ApiShape, Operation } from '../providers/registry.ts';
 import { type ResolvedRoute, renderRoutingHeaders } from '../providers/resolve-route.ts';
+import { convertGeminiError } from '../translate/openai-to-gemini/index.ts';
 import { mapUpstreamError } from '../upstream/error-mapping.ts';
 import { UpstreamAbortedError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import { CACHE_HEADER, type CachePlan, newEntry, planCache, serveFromCache } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
 import { relayStream } from './relay-stream.ts';
 import { createAnthropicStreamObserver, createOpenAiStreamObserver } from './stream-usage.ts';
+import { CLIENT_SHAPE, canTranslate, planTranslation, type TranslationPlan } from './translation.ts';
 import { type JsonObject, validateInferenceBody } from './validate-body.ts';
 
 export type { InferenceDeps } from './exchange.ts';
@@ -59,15 +62,29 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     const balance = await deps.accountant.checkBalance(principal, route.byok);
 
     // Tools' cache declarations are the gateway's; the provider never sees them.
-    const upstreamBody: JsonObject = { ...stripCacheDeclarations(parsed.body), model: route.upstreamModel };
-    let clientWantsUsage = true;
-    if (parsed.stream && route.provider.shape === 'openai') {
-      // Ask for usage so streams can be billed; the extra chunk is dropped if the client did not ask.
-      const streamOptions = parsed.body.stream_options as JsonObject | undefined | null;
-      clientWantsUsage = streamOptions?.include_usage === true;
-      if (!clientWantsUsage) upstreamBody.stream_options = { ...streamOptions, include_usage: true };
+    const clientBody = stripCacheDeclarations(parsed.body);
+    if (route.nativePath === undefined && !canTranslate(operation, route.provider.shape)) {
+      throw new InvalidRequestError(`provider '${route.provider.name}' does not serve ${routeLabel}`);
     }
-    const payload = JSON.stringify(upstreamBody);
+    const translation = planTranslation(operation, route.provider.shape, {
+      body: clientBody,
+      upstreamModel: route.upstreamModel,
+      stream: parsed.stream,
+    });
+    const streamOptions = parsed.body.stream_options as JsonObject | undefined | null;
+    // The client's own choice; usage is always asked of the upstream (streams must be billed) and
+    // the extra chunk dropped by the observer when the client did not ask for it.
+    const clientWantsUsage = CLIENT_SHAPE[operation] !== 'openai' || streamOptions?.include_usage === true;
+    let payload: string;
+    if (translation !== undefined) {
+      payload = JSON.stringify(translation.body);
+    } else {
+      const upstreamBody: JsonObject = { ...clientBody, model: route.upstreamModel };
+      if (parsed.stream && route.provider.shape === 'openai' && !clientWantsUsage) {
+        upstreamBody.stream_options = { ...streamOptions, include_usage: true };
+      }
+      payload = JSON.stringify(upstreamBody);
+    }
     const hold = await deps.limiter.admit(
       principal,
       estimateRequestCostMicros(route.upstreamModel, payload.length, maxOutputTokens(parsed.body)),
@@ -76,6 +93,8 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       operation,
       routeLabel,
       route,
+      url: route.baseUrl + (translation?.path ?? route.nativePath ?? ''),
+      translation,
       principal,
       balance,
       hold,
@@ -166,7 +185,7 @@ async function forward(
   try {
     response = await deps.upstream.send({
       provider: route.provider.name,
-      url: route.url,
+      url: exchange.url,
       headers,
       body: payload,
       signal: abort.signal,
@@ -180,6 +199,10 @@ async function forward(
     const text = await readText(response, abort.signal);
     deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: `status_${response.statusCode}` });
     const retryAfter = response.headers['retry-after'];
+    if (route.provider.shape === 'gemini')
+      throw convertGeminiError(response.statusCode, text, {
+        'retry-after': typeof retryAfter === 'string' ? retryAfter : undefined,
+      });
     throw mapUpstreamError(
       route.provider.name,
       response.statusCode,
@@ -190,21 +213,29 @@ async function forward(
 
   const contentType = String(response.headers['content-type'] ?? '');
   if (stream && contentType.startsWith('text/event-stream')) {
+    // The observer sees the events the client gets (after translation), in the client's shape.
     const observer =
-      route.provider.shape === 'anthropic'
+      CLIENT_SHAPE[exchange.operation] === 'anthropic'
         ? createAnthropicStreamObserver()
         : createOpenAiStreamObserver(clientWantsUsage);
     await relayStream(reply, response, observer, exchange, deps, abort.signal);
     return reply;
   }
 
-  const text = await readText(response, abort.signal);
+  const upstreamText = await readText(response, abort.signal);
+  const text =
+    exchange.translation === undefined ? upstreamText : translateJson(exchange.translation, upstreamText);
   const upstreamDoneAt = performance.now();
   deps.metrics.upstreamSeconds.observe(
     { provider: route.provider.name, route: routeLabel },
     (upstreamDoneAt - exchange.dispatchedAt) / 1000,
   );
-  const usage = usageOrEstimate(deps, exchange, readJsonUsage(text, route), text.length);
+  const usage = usageOrEstimate(
+    deps,
+    exchange,
+    readJsonUsage(text, CLIENT_SHAPE[exchange.operation]),
+    text.length,
+  );
   const charge = await accountFor(deps, exchange, usage);
   reply
     .code(response.statusCode)
@@ -249,7 +280,18 @@ function countUpstreamFailure(deps: InferenceDeps, route: ResolvedRoute, error: 
   deps.log.warn({ provider: route.provider.name, err: error }, 'upstream request failed');
 }
 
-function readJsonUsage(text: string, route: ResolvedRoute): TokenUsage | undefined {
+/** The upstream's JSON answer in the client's shape; an unreadable answer is a 502. */
+function translateJson(translation: TranslationPlan, upstreamText: string): string {
+  let upstream: unknown;
+  try {
+    upstream = JSON.parse(upstreamText);
+  } catch (error) {
+    throw new UpstreamError(502, 200, 'the upstream answered with malformed JSON', 'api_error', true);
+  }
+  return JSON.stringify(translation.response(upstream));
+}
+
+function readJsonUsage(text: string, shape: ApiShape): TokenUsage | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -257,5 +299,5 @@ function readJsonUsage(text: string, route: ResolvedRoute): TokenUsage | undefin
     return undefined;
   }
   const usage = (json as { usage?: unknown } | null)?.usage;
-  return route.provider.shape === 'anthropic' ? parseAnthropicUsage(usage) : parseOpenAiUsage(usage);
+  return shape === 'anthropic' ? parseAnthropicUsage(usage) : parseOpenAiUsage(usage);
 }

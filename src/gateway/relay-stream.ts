@@ -8,7 +8,7 @@ import type { FastifyReply } from 'fastify';
 import { renderBalanceHeaders } from '../billing/accountant.ts';
 import { toGatewayError } from '../errors/render-error.ts';
 import { renderRoutingHeaders } from '../providers/resolve-route.ts';
-import { SseEventReader, serializeSseEvent } from '../sse/sse-events.ts';
+import { type SseEvent, SseEventReader, serializeSseEvent } from '../sse/sse-events.ts';
 import type { UpstreamResponse } from '../upstream/upstream-client.ts';
 import { CACHE_HEADER, newEntry } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
@@ -46,8 +46,13 @@ export async function relayStream(
   // Everything the client receives, for the cache: a hit replays exactly these bytes.
   const recorded: string[] | undefined = exchange.cacheWrite?.write ? [] : undefined;
   let failed = false;
-  const reader = new SseEventReader((event) => {
+  const translator = exchange.translation?.stream();
+  const emit = (event: SseEvent) => {
     if (observer.accept(event)) pending.push(serializeSseEvent(event));
+  };
+  const reader = new SseEventReader((event) => {
+    if (translator === undefined) emit(event);
+    else for (const translated of translator.push(event)) emit(translated);
   });
   const flush = async () => {
     if (pending.length === 0) return;
@@ -62,6 +67,7 @@ export async function relayStream(
       await flush();
     }
     reader.end();
+    if (translator !== undefined) for (const translated of translator.end()) emit(translated);
     await flush();
   } catch (error) {
     failed = true;

@@ -6,7 +6,7 @@
  */
 
 /** The API shapes the gateway speaks upstream. */
-export type ApiShape = 'openai' | 'anthropic';
+export type ApiShape = 'openai' | 'anthropic' | 'gemini';
 
 /** The inbound operations a client can ask for. */
 export type Operation = 'chat' | 'embeddings' | 'messages';
@@ -49,9 +49,23 @@ const anthropic: ProviderDefinition = {
   staticHeaders: { 'anthropic-version': '2023-06-01' },
 };
 
+/**
+ * Gemini (Generative Language API): `x-goog-api-key`; chat completions are translated to
+ * generate-content (the path depends on model and streaming, so it comes from the translation).
+ */
+const gemini: ProviderDefinition = {
+  name: 'gemini',
+  shape: 'gemini',
+  defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+  paths: {},
+  authHeaders: (apiKey) => ({ 'x-goog-api-key': apiKey }),
+  staticHeaders: {},
+};
+
 const definitions: ProviderDefinition[] = [
   openAiCompatible('openai', 'https://api.openai.com/v1'),
   anthropic,
+  gemini,
   openAiCompatible('groq', 'https://api.groq.com/openai/v1', false),
   openAiCompatible('mistral', 'https://api.mistral.ai/v1'),
   openAiCompatible('deepseek', 'https://api.deepseek.com/v1', false),

@@ -11,8 +11,10 @@ export interface ResolvedRoute {
   provider: ProviderDefinition;
   /** The model name as the upstream knows it (prefix removed). */
   upstreamModel: string;
-  /** Absolute upstream URL for the operation. */
-  url: string;
+  /** Upstream base URL (no trailing slash). */
+  baseUrl: string;
+  /** The provider's own path for the operation; undefined when it is served through a translation. */
+  nativePath: string | undefined;
   /** Headers that authenticate and version the upstream request. */
   headers: Record<string, string>;
   /** False: the platform's key served (and the tenant's balance pays). */
@@ -78,30 +80,14 @@ export function resolvePlatformRoute(
   if (provider === undefined) throw new UnknownProviderError(defaultProvider);
   if (upstreamModel.length === 0)
     throw new InvalidRequestError(`model '${model}' names no model after the provider`);
-  const path = provider.paths[operation];
-  if (path === undefined) {
-    throw new InvalidRequestError(
-      `provider '${provider.name}' does not serve ${describeOperation(operation)}`,
-    );
-  }
   const endpoint = endpoints.get(provider.name);
   if (endpoint?.apiKey === undefined) throw new ProviderUnavailableError(provider.name);
   return {
     provider,
     upstreamModel,
-    url: endpoint.baseUrl + path,
+    baseUrl: endpoint.baseUrl,
+    nativePath: provider.paths[operation],
     headers: { ...provider.staticHeaders, ...provider.authHeaders(endpoint.apiKey) },
     byok: false,
   };
-}
-
-function describeOperation(operation: Operation): string {
-  switch (operation) {
-    case 'chat':
-      return '/v1/chat/completions';
-    case 'embeddings':
-      return '/v1/embeddings';
-    case 'messages':
-      return '/v1/messages';
-  }
 }

@@ -16,6 +16,7 @@ const CONNECTION_PROVIDERS: Partial<Record<ProviderKind, string>> = {
   openai: 'openai',
   'openai-compatible': 'openai',
   anthropic: 'anthropic',
+  gemini: 'gemini',
 };
 
 export interface ConnectionSecret {
@@ -68,9 +69,6 @@ export class RouteResolver {
         `connections of kind '${connection.provider}' are not supported on this gateway yet`,
       );
     }
-    const path = base.paths[operation];
-    if (path === undefined)
-      throw new InvalidRequestError(`provider '${connection.provider}' does not serve this route`);
     const secret = this.#secretOf(connection);
     if (secret.apiKey === undefined && connection.provider !== 'openai-compatible') {
       throw new InvalidRequestError(`connection '${connection.slug}' has no apiKey`);
@@ -81,7 +79,8 @@ export class RouteResolver {
       provider,
       upstreamModel: stripOwnPrefix(model, base.name),
       // (the kind, e.g. openai-compatible, is not a registry prefix, so only the shape's own is stripped)
-      url: (connection.baseUrl ?? base.defaultBaseUrl).replace(/\/+$/, '') + path,
+      baseUrl: (connection.baseUrl ?? base.defaultBaseUrl).replace(/\/+$/, ''),
+      nativePath: base.paths[operation],
       headers: {
         ...base.staticHeaders,
         ...(secret.apiKey === undefined ? {} : base.authHeaders(secret.apiKey)),

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { mapChatErrorToAnthropic, renderAnthropicStreamError } from './errors.ts';
+
+const fixture = (name: string): string =>
+  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+
+describe('mapChatErrorToAnthropic', () => {
+  it.each([
+    ['error-context-length.json', 'invalid_request_error', "This model's maximum context length"],
+    ['error-invalid-key.json', 'authentication_error', 'Incorrect API key provided'],
+    ['error-rate-limit.json', 'rate_limit_error', 'Rate limit reached for gpt-4o'],
+    ['error-quota.json', 'billing_error', 'You exceeded your current quota'],
+    ['error-server.json', 'api_error', 'The server had an error'],
+    ['error-vllm.json', 'not_found_error', 'The model `llama-3.3-70b` does not exist.'],
+    ['error-google-compat.json', 'rate_limit_error', 'Resource has been exhausted'],
+  ])('reads %s as %s', (name, type, messageStart) => {
+    const detail = mapChatErrorToAnthropic(fixture(name));
+    expect(detail.type).toBe(type);
+    expect(detail.message.startsWith(messageStart)).toBe(true);
+  });
+
+  it('keeps plain-text bodies as the message and never throws', () => {
+    expect(mapChatErrorToAnthropic('upstream connect error')).toEqual({
+      message: 'upstream connect error',
+      type: 'api_error',
+    });
+    expect(mapChatErrorToAnthropic(null)).toEqual({ message: 'no message', type: 'api_error' });
+    expect(mapChatErrorToAnthropic({ error: 'Bad gateway' })).toEqual({
+      message: 'Bad gateway',
+      type: 'api_error',
+    });
+  });
+});
+
+describe('renderAnthropicStreamError', () => {
+  it('renders an Anthropic error event', () => {
+    expect(renderAnthropicStreamError({ message: 'Overloaded', type: 'overloaded_error' })).toEqual({
+      event: 'error',
+      data: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    });
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * OpenAI `chat.completion.chunk`s -> Anthropic Messages events, following "OpenAI-shaped stream →
+ * Anthropic events" of reference/providers.md section 2: message_start on the first chunk, one
+ * content block per run of text and per tool call, and message_delta + message_stop once both the
+ * finish reason and the usage are known (or at [DONE]).
+ */
+import type { ChatUsage } from '../../shapes/openai.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
+import type { StreamTranslator } from '../types.ts';
+import { mapChatErrorToAnthropic, renderAnthropicStreamError } from './errors.ts';
+import { sanitizeToolCallId } from './request.ts';
+import {
+  type AnthropicResponseContext,
+  convertChatUsage,
+  mapChatFinishReason,
+  toMessageId,
+} from './response.ts';
+
+type Json = Record<string, unknown>;
+
+function asRecord(value: unknown): Json | undefined {
+  return typeof value === 'object' && value !== null ? (value as Json) : undefined;
+}
+
+function parseData(data: string): Json | undefined {
+  try {
+    return asRecord(JSON.parse(data));
+  } catch {
+    return undefined;
+  }
+}
+
+const anthropicEvent = (body: Json & { type: string }): SseEvent => ({
+  event: body.type,
+  data: JSON.stringify(body),
+});
+
+/** One per response. Unparseable events are skipped. Only choice 0 is read (the request never sets `n`). */
+export function createChatStreamToAnthropicTranslator(
+  context: AnthropicResponseContext = {},
+): StreamTranslator {
+  let started = false;
+  let finished = false;
+  let messageId = context.messageId ?? '';
+  let nextBlock = 0;
+  /** The block deltas currently go to; Anthropic blocks are sequential, so a new one closes it. */
+  let open: { kind: 'text' | 'tool'; index: number } | undefined;
+  const toolBlocks = new Map<number, number>();
+  let finishReason: string | null = null;
+  let refused = false;
+  let usage: ChatUsage | undefined;
+
+  const start = (chunk: Json): SseEvent[] => {
+    if (started) return [];
+    started = true;
+    if (messageId === '') messageId = toMessageId(chunk.id);
+    const model = context.model ?? (typeof chunk.model === 'string' ? chunk.model : '');
+    return [
+      anthropicEvent({
+        type: 'message_start',
+        message: {
+          id: messageId,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          // Counts are not known until the usage chunk; message_delta carries them.
+          usage: {
+            input_tokens: 0,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+            output_tokens: 0,
+          },
+        },
+      }),
+    ];
+  };
+
+  const closeOpen = (): SseEvent[] => {
+    if (open === undefined) return [];
+    const index = open.index;
+    open = undefined;
+    return [anthropicEvent({ type: 'content_block_stop', index })];
+  };
+
+  const appendText = (text: string): SseEvent[] => {
+    const events: SseEvent[] = [];
+    if (open?.kind !== 'text') {
+      events.push(...closeOpen());
+      open = { kind: 'text', index: nextBlock++ };
+      events.push(
+        anthropicEvent({
+          type: 'content_block_start',
+          index: open.index,
+          content_block: { type: 'text', text: '' },
+        }),
+      );
+    }
+    events.push(
+      anthropicEvent({ type: 'content_block_delta', index: open.index, delta: { type: 'text_delta', text } }),
+    );
+    return events;
+  };
+
+  const appendToolCall = (call: Json, position: number): SseEvent[] => {
+    const events: SseEvent[] = [];
+    const toolIndex = typeof call.index === 'number' ? call.index : position;
+    const fn = asRecord(call.function);
+    let blockIndex = toolBlocks.get(toolIndex);
+    if (blockIndex === undefined) {
+      events.push(...closeOpen());
+      blockIndex = nextBlock++;
+      toolBlocks.set(toolIndex, blockIndex);
+      open = { kind: 'tool', index: blockIndex };
+      const id = typeof call.id === 'string' && call.id !== '' ? call.id : `${messageId}_tool_${toolIndex}`;
+      events.push(
+        anthropicEvent({
+          type: 'content_block_start',
+          index: blockIndex,
+          content_block: {
+            type: 'tool_use',
+            id: sanitizeToolCallId(id),
+            name: typeof fn?.name === 'string' ? fn.name : '',
+            input: {},
+          },
+        }),
+      );
+    }
+    // Fragments of an earlier call still go to its own block: clients accumulate by index.
+    if (typeof fn?.arguments === 'string' && fn.arguments !== '')
+      events.push(
+        anthropicEvent({
+          type: 'content_block_delta',
+          index: blockIndex,
+          delta: { type: 'input_json_delta', partial_json: fn.arguments },
+        }),
+      );
+    return events;
+  };
+
+  const finish = (): SseEvent[] => {
+    finished = true;
+    const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } =
+      convertChatUsage(usage);
+    return [
+      ...closeOpen(),
+      anthropicEvent({
+        type: 'message_delta',
+        delta: { stop_reason: refused ? 'refusal' : mapChatFinishReason(finishReason), stop_sequence: null },
+        usage: { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens },
+      }),
+      anthropicEvent({ type: 'message_stop' }),
+    ];
+  };
+
+  const fail = (body: unknown): SseEvent[] => {
+    finished = true;
+    return [renderAnthropicStreamError(mapChatErrorToAnthropic(body))];
+  };
+
+  const translateChunk = (chunk: Json): SseEvent[] => {
+    const events = start(chunk);
+    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+    for (const choice of choices.map(asRecord)) {
+      if (choice === undefined || (typeof choice.index === 'number' && choice.index !== 0)) continue;
+      const delta = asRecord(choice.delta);
+      if (typeof delta?.content === 'string' && delta.content !== '')
+        events.push(...appendText(delta.content));
+      if (typeof delta?.refusal === 'string' && delta.refusal !== '') {
+        refused = true;
+        events.push(...appendText(delta.refusal));
+      }
+      if (Array.isArray(delta?.tool_calls))
+        delta.tool_calls.forEach((call, position) => {
+          const record = asRecord(call);
+          if (record !== undefined) events.push(...appendToolCall(record, position));
+        });
+      if (typeof choice.finish_reason === 'string') finishReason = choice.finish_reason;
+    }
+    if (asRecord(chunk.usage) !== undefined) usage = chunk.usage as ChatUsage;
+    // The usage chunk follows the finish chunk; an upstream without one ends at [DONE].
+    if (finishReason !== null && usage !== undefined) events.push(...finish());
+    return events;
+  };
+
+  return {
+    push(event) {
+      if (finished) return [];
+      if (event.data === '[DONE]') return [...start({}), ...finish()];
+      const chunk = parseData(event.data);
+      if (chunk === undefined) return [];
+      if (chunk.error !== undefined && chunk.error !== null) return fail(chunk);
+      return translateChunk(chunk);
+    },
+    end() {
+      if (finished) return [];
+      if (started && finishReason !== null) return finish();
+      return fail({
+        error: { type: 'api_error', message: 'the upstream stream ended before the message was complete' },
+      });
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { mapAnthropicErrorToChat, renderChatStreamError } from './errors.ts';
+
+const fixture = (name: string): string =>
+  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+
+describe('mapAnthropicErrorToChat', () => {
+  it.each([
+    ['error-overloaded.json', 'overloaded_error', 'Overloaded'],
+    ['error-invalid-request.json', 'invalid_request_error', 'messages.1.content.0.tool_result: unexpected'],
+    ['error-rate-limit.json', 'rate_limit_error', 'This request would exceed the rate limit'],
+    ['error-billing.json', 'insufficient_quota', 'Your credit balance is too low'],
+  ])('reads %s as %s', (name, type, messageStart) => {
+    const detail = mapAnthropicErrorToChat(fixture(name));
+    expect(detail.type).toBe(type);
+    expect(detail.message.startsWith(messageStart)).toBe(true);
+  });
+
+  it('accepts an already parsed body', () => {
+    expect(mapAnthropicErrorToChat(JSON.parse(fixture('error-overloaded.json')))).toEqual({
+      message: 'Overloaded',
+      type: 'overloaded_error',
+    });
+  });
+
+  it('keeps plain-text bodies (a CDN 413 page) as the message and never throws', () => {
+    expect(mapAnthropicErrorToChat('<html>413 Request Entity Too Large</html>')).toEqual({
+      message: '<html>413 Request Entity Too Large</html>',
+      type: 'api_error',
+    });
+    expect(mapAnthropicErrorToChat('')).toEqual({ message: 'no message', type: 'api_error' });
+    expect(mapAnthropicErrorToChat({ error: { type: 'brand_new_error' } })).toEqual({
+      message: 'no message',
+      type: 'api_error',
+    });
+  });
+});
+
+describe('renderChatStreamError', () => {
+  it('renders the de-facto OpenAI error chunk', () => {
+    expect(renderChatStreamError({ message: 'Overloaded', type: 'overloaded_error' })).toEqual({
+      data: '{"error":{"code":"service.upstream_error","message":"Overloaded","type":"overloaded_error"}}',
+    });
+  });
+});

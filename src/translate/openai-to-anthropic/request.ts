@@ -1,0 +1,403 @@
+/**
+ * OpenAI chat-completions request -> Anthropic Messages request, following the table
+ * "OpenAI request → Anthropic request" of reference/providers.md section 2.
+ */
+import { InvalidRequestError } from '../../errors/gateway-error.ts';
+import type {
+  AnthropicContentBlockParam,
+  AnthropicCustomTool,
+  AnthropicImageMediaType,
+  AnthropicMessageParam,
+  AnthropicMessagesRequest,
+  AnthropicTextBlock,
+  AnthropicToolChoice,
+  AnthropicToolResultBlock,
+} from '../../shapes/anthropic.ts';
+import type {
+  ChatAssistantMessage,
+  ChatCompletionRequest,
+  ChatResponseFormat,
+  ChatTextPart,
+  ChatTool,
+  ChatToolChoice,
+  ChatToolMessage,
+  ChatUserContentPart,
+} from '../../shapes/openai.ts';
+import type { ChatResponseContext } from './response.ts';
+
+/**
+ * `max_tokens` when the client sends neither `max_completion_tokens` nor `max_tokens` (Anthropic
+ * requires it). First match wins. Claude 2 and the original Claude 3 models cap output at 4096
+ * tokens; Claude 3.5 and every later model allow at least 8192. Names are matched anywhere so
+ * that Bedrock (`anthropic.claude-...`) and Vertex (`claude-...@date`) ids resolve the same way.
+ */
+const DEFAULT_MAX_TOKENS: ReadonlyArray<readonly [RegExp, number]> = [
+  [/claude-(?:2|instant|3-(?:opus|sonnet|haiku))/, 4096],
+  [/claude-/, 8192],
+];
+const FALLBACK_MAX_TOKENS = 4096;
+
+export function defaultMaxTokensFor(model: string): number {
+  return DEFAULT_MAX_TOKENS.find(([pattern]) => pattern.test(model))?.[1] ?? FALLBACK_MAX_TOKENS;
+}
+
+/**
+ * The name of the gateway's synthetic tool for JSON output (reference: "forced tool `json`");
+ * a client tool of the same name pushes it to the next free variant.
+ */
+export const JSON_TOOL_NAME = 'json';
+
+/** Schema of the JSON tool for `json_object`: any object. */
+const ANY_OBJECT_SCHEMA = { type: 'object', additionalProperties: true };
+
+/** Stands in for a missing first user turn (Anthropic conversations start with the user). */
+const OPENING_USER_TEXT = '.';
+
+const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+]);
+
+export interface ChatToAnthropicOptions {
+  /** The upstream model id (routing prefix stripped); defaults to the request's `model`. */
+  model?: string;
+  /**
+   * The model has native structured output: `json_schema` becomes `output_config.format` instead
+   * of the forced JSON tool. `json_object` always uses the tool (there is no native mode for it).
+   */
+  nativeStructuredOutput?: boolean;
+}
+
+export interface AnthropicRequestPlan {
+  body: AnthropicMessagesRequest;
+  /** What the response and stream translators must know about this request. */
+  context: ChatResponseContext;
+}
+
+/** Tool-use ids must match `^[a-zA-Z0-9_-]+$`; the same mapping applies to `tool_use` and `tool_result`. */
+export function sanitizeToolUseId(id: string): string {
+  const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return clean === '' ? 'toolu_' : clean;
+}
+
+/** Tool-call arguments are a JSON string; anything but a JSON object becomes `{}`. */
+export function parseToolArguments(text: string | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+interface DataUrl {
+  mediaType: string;
+  base64: boolean;
+  data: string;
+}
+
+function parseDataUrl(url: string): DataUrl | undefined {
+  if (!url.startsWith('data:')) return undefined;
+  const comma = url.indexOf(',');
+  if (comma === -1) return undefined;
+  const [mediaType = '', ...parameters] = url.slice(5, comma).split(';');
+  return {
+    mediaType: mediaType.toLowerCase(),
+    base64: parameters.includes('base64'),
+    data: url.slice(comma + 1),
+  };
+}
+
+function convertImageUrl(url: string): AnthropicContentBlockParam {
+  const dataUrl = parseDataUrl(url);
+  if (dataUrl !== undefined) {
+    const mediaType = dataUrl.mediaType === 'image/jpg' ? 'image/jpeg' : dataUrl.mediaType;
+    if (!IMAGE_MEDIA_TYPES.has(mediaType))
+      throw new InvalidRequestError(
+        `image type '${dataUrl.mediaType}' is not supported (jpeg, png, gif, webp)`,
+      );
+    if (!dataUrl.base64) throw new InvalidRequestError('image data URLs must be base64-encoded');
+    return {
+      type: 'image',
+      source: { type: 'base64', media_type: mediaType as AnthropicImageMediaType, data: dataUrl.data },
+    };
+  }
+  if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
+  throw new InvalidRequestError('image_url.url must be an http(s) URL or a base64 data URL');
+}
+
+function convertFile(file: {
+  file_data?: string;
+  file_id?: string;
+  filename?: string;
+}): AnthropicContentBlockParam {
+  const dataUrl = file.file_data === undefined ? undefined : parseDataUrl(file.file_data);
+  if (dataUrl === undefined || !dataUrl.base64)
+    throw new InvalidRequestError(
+      'file parts need file_data as a base64 data URL (file ids are not supported)',
+    );
+  const title = file.filename === undefined ? {} : { title: file.filename };
+  if (dataUrl.mediaType === 'application/pdf')
+    return {
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: dataUrl.data },
+      ...title,
+    };
+  if (dataUrl.mediaType === 'text/plain') {
+    const text = Buffer.from(dataUrl.data, 'base64').toString('utf8');
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...title };
+  }
+  throw new InvalidRequestError(
+    `file type '${dataUrl.mediaType}' is not supported (application/pdf, text/plain)`,
+  );
+}
+
+function convertUserPart(part: ChatUserContentPart): AnthropicContentBlockParam | undefined {
+  switch (part.type) {
+    case 'text':
+      return part.text === '' ? undefined : { type: 'text', text: part.text };
+    case 'image_url':
+      return convertImageUrl(part.image_url?.url ?? '');
+    case 'file':
+      return convertFile(part.file ?? {});
+    case 'input_audio':
+      throw new InvalidRequestError('audio input is not supported by this model');
+    default:
+      throw new InvalidRequestError(`unsupported content part type '${(part as { type?: unknown }).type}'`);
+  }
+}
+
+function textBlocks(content: string | ChatTextPart[] | null | undefined): AnthropicTextBlock[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  const blocks: AnthropicTextBlock[] = [];
+  for (const part of content) {
+    const text = part.type === 'text' ? part.text : (part as { refusal?: string }).refusal;
+    if (typeof text === 'string' && text !== '') blocks.push({ type: 'text', text });
+  }
+  return blocks;
+}
+
+function convertAssistant(message: ChatAssistantMessage): AnthropicContentBlockParam[] {
+  const blocks: AnthropicContentBlockParam[] = textBlocks(
+    message.content as string | ChatTextPart[] | null | undefined,
+  );
+  if (blocks.length === 0 && typeof message.refusal === 'string' && message.refusal !== '')
+    blocks.push({ type: 'text', text: message.refusal });
+  for (const call of message.tool_calls ?? []) {
+    if (call.type !== 'function' || call.function === undefined)
+      throw new InvalidRequestError(`unsupported tool call type '${call.type}'`);
+    blocks.push({
+      type: 'tool_use',
+      id: sanitizeToolUseId(call.id),
+      name: call.function.name,
+      input: parseToolArguments(call.function.arguments),
+    });
+  }
+  return blocks;
+}
+
+function convertToolResult(message: ChatToolMessage): AnthropicToolResultBlock {
+  if (typeof message.tool_call_id !== 'string')
+    throw new InvalidRequestError('tool messages need a tool_call_id');
+  const block: AnthropicToolResultBlock = {
+    type: 'tool_result',
+    tool_use_id: sanitizeToolUseId(message.tool_call_id),
+  };
+  if (typeof message.content === 'string') {
+    if (message.content !== '') block.content = message.content;
+  } else {
+    const parts = textBlocks(message.content);
+    if (parts.length > 0) block.content = parts;
+  }
+  return block;
+}
+
+interface Turn {
+  role: 'user' | 'assistant';
+  content: AnthropicContentBlockParam[];
+}
+
+/** Appends blocks as a turn, merging into the previous turn of the same role (Anthropic's rule). */
+function appendTurn(turns: Turn[], role: Turn['role'], blocks: AnthropicContentBlockParam[]): void {
+  if (blocks.length === 0) return;
+  const last = turns.at(-1);
+  if (last?.role === role) last.content.push(...blocks);
+  else turns.push({ role, content: blocks });
+}
+
+function convertMessages(request: ChatCompletionRequest): {
+  system: AnthropicTextBlock[];
+  messages: AnthropicMessageParam[];
+} {
+  if (!Array.isArray(request.messages)) throw new InvalidRequestError('messages must be an array');
+  const system: AnthropicTextBlock[] = [];
+  const turns: Turn[] = [];
+  for (const message of request.messages) {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        system.push(...textBlocks(message.content));
+        break;
+      case 'user': {
+        if (typeof message.content !== 'string' && !Array.isArray(message.content))
+          throw new InvalidRequestError('user message content must be a string or an array of parts');
+        const blocks =
+          typeof message.content === 'string'
+            ? textBlocks(message.content)
+            : message.content.flatMap((part) => convertUserPart(part) ?? []);
+        appendTurn(turns, 'user', blocks);
+        break;
+      }
+      case 'assistant':
+        appendTurn(turns, 'assistant', convertAssistant(message));
+        break;
+      case 'tool':
+        appendTurn(turns, 'user', [convertToolResult(message)]);
+        break;
+      default:
+        throw new InvalidRequestError(`unsupported message role '${(message as { role?: unknown }).role}'`);
+    }
+  }
+  if (turns.length === 0) throw new InvalidRequestError('messages must contain a user or assistant message');
+  for (const turn of turns) {
+    // Tool results answer the previous assistant turn and must come first in the user turn.
+    if (turn.role === 'user')
+      turn.content = [
+        ...turn.content.filter((block) => block.type === 'tool_result'),
+        ...turn.content.filter((block) => block.type !== 'tool_result'),
+      ];
+  }
+  if (turns[0]?.role === 'assistant')
+    turns.unshift({ role: 'user', content: [{ type: 'text', text: OPENING_USER_TEXT }] });
+  trimPrefill(turns);
+  return { system, messages: turns };
+}
+
+/** A trailing assistant turn is a prefill, which Anthropic refuses with trailing whitespace. */
+function trimPrefill(turns: Turn[]): void {
+  const last = turns.at(-1);
+  const block = last?.content.at(-1);
+  if (last?.role !== 'assistant' || block?.type !== 'text') return;
+  block.text = block.text.trimEnd();
+  if (block.text !== '') return;
+  last.content.pop();
+  if (last.content.length === 0) turns.pop();
+}
+
+function convertTools(tools: ChatTool[]): AnthropicCustomTool[] {
+  return tools.map((tool) => {
+    if (tool.type !== 'function' || tool.function === undefined)
+      throw new InvalidRequestError(`unsupported tool type '${tool.type}'`);
+    const { name, description, parameters, strict } = tool.function;
+    return {
+      name,
+      ...(description === undefined ? {} : { description }),
+      input_schema: parameters ?? { type: 'object', properties: {} },
+      ...(typeof strict === 'boolean' ? { strict } : {}),
+    };
+  });
+}
+
+function convertToolChoice(choice: ChatToolChoice | undefined): AnthropicToolChoice | undefined {
+  if (choice === undefined) return undefined;
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'required') return { type: 'any' };
+  if (choice === 'none') return { type: 'none' };
+  if (typeof choice === 'object' && choice.type === 'function' && typeof choice.function?.name === 'string')
+    return { type: 'tool', name: choice.function.name };
+  throw new InvalidRequestError('tool_choice must be none, auto, required or a named function');
+}
+
+function pickJsonToolName(tools: AnthropicCustomTool[]): string {
+  const taken = new Set(tools.map((tool) => tool.name));
+  if (!taken.has(JSON_TOOL_NAME)) return JSON_TOOL_NAME;
+  for (let suffix = 2; ; suffix++)
+    if (!taken.has(`${JSON_TOOL_NAME}_${suffix}`)) return `${JSON_TOOL_NAME}_${suffix}`;
+}
+
+interface ToolPlan {
+  tools?: AnthropicCustomTool[];
+  toolChoice?: AnthropicToolChoice;
+  outputFormat?: { type: 'json_schema'; schema: Record<string, unknown> };
+  jsonToolName?: string;
+}
+
+/**
+ * Tools, tool choice and JSON output together, since the JSON tool changes both. With JSON asked
+ * for: the JSON tool is forced when the client's tools are off the table; otherwise the model must
+ * call some tool (`any`), the JSON tool being how it answers.
+ */
+function planTools(request: ChatCompletionRequest, options: ChatToAnthropicOptions): ToolPlan {
+  const tools = convertTools(request.tools ?? []);
+  let toolChoice = convertToolChoice(request.tool_choice);
+  const format: ChatResponseFormat | undefined = request.response_format;
+  const plan: ToolPlan = {};
+  if (format?.type === 'json_schema' && options.nativeStructuredOutput) {
+    plan.outputFormat = { type: 'json_schema', schema: format.json_schema?.schema ?? ANY_OBJECT_SCHEMA };
+  } else if (format?.type === 'json_schema' || format?.type === 'json_object') {
+    const name = pickJsonToolName(tools);
+    const schemaFormat = format.type === 'json_schema' ? format.json_schema : undefined;
+    tools.push({
+      name,
+      description:
+        schemaFormat?.description ??
+        'Answer with the final response as JSON by calling this tool with it as input.',
+      input_schema: schemaFormat?.schema ?? ANY_OBJECT_SCHEMA,
+    });
+    plan.jsonToolName = name;
+    const clientToolsUsable = tools.length > 1 && toolChoice?.type !== 'none';
+    if (!clientToolsUsable) toolChoice = { type: 'tool', name };
+    else if (toolChoice === undefined || toolChoice.type === 'auto') toolChoice = { type: 'any' };
+  }
+  if (tools.length === 0) return plan;
+  plan.tools = tools;
+  if (request.parallel_tool_calls === false && toolChoice?.type !== 'none')
+    toolChoice = {
+      ...(toolChoice ?? { type: 'auto' }),
+      disable_parallel_tool_use: true,
+    } as AnthropicToolChoice;
+  if (toolChoice !== undefined) plan.toolChoice = toolChoice;
+  return plan;
+}
+
+function convertStop(stop: string | string[] | null | undefined): string[] {
+  if (typeof stop === 'string') return stop === '' ? [] : [stop];
+  return Array.isArray(stop)
+    ? stop.filter((sequence) => typeof sequence === 'string' && sequence !== '')
+    : [];
+}
+
+/** Converts the request; throws InvalidRequestError for what Anthropic cannot express. */
+export function convertChatRequestToAnthropic(
+  request: ChatCompletionRequest,
+  options: ChatToAnthropicOptions = {},
+): AnthropicRequestPlan {
+  if (typeof request.n === 'number' && request.n > 1)
+    throw new InvalidRequestError('n > 1 is not supported by Anthropic models');
+  const model = options.model ?? request.model;
+  const { system, messages } = convertMessages(request);
+  const toolPlan = planTools(request, options);
+  const stopSequences = convertStop(request.stop);
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? defaultMaxTokensFor(model);
+  const body: AnthropicMessagesRequest = { model, max_tokens: maxTokens, messages };
+  if (system.length > 0) body.system = system;
+  if (toolPlan.tools !== undefined) body.tools = toolPlan.tools;
+  if (toolPlan.toolChoice !== undefined) body.tool_choice = toolPlan.toolChoice;
+  if (toolPlan.outputFormat !== undefined) body.output_config = { format: toolPlan.outputFormat };
+  if (stopSequences.length > 0) body.stop_sequences = stopSequences;
+  // OpenAI's range is 0..2, Anthropic's 0..1.
+  if (typeof request.temperature === 'number')
+    body.temperature = Math.min(1, Math.max(0, request.temperature));
+  if (typeof request.top_p === 'number') body.top_p = request.top_p;
+  if (typeof request.user === 'string' && request.user !== '') body.metadata = { user_id: request.user };
+  if (request.stream === true) body.stream = true;
+  const context: ChatResponseContext = { includeUsage: request.stream_options?.include_usage === true };
+  if (toolPlan.jsonToolName !== undefined) context.jsonToolName = toolPlan.jsonToolName;
+  return { body, context };
+}

@@ -1,0 +1,157 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropic } from '../../fakes/fake-anthropic.ts';
+import { FAKE_GEMINI_REPLY, startFakeGemini } from '../../fakes/fake-gemini.ts';
+import { FAKE_OPENAI_REPLY, STREAM_PIECES, startFakeOpenAi } from '../../fakes/fake-openai.ts';
+import type { FakeServer } from '../../fakes/fake-server.ts';
+import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
+
+let openaiFake: FakeServer;
+let anthropicFake: FakeServer;
+let geminiFake: FakeServer;
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  openaiFake = await startFakeOpenAi();
+  anthropicFake = await startFakeAnthropic();
+  geminiFake = await startFakeGemini('gemini-platform-key');
+  gateway = await startTestGateway({
+    OPENAI_API_KEY: 'sk-platform-openai',
+    OPENAI_BASE_URL: `${openaiFake.url}/v1`,
+    ANTHROPIC_API_KEY: 'sk-ant-platform',
+    ANTHROPIC_BASE_URL: anthropicFake.url,
+    GEMINI_API_KEY: 'gemini-platform-key',
+    GEMINI_BASE_URL: geminiFake.url,
+  });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await openaiFake?.stop();
+  await anthropicFake?.stop();
+  await geminiFake?.stop();
+});
+
+const openai = () =>
+  new OpenAI({ apiKey: gateway.credentials.apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+const anthropic = () =>
+  new Anthropic({ apiKey: gateway.credentials.apiKey, baseURL: gateway.url, maxRetries: 0 });
+
+describe('anthropic/* on /v1/chat/completions', () => {
+  it('translates the request to Anthropic Messages and the answer back (official openai client)', async () => {
+    const completion = await openai().chat.completions.create({
+      model: 'anthropic/claude-3-5-sonnet-20241022',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello' },
+      ],
+    });
+    expect(completion.choices[0]!.message.content).toBe('Hello from the fake Anthropic upstream.');
+    expect(completion.choices[0]!.finish_reason).toBe('stop');
+    expect(completion.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 10 });
+    const upstream = anthropicFake.requests.at(-1)!;
+    expect(upstream.path).toBe('/v1/messages');
+    expect(upstream.body).toMatchObject({
+      model: 'claude-3-5-sonnet-20241022',
+      system: 'Be brief.',
+      max_tokens: 8192,
+    });
+  });
+
+  it('translates the Anthropic stream into chat.completion.chunks', async () => {
+    const stream = await openai().chat.completions.create({
+      model: 'anthropic/claude-3-5-sonnet-20241022',
+      messages: [{ role: 'user', content: 'Hello' }],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Hello from Anthropic.');
+  });
+
+  it('bills the translated answer at the Anthropic price', async () => {
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      { model: 'anthropic/claude-3-5-sonnet-20241022', messages: [{ role: 'user', content: 'Hi' }] },
+      gateway.credentials.apiKey,
+    );
+    // 20 input * $3 + 10 output * $15 per million.
+    expect(response.headers.get('x-service-balance-charged-micros')).toBe('210');
+  });
+});
+
+describe('/v1/messages on an OpenAI-shaped upstream', () => {
+  it('serves the official Anthropic client from openai/ models', async () => {
+    const message = await anthropic().messages.create({
+      model: 'openai/gpt-4o',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(message.content[0]).toMatchObject({ type: 'text', text: FAKE_OPENAI_REPLY });
+    expect(message.stop_reason).toBe('end_turn');
+    const upstream = openaiFake.requests.at(-1)!;
+    expect(upstream.path).toBe('/v1/chat/completions');
+    expect(upstream.body).toMatchObject({ model: 'gpt-4o', max_tokens: 64 });
+  });
+
+  it('streams Anthropic events translated from chat chunks', async () => {
+    const final = await anthropic()
+      .messages.stream({
+        model: 'openai/gpt-4o',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'Hello' }],
+      })
+      .finalMessage();
+    expect(final.content[0]).toMatchObject({ type: 'text', text: STREAM_PIECES.join('') });
+  });
+});
+
+describe('gemini/* on /v1/chat/completions', () => {
+  it('translates to generateContent with x-goog-api-key and back (official openai client)', async () => {
+    const completion = await openai().chat.completions.create({
+      model: 'gemini/gemini-2.5-flash',
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(completion.choices[0]!.message.content).toBe(FAKE_GEMINI_REPLY);
+    expect(completion.usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 7 });
+    expect(geminiFake.requests.at(-1)!.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+  });
+
+  it('streams through streamGenerateContent?alt=sse', async () => {
+    const stream = await openai().chat.completions.create({
+      model: 'gemini/gemini-2.5-flash',
+      messages: [{ role: 'user', content: 'Hello' }],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Hello from Gemini.');
+    expect(geminiFake.requests.at(-1)!.path).toBe(
+      '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+    );
+  });
+
+  it("maps Gemini's 400 for a bad key to a 502 (the platform's key, not the caller's)", async () => {
+    geminiFake.overrideNext((request, response) => {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: {
+            code: 400,
+            message: 'API key not valid.',
+            status: 'INVALID_ARGUMENT',
+            details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }],
+          },
+        }),
+      );
+      void request;
+    });
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      { model: 'gemini/gemini-2.5-flash', messages: [{ role: 'user', content: 'Hello' }] },
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(502);
+  });
+});
