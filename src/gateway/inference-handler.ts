@@ -285,7 +285,7 @@ function translateJson(translation: TranslationPlan, upstreamText: string): stri
   let upstream: unknown;
   try {
     upstream = JSON.parse(upstreamText);
-  } catch (error) {
+  } catch {
     throw new UpstreamError(502, 200, 'the upstream answered with malformed JSON', 'api_error', true);
   }
   return JSON.stringify(translation.response(upstream));

@@ -54,7 +54,7 @@ describe('anthropic/* on /v1/chat/completions', () => {
     expect(upstream.path).toBe('/v1/messages');
     expect(upstream.body).toMatchObject({
       model: 'claude-3-5-sonnet-20241022',
-      system: 'Be brief.',
+      system: [{ type: 'text', text: 'Be brief.' }],
       max_tokens: 8192,
     });
   });
