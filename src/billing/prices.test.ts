@@ -9,6 +9,8 @@ describe('priceAlias', () => {
     ['claude-3-5-sonnet-20241022', 'claude-3-5-sonnet'],
     ['claude-3-5-sonnet-latest', 'claude-3-5-sonnet'],
     ['gpt-4o', 'gpt-4o'],
+    ['anthropic.claude-3-5-sonnet-20240620-v1:0', 'claude-3-5-sonnet'],
+    ['us.anthropic.claude-3-7-sonnet-20250219-v1:0', 'claude-3-7-sonnet'],
   ])('prices %s as %s', (model, alias) => {
     expect(priceAlias(model)).toBe(alias);
     expect(lookupPrice(model)).toEqual(lookupPrice(alias));

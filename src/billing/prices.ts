@@ -65,10 +65,21 @@ const VERSION_SUFFIXES = [
   /@\d{8}$/,
 ];
 
+/**
+ * Bedrock ids: an optional cross-region inference-profile prefix, then the vendor
+ * (`us.anthropic.claude-3-7-sonnet-20250219-v1:0`); the model is priced as the vendor's own.
+ */
+const BEDROCK_PREFIX =
+  /^(?:(?:us|us-gov|eu|apac|jp|au|ca|global)\.)?(?:anthropic|meta|amazon|mistral|cohere|ai21|deepseek|openai|qwen|writer)\./;
+
 /** The alias a versioned model id is priced as (`claude-3-5-sonnet-20241022` -> `claude-3-5-sonnet`). */
 export function priceAlias(model: string): string {
-  let current = model;
-  for (const suffix of VERSION_SUFFIXES) current = current.replace(suffix, '');
+  let current = model.replace(BEDROCK_PREFIX, '');
+  // Suffixes can stack (`-20240620-v1:0`): strip until none applies.
+  for (let previous = ''; previous !== current; ) {
+    previous = current;
+    for (const suffix of VERSION_SUFFIXES) current = current.replace(suffix, '');
+  }
   return current;
 }
 

@@ -2,6 +2,7 @@
  * Environment -> typed, frozen settings, read once at start (STYLE rule 6). Nothing else in the
  * code base reads process.env.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface ProviderEndpointSettings {
@@ -55,6 +56,10 @@ export interface Settings {
   defaultProvider: string;
   /** Raw provider settings by registry name: base URL and platform key (env `<NAME>_API_KEY`, `<NAME>_BASE_URL`). */
   providerEnv: Readonly<Record<string, { apiKey?: string; baseUrl?: string }>>;
+  /** The platform's AWS credential for `bedrock` and `bedrock-mantle` (SigV4 when they have no API key). */
+  platformAws: Readonly<PlatformAwsSettings>;
+  /** The platform's Vertex credential: a service-account key, its project and region (VERTEX_*). */
+  platformVertex: Readonly<PlatformVertexSettings>;
   /** Starting balance (USD micros) of a tenant created by the standalone bootstrap. */
   bootstrapBalanceMicros: number;
   /** Extra time given to in-flight requests and streams on shutdown before connections are cut. */
@@ -70,6 +75,28 @@ export interface Settings {
   /** Memory store only: total bytes of cache entries kept (LRU beyond). */
   cacheMemoryBytes: number;
   operator: OperatorSettings;
+}
+
+/**
+ * AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN); region BEDROCK_REGION, else
+ * AWS_REGION, else AWS_DEFAULT_REGION (else the provider's default, us-east-1).
+ */
+export interface PlatformAwsSettings {
+  region?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
+}
+
+/**
+ * VERTEX_SERVICE_ACCOUNT_JSON (the key file's JSON, or its path) or VERTEX_SERVICE_ACCOUNT_FILE (its
+ * path), read once at start; VERTEX_PROJECT (else the key's project_id) and VERTEX_REGION (else us-central1).
+ * An API key for express mode is VERTEX_API_KEY, like every provider's.
+ */
+export interface PlatformVertexSettings {
+  serviceAccountJson?: string;
+  project?: string;
+  region?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -148,6 +175,82 @@ function readProviderEnv(
   return result;
 }
 
+function readPlatformVertex(env: Env, cwd: string): PlatformVertexSettings {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  let serviceAccountJson = value('VERTEX_SERVICE_ACCOUNT_JSON');
+  let file = value('VERTEX_SERVICE_ACCOUNT_FILE');
+  if (serviceAccountJson !== undefined && file !== undefined)
+    throw new SettingsError('set VERTEX_SERVICE_ACCOUNT_JSON or VERTEX_SERVICE_ACCOUNT_FILE, not both');
+  // A path given where the JSON was expected is read as the key file.
+  if (serviceAccountJson !== undefined && !serviceAccountJson.startsWith('{')) {
+    file = serviceAccountJson;
+    serviceAccountJson = undefined;
+  }
+  if (file !== undefined) {
+    try {
+      serviceAccountJson = readFileSync(resolve(cwd, file), 'utf8');
+    } catch (error) {
+      throw new SettingsError(`VERTEX_SERVICE_ACCOUNT_FILE cannot be read: ${(error as Error).message}`);
+    }
+  }
+  const project = value('VERTEX_PROJECT');
+  if (serviceAccountJson !== undefined) {
+    let key: Record<string, unknown>;
+    try {
+      key = JSON.parse(serviceAccountJson) as Record<string, unknown>;
+    } catch {
+      throw new SettingsError('the Vertex service-account key is not JSON');
+    }
+    if (typeof key.client_email !== 'string' || typeof key.private_key !== 'string')
+      throw new SettingsError('the Vertex service-account key lacks client_email or private_key');
+    if (project === undefined && typeof key.project_id !== 'string')
+      throw new SettingsError('VERTEX_PROJECT must be set: the service-account key names no project_id');
+  }
+  const region = value('VERTEX_REGION');
+  if (region !== undefined && !/^[a-z0-9-]{1,63}$/.test(region))
+    throw new SettingsError(`VERTEX_REGION must be a location like us-central1, got '${region}'`);
+  return Object.freeze({
+    ...(serviceAccountJson === undefined ? {} : { serviceAccountJson }),
+    ...(project === undefined ? {} : { project }),
+    ...(region === undefined ? {} : { region }),
+  });
+}
+
+/** Providers a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK, AWS's own variable) serves when `<NAME>_API_KEY` is unset. */
+const BEDROCK_KEY_PROVIDERS = ['bedrock', 'bedrock-mantle'];
+
+function readPlatformAws(env: Env): PlatformAwsSettings {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const region = value('BEDROCK_REGION') ?? value('AWS_REGION') ?? value('AWS_DEFAULT_REGION');
+  if (region !== undefined && !/^[a-z0-9-]{1,63}$/.test(region))
+    throw new SettingsError(`the AWS region must be a region name like us-east-1, got '${region}'`);
+  const accessKeyId = value('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = value('AWS_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
+    throw new SettingsError('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+  const sessionToken = value('AWS_SESSION_TOKEN');
+  return Object.freeze({
+    ...(region === undefined ? {} : { region }),
+    ...(accessKeyId === undefined ? {} : { accessKeyId }),
+    ...(secretAccessKey === undefined ? {} : { secretAccessKey }),
+    ...(sessionToken === undefined || accessKeyId === undefined ? {} : { sessionToken }),
+  });
+}
+
+/** AWS_BEARER_TOKEN_BEDROCK stands in for `<NAME>_API_KEY` of the Bedrock providers. */
+function withBedrockApiKey(
+  env: Env,
+  providerEnv: Record<string, { apiKey?: string; baseUrl?: string }>,
+): Record<string, { apiKey?: string; baseUrl?: string }> {
+  const apiKey = env.AWS_BEARER_TOKEN_BEDROCK?.trim();
+  if (!apiKey) return providerEnv;
+  for (const name of BEDROCK_KEY_PROVIDERS) {
+    const entry = providerEnv[name];
+    if (entry !== undefined && entry.apiKey === undefined) providerEnv[name] = { ...entry, apiKey };
+  }
+  return providerEnv;
+}
+
 export function loadSettings(
   env: Env,
   providerNames: readonly string[],
@@ -172,7 +275,9 @@ export function loadSettings(
       bodyMs: readInt(env, 'UPSTREAM_BODY_TIMEOUT_MS', 300_000, 1, 3_600_000),
     },
     defaultProvider: env.GATEWAY_DEFAULT_PROVIDER?.trim() || 'openai',
-    providerEnv: readProviderEnv(env, providerNames),
+    providerEnv: withBedrockApiKey(env, readProviderEnv(env, providerNames)),
+    platformAws: readPlatformAws(env),
+    platformVertex: readPlatformVertex(env, cwd),
     bootstrapBalanceMicros: readInt(env, 'BOOTSTRAP_BALANCE_MICROS', 100_000_000, 0, Number.MAX_SAFE_INTEGER),
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     graphqlIntrospection: readBool(env, 'CONTROL_GRAPHQL_INTROSPECTION', true),

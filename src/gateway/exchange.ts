@@ -5,6 +5,7 @@
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Accountant, BalanceState } from '../billing/accountant.ts';
+import type { ConnectionCapHold, ConnectionCaps } from '../billing/connection-caps.ts';
 import type { TokenHold, TokenLimiter } from '../billing/token-limits.ts';
 import { estimateUsage, type TokenUsage } from '../billing/usage.ts';
 import type { CacheMetrics } from '../cache/cache-metrics.ts';
@@ -28,6 +29,8 @@ export interface InferenceDeps {
   authenticator: Authenticator;
   accountant: Accountant;
   limiter: TokenLimiter;
+  /** BYOK: each Connection's daily spend cap. */
+  connectionCaps: ConnectionCaps;
   upstream: UpstreamClient;
   routes: RouteResolver;
   metrics: GatewayMetrics;
@@ -45,6 +48,8 @@ export interface Exchange {
   principal: Principal;
   balance: BalanceState;
   hold: TokenHold | undefined;
+  /** BYOK with a daily cap: the reservation against the Connection's cap, taken just before forwarding. */
+  capHold: ConnectionCapHold | undefined;
   /** Set when the answer is to be cached. */
   cacheWrite: CacheWrite | undefined;
   requestChars: number;
@@ -64,7 +69,10 @@ export function usageOrEstimate(
   return estimateUsage(exchange.requestChars, outputChars);
 }
 
-/** Prices and charges the usage, then settles the token's reservation with the actual cost. */
+/**
+ * Prices and charges the usage, then settles the token's and the Connection's reservations with the
+ * actual cost (every answered request, JSON or stream, comes through here).
+ */
 export async function accountFor(deps: InferenceDeps, exchange: Exchange, usage: TokenUsage) {
   const { principal, route } = exchange;
   const charge = await deps.accountant.settle(
@@ -75,6 +83,9 @@ export async function accountFor(deps: InferenceDeps, exchange: Exchange, usage:
     route.byok,
     exchange.balance,
   );
-  await deps.limiter.settle(exchange.hold, charge.costMicros, usage);
+  await Promise.all([
+    deps.limiter.settle(exchange.hold, charge.costMicros, usage),
+    deps.connectionCaps.settle(exchange.capHold, charge.costMicros),
+  ]);
   return charge;
 }

@@ -13,6 +13,7 @@ import { InvalidRequestError, UpstreamError } from '../errors/gateway-error.ts';
 import { toGatewayError } from '../errors/render-error.ts';
 import type { ApiShape, Operation } from '../providers/registry.ts';
 import { type ResolvedRoute, renderRoutingHeaders } from '../providers/resolve-route.ts';
+import { isStreamContentType } from '../sse/stream-framing.ts';
 import { convertGeminiError } from '../translate/openai-to-gemini/index.ts';
 import { mapUpstreamError } from '../upstream/error-mapping.ts';
 import { UpstreamAbortedError, type UpstreamResponse } from '../upstream/upstream-client.ts';
@@ -21,6 +22,7 @@ import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from '
 import { relayStream } from './relay-stream.ts';
 import { createAnthropicStreamObserver, createOpenAiStreamObserver } from './stream-usage.ts';
 import { CLIENT_SHAPE, canTranslate, planTranslation, type TranslationPlan } from './translation.ts';
+import { createCallSender } from './upstream-calls.ts';
 import { type JsonObject, validateInferenceBody } from './validate-body.ts';
 
 export type { InferenceDeps } from './exchange.ts';
@@ -70,6 +72,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       body: clientBody,
       upstreamModel: route.upstreamModel,
       stream: parsed.stream,
+      endpoint: route.endpoint, // hosting providers (Vertex): their paths and body
     });
     const streamOptions = parsed.body.stream_options as JsonObject | undefined | null;
     // The client's own choice; usage is always asked of the upstream (streams must be billed) and
@@ -85,10 +88,12 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       }
       payload = JSON.stringify(upstreamBody);
     }
-    const hold = await deps.limiter.admit(
-      principal,
-      estimateRequestCostMicros(route.upstreamModel, payload.length, maxOutputTokens(parsed.body)),
+    const estimatedMicros = estimateRequestCostMicros(
+      route.upstreamModel,
+      payload.length,
+      maxOutputTokens(parsed.body),
     );
+    const hold = await deps.limiter.admit(principal, estimatedMicros);
     const exchange: Exchange = {
       operation,
       routeLabel,
@@ -98,6 +103,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       principal,
       balance,
       hold,
+      capHold: undefined,
       cacheWrite: undefined,
       requestChars: payload.length,
       startedAt,
@@ -131,11 +137,18 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
           deps.cacheMetrics.results.inc({ route: routeLabel, result });
         }
       }
+      // BYOK daily cap (billing/connection-caps.ts): reserved only now that the request goes upstream
+      // (a cache hit does not use the Connection); settled in accountFor, given back in the catch.
+      exchange.capHold = await deps.connectionCaps.admit(principal, route, estimatedMicros);
       const served = await forward(request, reply, exchange, payload, parsed.stream, clientWantsUsage, deps);
       if (staleRefresh !== undefined)
         void deps.cache.release(staleRefresh.plan.location, staleRefresh.lockToken);
       return served;
     } catch (error) {
+      // Nothing answered (or settled already, then a no-op): the Connection's reservation goes back.
+      deps.connectionCaps.release(exchange.capHold, (releaseError) =>
+        deps.log.error({ err: releaseError }, 'releasing a connection cap reservation failed'),
+      );
       if (staleRefresh !== undefined) {
         // A failed refresh keeps the stale entry, gives the lock back, and this caller gets the stale copy.
         void deps.cache.release(staleRefresh.plan.location, staleRefresh.lockToken);
@@ -180,13 +193,28 @@ async function forward(
     }
   });
 
+  // --- Translations served by several upstream calls (Gemini embeddings in batches) ---
+  if (exchange.translation?.execute !== undefined) {
+    exchange.dispatchedAt = performance.now();
+    const answer = await exchange.translation.execute(
+      createCallSender(exchange, headers, abort.signal, deps),
+    );
+    return replyWithJson(reply, exchange, deps, 200, 'application/json', JSON.stringify(answer));
+  }
+  // --- end multi-call translations ---
+
+  // Signed providers (SigV4) sign the exact URL, headers and body about to be sent.
+  const sentHeaders =
+    route.sign === undefined
+      ? headers
+      : await route.sign({ method: 'POST', url: exchange.url, headers, body: payload });
   exchange.dispatchedAt = performance.now();
   let response: UpstreamResponse;
   try {
     response = await deps.upstream.send({
       provider: route.provider.name,
       url: exchange.url,
-      headers,
+      headers: sentHeaders,
       body: payload,
       signal: abort.signal,
     });
@@ -199,6 +227,14 @@ async function forward(
     const text = await readText(response, abort.signal);
     deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: `status_${response.statusCode}` });
     const retryAfter = response.headers['retry-after'];
+    // A translation with its own error table (Bedrock) maps the answer itself.
+    if (exchange.translation?.error !== undefined)
+      throw exchange.translation.error({
+        provider: route.provider.name,
+        status: response.statusCode,
+        body: text,
+        headers: flattenHeaders(response.headers),
+      });
     if (route.provider.shape === 'gemini')
       throw convertGeminiError(response.statusCode, text, {
         'retry-after': typeof retryAfter === 'string' ? retryAfter : undefined,
@@ -212,7 +248,7 @@ async function forward(
   }
 
   const contentType = String(response.headers['content-type'] ?? '');
-  if (stream && contentType.startsWith('text/event-stream')) {
+  if (stream && isStreamContentType(exchange.translation?.framing ?? 'sse', contentType)) {
     // The observer sees the events the client gets (after translation), in the client's shape.
     const observer =
       CLIENT_SHAPE[exchange.operation] === 'anthropic'
@@ -225,6 +261,19 @@ async function forward(
   const upstreamText = await readText(response, abort.signal);
   const text =
     exchange.translation === undefined ? upstreamText : translateJson(exchange.translation, upstreamText);
+  return replyWithJson(reply, exchange, deps, response.statusCode, contentType, text);
+}
+
+/** Accounts for a JSON answer (usage as reported, else estimated), caches it when planned, and sends it. */
+async function replyWithJson(
+  reply: FastifyReply,
+  exchange: Exchange,
+  deps: InferenceDeps,
+  statusCode: number,
+  contentType: string,
+  text: string,
+): Promise<unknown> {
+  const { route, routeLabel } = exchange;
   const upstreamDoneAt = performance.now();
   deps.metrics.upstreamSeconds.observe(
     { provider: route.provider.name, route: routeLabel },
@@ -238,7 +287,7 @@ async function forward(
   );
   const charge = await accountFor(deps, exchange, usage);
   reply
-    .code(response.statusCode)
+    .code(statusCode)
     .headers(renderBalanceHeaders(charge.balance, charge.chargedMicros))
     .headers(renderRoutingHeaders(route))
     .header('content-type', contentType || 'application/json');
@@ -249,7 +298,7 @@ async function forward(
       cacheWrite.plan.location,
       newEntry(
         cacheWrite.plan,
-        response.statusCode,
+        statusCode,
         contentType || 'application/json',
         text,
         false,
@@ -262,6 +311,13 @@ async function forward(
     (exchange.dispatchedAt - exchange.startedAt + (performance.now() - upstreamDoneAt)) / 1000,
   );
   return reply.send(text);
+}
+
+function flattenHeaders(headers: UpstreamResponse['headers']): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers))
+    flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
 }
 
 async function readText(response: UpstreamResponse, signal: AbortSignal): Promise<string> {

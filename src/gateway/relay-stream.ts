@@ -8,7 +8,8 @@ import type { FastifyReply } from 'fastify';
 import { renderBalanceHeaders } from '../billing/accountant.ts';
 import { toGatewayError } from '../errors/render-error.ts';
 import { renderRoutingHeaders } from '../providers/resolve-route.ts';
-import { type SseEvent, SseEventReader, serializeSseEvent } from '../sse/sse-events.ts';
+import { type SseEvent, serializeSseEvent } from '../sse/sse-events.ts';
+import { createUpstreamEventReader } from '../sse/stream-framing.ts';
 import type { UpstreamResponse } from '../upstream/upstream-client.ts';
 import { CACHE_HEADER, newEntry } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
@@ -50,7 +51,8 @@ export async function relayStream(
   const emit = (event: SseEvent) => {
     if (observer.accept(event)) pending.push(serializeSseEvent(event));
   };
-  const reader = new SseEventReader((event) => {
+  // SSE, or the framing the translation declares (Bedrock: AWS event-stream).
+  const reader = createUpstreamEventReader(exchange.translation?.framing ?? 'sse', (event) => {
     if (translator === undefined) emit(event);
     else for (const translated of translator.push(event)) emit(translated);
   });

@@ -3,10 +3,13 @@
  * written with its own field manager) and the Redis stores. A configuration change is in force on
  * the gateways when this process's view of the config store (which the operator writes) shows it.
  */
+import { digestSecret } from '../auth/secret-box.ts';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
+import { platformProvidersOf } from '../control-plane/graphql/credentials.ts';
 import type { Logger } from '../observability/logger.ts';
+import { createPlatformEndpoints } from '../providers/resolve-route.ts';
 import { KubernetesResources } from '../resources/kubernetes-resources.ts';
 import { ConfigView } from '../stores/config-view.ts';
 import { type Closer, handleShutdownSignals } from './lifecycle.ts';
@@ -26,6 +29,7 @@ export async function startControlPlane(
 ): Promise<RunningControlPlane> {
   if (settings.redisUrl === undefined) throw new SettingsError('the controlplane role needs REDIS_URL');
   const stores = await openStores(settings);
+  const { encryptionKey } = settings;
   const view = await ConfigView.start(stores.config);
   const resources = new KubernetesResources({ fieldManager: 'inference-gateway-controlplane', log });
   const app = await buildControlPlaneApp({
@@ -40,6 +44,12 @@ export async function startControlPlane(
       awaitConfig: async (kind, id, predicate) => {
         await view.whenApplied(kind, id, predicate, PROPAGATION_TIMEOUT_MS);
       },
+      // The gateways' platform keys: this process is given the same provider settings.
+      platformProviders: platformProvidersOf(createPlatformEndpoints(settings)),
+      // With the at-rest key, a credential upsert waits for exactly its own secret's digest.
+      ...(encryptionKey === undefined
+        ? {}
+        : { secretDigest: (material: Record<string, string>) => digestSecret(encryptionKey, material) }),
       log,
     },
   });

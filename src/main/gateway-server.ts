@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate.ts';
 import { createSecretSealer } from '../auth/secret-box.ts';
 import { Accountant } from '../billing/accountant.ts';
+import { ConnectionCaps } from '../billing/connection-caps.ts';
 import { TokenLimiter } from '../billing/token-limits.ts';
 import { createCacheMetrics } from '../cache/cache-metrics.ts';
 import { ResponseCache } from '../cache/response-cache.ts';
@@ -58,6 +59,7 @@ export async function createGatewayServer(options: {
     authenticator: new Authenticator(view, options.ephemeral),
     accountant: new Accountant(runtime, metrics, log),
     limiter: new TokenLimiter(runtime),
+    connectionCaps: new ConnectionCaps(runtime, view),
     upstream,
     routes: new RouteResolver({
       endpoints: createPlatformEndpoints(settings),

@@ -4,7 +4,14 @@ import {
   ProviderUnavailableError,
   UnknownProviderError,
 } from '../errors/gateway-error.ts';
-import { type Operation, PROVIDERS, type ProviderDefinition } from './registry.ts';
+import {
+  type HostedEndpoint,
+  type Operation,
+  PROVIDERS,
+  type ProviderCredential,
+  type ProviderDefinition,
+  type RequestSigner,
+} from './registry.ts';
 
 /** Where one request goes and with which credential. */
 export interface ResolvedRoute {
@@ -21,6 +28,12 @@ export interface ResolvedRoute {
   byok: boolean;
   /** The Connection that served, on BYOK routes. */
   credential?: { id: string; slug: string };
+  /** Signs each request (SigV4) right before it is sent: the handler passes the final URL, headers and body. */
+  sign?: RequestSigner;
+  // --- Hosting providers (Vertex) ---
+  /** Set for providers hosting the shape at their own URLs: translations take paths and body from it. */
+  endpoint?: HostedEndpoint;
+  // --- end hosting providers ---
 }
 
 /** Attribution headers of DESIGN section 5: who served, and with which Connection. */
@@ -36,17 +49,76 @@ export function renderRoutingHeaders(route: ResolvedRoute): Record<string, strin
 
 /** The platform endpoint and key of each provider, resolved once from settings. */
 export interface PlatformEndpoints {
-  get(providerName: string): { baseUrl: string; apiKey: string | undefined } | undefined;
+  get(
+    providerName: string,
+  ): { baseUrl: string; apiKey: string | undefined; credential?: ProviderCredential } | undefined;
 }
 
-export function createPlatformEndpoints(settings: Pick<Settings, 'providerEnv'>): PlatformEndpoints {
-  const endpoints = new Map<string, { baseUrl: string; apiKey: string | undefined }>();
+export function createPlatformEndpoints(
+  settings: Pick<Settings, 'providerEnv' | 'platformAws'> & Partial<Pick<Settings, 'platformVertex'>>,
+): PlatformEndpoints {
+  const endpoints = new Map<
+    string,
+    { baseUrl: string; apiKey: string | undefined; credential: ProviderCredential }
+  >();
   for (const provider of PROVIDERS.values()) {
     const env = settings.providerEnv[provider.name] ?? {};
-    endpoints.set(provider.name, { baseUrl: env.baseUrl ?? provider.defaultBaseUrl, apiKey: env.apiKey });
+    // Hosting providers (Vertex) read their own platform credential from settings.
+    const credential = provider.platformCredential?.(settings) ?? platformCredentialOf(provider, settings);
+    endpoints.set(provider.name, {
+      baseUrl: fillRegion(env.baseUrl ?? provider.defaultBaseUrl, provider, credential),
+      apiKey: env.apiKey,
+      credential,
+    });
   }
   return { get: (name) => endpoints.get(name) };
 }
+
+// --- Signed and regional providers (Bedrock, Bedrock Mantle) ---
+/** The platform's credential: the provider's key, plus the platform AWS keys and region for signing providers. */
+function platformCredentialOf(
+  provider: ProviderDefinition,
+  settings: Pick<Settings, 'providerEnv' | 'platformAws'>,
+): ProviderCredential {
+  const apiKey = settings.providerEnv[provider.name]?.apiKey;
+  const credential: ProviderCredential = apiKey === undefined ? {} : { apiKey };
+  if (provider.createSigner === undefined) return credential;
+  const { accessKeyId, secretAccessKey, sessionToken, region } = settings.platformAws;
+  if (region !== undefined) credential.region = region;
+  if (accessKeyId !== undefined && secretAccessKey !== undefined)
+    credential.aws = {
+      accessKeyId,
+      secretAccessKey,
+      ...(sessionToken === undefined ? {} : { sessionToken }),
+    };
+  return credential;
+}
+
+/** `https://bedrock-runtime.{region}.amazonaws.com` with the credential's (else the provider's default) region. */
+export function fillRegion(
+  baseUrl: string,
+  provider: ProviderDefinition,
+  credential: ProviderCredential,
+): string {
+  if (!baseUrl.includes('{region}')) return baseUrl;
+  const region = credential.region ?? provider.defaultRegion;
+  if (region === undefined) throw new ProviderUnavailableError(provider.name);
+  return baseUrl.replaceAll('{region}', region);
+}
+
+/** Key headers and signer of a credential; undefined when it can authenticate neither way. */
+export function authenticateWith(
+  provider: ProviderDefinition,
+  credential: ProviderCredential,
+): { headers: Record<string, string>; sign?: RequestSigner } | undefined {
+  const sign = provider.createSigner?.(credential);
+  if (credential.apiKey === undefined && sign === undefined) return undefined;
+  return {
+    headers: credential.apiKey === undefined ? {} : provider.authHeaders(credential.apiKey),
+    ...(sign === undefined ? {} : { sign }),
+  };
+}
+// --- end signed and regional providers ---
 
 /** Splits `provider/model` into its parts; a bare model has no prefix. */
 export function splitModelName(model: string): { prefix: string | undefined; rest: string } {
@@ -81,13 +153,62 @@ export function resolvePlatformRoute(
   if (upstreamModel.length === 0)
     throw new InvalidRequestError(`model '${model}' names no model after the provider`);
   const endpoint = endpoints.get(provider.name);
-  if (endpoint?.apiKey === undefined) throw new ProviderUnavailableError(provider.name);
+  if (provider.target !== undefined) {
+    if (endpoint?.credential === undefined) throw new ProviderUnavailableError(provider.name);
+    const route = resolveHostedRoute(
+      provider,
+      upstreamModel,
+      operation,
+      endpoint.credential,
+      endpoint.baseUrl,
+    );
+    return { ...route, byok: false };
+  }
+  const auth =
+    endpoint === undefined
+      ? undefined
+      : authenticateWith(
+          provider,
+          endpoint.credential ?? (endpoint.apiKey === undefined ? {} : { apiKey: endpoint.apiKey }),
+        );
+  if (endpoint === undefined || auth === undefined) throw new ProviderUnavailableError(provider.name);
   return {
     provider,
     upstreamModel,
     baseUrl: endpoint.baseUrl,
     nativePath: provider.paths[operation],
-    headers: { ...provider.staticHeaders, ...provider.authHeaders(endpoint.apiKey) },
+    headers: { ...provider.staticHeaders, ...auth.headers },
     byok: false,
+    ...(auth.sign === undefined ? {} : { sign: auth.sign }),
   };
 }
+
+// --- Hosting providers (Vertex) ---
+/**
+ * The route of a provider with a `target` (Vertex): shape, URL, headers, endpoint and `sign` are
+ * the model's; the provider keeps its name (metrics, prices, error messages).
+ */
+export function resolveHostedRoute(
+  provider: ProviderDefinition,
+  upstreamModel: string,
+  operation: Operation,
+  credential: ProviderCredential,
+  baseUrl: string,
+): Omit<ResolvedRoute, 'byok'> {
+  const target = (provider.target as NonNullable<ProviderDefinition['target']>)(
+    upstreamModel,
+    operation,
+    credential,
+    baseUrl,
+  );
+  return {
+    provider: { ...provider, shape: target.shape },
+    upstreamModel,
+    baseUrl: target.baseUrl,
+    nativePath: target.nativePath,
+    headers: target.headers,
+    endpoint: target.endpoint,
+    ...(target.sign === undefined ? {} : { sign: target.sign }),
+  };
+}
+// --- end hosting providers ---

@@ -8,8 +8,15 @@ import type { Principal } from '../auth/principal.ts';
 import { ConnectionNotFoundError, InvalidRequestError } from '../errors/gateway-error.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { ConnectionRecord, ProviderKind } from '../stores/records.ts';
-import { type Operation, PROVIDERS, type ProviderDefinition } from './registry.ts';
-import { type PlatformEndpoints, type ResolvedRoute, resolvePlatformRoute } from './resolve-route.ts';
+import { type Operation, PROVIDERS, type ProviderCredential, type ProviderDefinition } from './registry.ts';
+import {
+  authenticateWith,
+  fillRegion,
+  type PlatformEndpoints,
+  type ResolvedRoute,
+  resolveHostedRoute,
+  resolvePlatformRoute,
+} from './resolve-route.ts';
 
 /** Connection provider kind -> the registry entry that speaks its API (more kinds join with their translators). */
 const CONNECTION_PROVIDERS: Partial<Record<ProviderKind, string>> = {
@@ -17,6 +24,9 @@ const CONNECTION_PROVIDERS: Partial<Record<ProviderKind, string>> = {
   'openai-compatible': 'openai',
   anthropic: 'anthropic',
   gemini: 'gemini',
+  bedrock: 'bedrock',
+  'bedrock-mantle': 'bedrock-mantle',
+  vertex: 'vertex',
 };
 
 export interface ConnectionSecret {
@@ -70,8 +80,30 @@ export class RouteResolver {
       );
     }
     const secret = this.#secretOf(connection);
-    if (secret.apiKey === undefined && connection.provider !== 'openai-compatible') {
-      throw new InvalidRequestError(`connection '${connection.slug}' has no apiKey`);
+    // --- Hosting providers (Vertex): the service-account key, project and region of the Connection ---
+    if (base.target !== undefined) {
+      const hosted: ProviderCredential = {
+        ...(secret.apiKey === undefined ? {} : { apiKey: secret.apiKey }),
+        ...(secret.gcpServiceAccountJson ? { gcpServiceAccountJson: secret.gcpServiceAccountJson } : {}),
+        ...(connection.vertexProject === undefined ? {} : { project: connection.vertexProject }),
+        ...(connection.vertexRegion === undefined ? {} : { region: connection.vertexRegion }),
+      };
+      const baseUrl = (connection.baseUrl ?? base.defaultBaseUrl).replace(/\/+$/, '');
+      const route = resolveHostedRoute(base, stripOwnPrefix(model, base.name), operation, hosted, baseUrl);
+      return {
+        ...route,
+        provider: { ...route.provider, name: connection.provider },
+        byok: true,
+        credential: { id: connection.id, slug: connection.slug },
+      };
+    }
+    // --- end hosting providers ---
+    const credential = connectionCredential(connection, secret);
+    const auth = authenticateWith(base, credential);
+    if (auth === undefined && connection.provider !== 'openai-compatible') {
+      throw new InvalidRequestError(
+        `connection '${connection.slug}' has no usable credential (apiKey${base.createSigner === undefined ? '' : ', or AWS access keys'})`,
+      );
     }
     // Named by the Connection's kind, for metrics and error messages.
     const provider: ProviderDefinition = { ...base, name: connection.provider };
@@ -79,14 +111,12 @@ export class RouteResolver {
       provider,
       upstreamModel: stripOwnPrefix(model, base.name),
       // (the kind, e.g. openai-compatible, is not a registry prefix, so only the shape's own is stripped)
-      baseUrl: (connection.baseUrl ?? base.defaultBaseUrl).replace(/\/+$/, ''),
+      baseUrl: fillRegion((connection.baseUrl ?? base.defaultBaseUrl).replace(/\/+$/, ''), base, credential),
       nativePath: base.paths[operation],
-      headers: {
-        ...base.staticHeaders,
-        ...(secret.apiKey === undefined ? {} : base.authHeaders(secret.apiKey)),
-      },
+      headers: { ...base.staticHeaders, ...auth?.headers },
       byok: true,
       credential: { id: connection.id, slug: connection.slug },
+      ...(auth?.sign === undefined ? {} : { sign: auth.sign }),
     };
   }
 
@@ -98,6 +128,25 @@ export class RouteResolver {
     }
     return secret;
   }
+}
+
+/**
+ * The Connection's secret material as a provider credential: the API key, AWS access keys
+ * (awsAccessKeyId, awsSecretAccessKey, awsSessionToken) and the region (the record's awsRegion,
+ * else the secret's).
+ */
+function connectionCredential(connection: ConnectionRecord, secret: ConnectionSecret): ProviderCredential {
+  const credential: ProviderCredential = secret.apiKey === undefined ? {} : { apiKey: secret.apiKey };
+  const { awsAccessKeyId, awsSecretAccessKey, awsSessionToken } = secret;
+  if (awsAccessKeyId && awsSecretAccessKey)
+    credential.aws = {
+      accessKeyId: awsAccessKeyId,
+      secretAccessKey: awsSecretAccessKey,
+      ...(awsSessionToken ? { sessionToken: awsSessionToken } : {}),
+    };
+  const region = connection.awsRegion ?? secret.awsRegion;
+  if (region) credential.region = region;
+  return credential;
 }
 
 /** `@my-openai/openai/gpt-4o` and `@my-openai/gpt-4o` both mean `gpt-4o` on that Connection. */

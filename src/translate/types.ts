@@ -1,7 +1,8 @@
 import type { SseEvent } from '../sse/sse-events.ts';
 
 /**
- * A per-request stream translator: fed the upstream's parsed SSE events one by one, it returns the
+ * A per-request stream translator: fed the upstream's parsed events one by one (SSE events, or AWS
+ * event-stream frames decoded to the same shape by sse/aws-event-stream.ts), it returns the
  * events to send to the client in its own shape. It keeps only the state one response needs, never
  * blocks and never sees raw SSE text.
  */

@@ -25,6 +25,17 @@ export interface ControlPlaneServices {
     id: string,
     predicate: (record: ConfigRecordMap[K] | undefined) => boolean,
   ): Promise<void>;
+  /**
+   * Registry names of the providers the platform holds a key for (`<provider>/<model>` works on
+   * the platform key), for providerAvailability.
+   */
+  platformProviders: readonly string[];
+  /**
+   * The keyed digest the reconcile step gives a Connection's secret material (ConnectionRecord
+   * secretDigest), when this process holds the encryption key; lets upsertProviderCredential wait
+   * for exactly its own secret. Without it, it waits for the digest to change.
+   */
+  secretDigest?: (material: Record<string, string>) => string;
   log: Logger;
 }
 

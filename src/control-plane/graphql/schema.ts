@@ -5,6 +5,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { auditResolvers, auditTypeDefs } from './audit.ts';
 import { cacheResolvers, cacheTypeDefs } from './cache.ts';
+import { credentialResolvers, credentialTypeDefs } from './credentials.ts';
 import { keyResolvers, keyTypeDefs } from './keys.ts';
 import { tokenResolvers, tokenTypeDefs } from './tokens.ts';
 
@@ -14,6 +15,7 @@ const MODULES = [
   { typeDefs: tokenTypeDefs, resolvers: tokenResolvers },
   { typeDefs: keyTypeDefs, resolvers: keyResolvers },
   { typeDefs: cacheTypeDefs, resolvers: cacheResolvers },
+  { typeDefs: credentialTypeDefs, resolvers: credentialResolvers },
 ];
 
 export function buildControlPlaneSchema(): GraphQLSchema {

@@ -155,4 +155,46 @@ describe.runIf(available)('kubectl apply to a served request', () => {
     );
     expect(invalid.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
   });
+
+  it('upsertProviderCredential writes a Connection and Secret the operator publishes: in force when the call returns', async () => {
+    const call = (query: string, variables: Record<string, unknown> = {}) =>
+      graphql(controlPlane.url, pat.plaintext, query, variables);
+    const upsert = `mutation($apiKey: String, $baseUrl: String) {
+      upsertProviderCredential(providerName: "openai-compatible", slug: "own", apiKey: $apiKey, baseUrl: $baseUrl) {
+        id keyHint ready
+      }
+    }`;
+    // Each request asks something new: this gateway caches, and a hit would not reach the upstream.
+    const chat = (content: string) => ({ model: '@own/gpt-4o', messages: [{ role: 'user', content }] });
+    const created = await call(upsert, {
+      apiKey: 'sk-own-key-first-0123456789',
+      baseUrl: `${upstream.url}/v1`,
+    });
+    expect(created.data).toEqual({
+      upsertProviderCredential: { id: 'initech/own', keyHint: 'sk-…6789', ready: true },
+    });
+    expect(
+      (await postJson(`${gateway.url}/v1/chat/completions`, chat('first key'), apiKey.plaintext)).status,
+    ).toBe(200);
+    expect(upstream.requests.at(-1)?.headers.authorization).toBe('Bearer sk-own-key-first-0123456789');
+    const stored = await bed.plane.request('GET', `/api/v1/namespaces/${ns}/secrets/own-credential`);
+    expect(stored.status).toBe(200);
+
+    // A new key (base URL left out: kept) is in force when the call returns.
+    const rotated = await call(upsert, { apiKey: 'sk-own-key-second-9876543210' });
+    expect(rotated.data).toEqual({
+      upsertProviderCredential: { id: 'initech/own', keyHint: 'sk-…3210', ready: true },
+    });
+    expect(
+      (await postJson(`${gateway.url}/v1/chat/completions`, chat('second key'), apiKey.plaintext)).status,
+    ).toBe(200);
+    expect(upstream.requests.at(-1)?.headers.authorization).toBe('Bearer sk-own-key-second-9876543210');
+
+    const revoked = await call('mutation { revokeProviderCredential(slug: "own") }');
+    expect(revoked.data).toEqual({ revokeProviderCredential: true });
+    const strict = await postJson(`${gateway.url}/v1/chat/completions`, chat('revoked'), apiKey.plaintext, {
+      'x-service-byok': 'required',
+    });
+    expect(strict.status).toBe(404);
+  });
 });

@@ -1,0 +1,250 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, tenantNamespace } from '../../../src/resources/types.ts';
+import {
+  createTestServiceAccount,
+  FAKE_VERTEX_GEMINI_REPLY,
+  type FakeVertex,
+  startFakeVertex,
+  type TestServiceAccount,
+  VERTEX_CLAUDE_MODEL,
+  VERTEX_GEMINI_MODEL,
+} from '../../fakes/fake-vertex.ts';
+import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
+
+let vertex: FakeVertex;
+let gateway: TestGateway;
+let platformAccount: TestServiceAccount;
+let tenantAccount: TestServiceAccount;
+
+const PLATFORM_PREFIX = '/v1/projects/platform-proj/locations/us-east5/publishers';
+const TENANT_PREFIX = '/v1/projects/tenant-proj/locations/europe-west1/publishers';
+
+async function applyVertexConnection(name: string, account: TestServiceAccount): Promise<void> {
+  const namespace = tenantNamespace(gateway.credentials.tenantId);
+  await gateway.running.resources.apply({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: `${name}-key`, namespace },
+    stringData: { gcpServiceAccountJson: account.json },
+  });
+  await gateway.running.resources.apply({
+    apiVersion: API_VERSION,
+    kind: 'Connection',
+    metadata: { name, namespace },
+    spec: {
+      provider: 'vertex',
+      secretRef: { name: `${name}-key` },
+      baseUrl: vertex.url,
+      vertexProject: 'tenant-proj',
+      vertexRegion: 'europe-west1',
+    },
+  });
+}
+
+beforeAll(async () => {
+  vertex = await startFakeVertex();
+  platformAccount = createTestServiceAccount({
+    tokenUri: vertex.tokenUri,
+    project: 'platform-proj',
+    name: 'gateway',
+  });
+  // The tenant's tokens live one second, so that the gateway has to refresh them.
+  tenantAccount = createTestServiceAccount({
+    tokenUri: vertex.tokenUri,
+    project: 'other-proj',
+    name: 'tenant',
+  });
+  vertex.trust(platformAccount).trust(tenantAccount, 1);
+  vertex.serveLocation('platform-proj', 'us-east5').serveLocation('tenant-proj', 'europe-west1');
+  gateway = await startTestGateway({
+    VERTEX_SERVICE_ACCOUNT_JSON: platformAccount.json,
+    VERTEX_REGION: 'us-east5',
+    VERTEX_BASE_URL: vertex.url,
+  });
+  await applyVertexConnection('my-vertex', tenantAccount);
+  await applyVertexConnection(
+    'untrusted-vertex',
+    createTestServiceAccount({ tokenUri: vertex.tokenUri, project: 'x', name: 'stranger' }),
+  );
+  await gateway.running.settled();
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await vertex?.stop();
+});
+
+const openai = () =>
+  new OpenAI({ apiKey: gateway.credentials.apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+const grantsOf = (account: TestServiceAccount) =>
+  vertex.grants.filter((grant) => grant.clientEmail === account.clientEmail);
+const chat = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'Hello' }] });
+
+describe('vertex/* Gemini models (official openai client)', () => {
+  it('translates to generateContent on the project and region, with the OAuth token', async () => {
+    const completion = await openai().chat.completions.create(chat(`vertex/${VERTEX_GEMINI_MODEL}`));
+    expect(completion.choices[0]!.message.content).toBe(FAKE_VERTEX_GEMINI_REPLY);
+    expect(completion.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 6 });
+    const upstream = vertex.modelRequests().at(-1)!;
+    expect(upstream.path).toBe(`${PLATFORM_PREFIX}/google/models/${VERTEX_GEMINI_MODEL}:generateContent`);
+    expect(upstream.headers.authorization).toBe(`Bearer ${grantsOf(platformAccount)[0]!.token}`);
+    expect(upstream.headers['x-goog-api-key']).toBeUndefined();
+    expect(upstream.body).toMatchObject({ contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] });
+  });
+
+  it('streams through streamGenerateContent?alt=sse', async () => {
+    const stream = await openai().chat.completions.create({
+      ...chat(`vertex/${VERTEX_GEMINI_MODEL}`),
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Hello from Vertex.');
+    expect(vertex.modelRequests().at(-1)!.path).toBe(
+      `${PLATFORM_PREFIX}/google/models/${VERTEX_GEMINI_MODEL}:streamGenerateContent?alt=sse`,
+    );
+  });
+});
+
+describe('vertex/* Claude models (official openai client)', () => {
+  it('translates to rawPredict with anthropic_version in the body and no model', async () => {
+    const completion = await openai().chat.completions.create(chat(`vertex/${VERTEX_CLAUDE_MODEL}`));
+    expect(completion.choices[0]!.message.content).toBe('Hello from the fake Vertex Claude.');
+    expect(completion.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 10 });
+    const upstream = vertex.modelRequests().at(-1)!;
+    expect(upstream.path).toBe(`${PLATFORM_PREFIX}/anthropic/models/${VERTEX_CLAUDE_MODEL}:rawPredict`);
+    expect(upstream.body).toMatchObject({ anthropic_version: 'vertex-2023-10-16', max_tokens: 8192 });
+    expect(upstream.body).not.toHaveProperty('model');
+    expect(upstream.headers['anthropic-version']).toBeUndefined();
+  });
+
+  it('streams through streamRawPredict', async () => {
+    const stream = await openai().chat.completions.create({
+      ...chat(`vertex/${VERTEX_CLAUDE_MODEL}`),
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Hello from Vertex Claude.');
+    const upstream = vertex.modelRequests().at(-1)!;
+    expect(upstream.path).toBe(`${PLATFORM_PREFIX}/anthropic/models/${VERTEX_CLAUDE_MODEL}:streamRawPredict`);
+    expect(upstream.body).toMatchObject({ stream: true, anthropic_version: 'vertex-2023-10-16' });
+  });
+
+  it('serves /v1/messages for Claude on Vertex as the same shape (official Anthropic SDK)', async () => {
+    const anthropic = new Anthropic({
+      apiKey: gateway.credentials.apiKey,
+      baseURL: gateway.url,
+      maxRetries: 0,
+    });
+    const message = await anthropic.messages.create({
+      model: `vertex/${VERTEX_CLAUDE_MODEL}`,
+      max_tokens: 32,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(message.content).toEqual([{ type: 'text', text: 'Hello from the fake Vertex Claude.' }]);
+    const final = await anthropic.messages
+      .stream({
+        model: `vertex/${VERTEX_CLAUDE_MODEL}`,
+        max_tokens: 32,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
+      .finalMessage();
+    expect(final.content).toEqual([{ type: 'text', text: 'Hello from Vertex Claude.' }]);
+  });
+});
+
+describe('Vertex access tokens', () => {
+  it('exchanged a verified JWT once, and reused that token for every request since', async () => {
+    await Promise.all([
+      openai().chat.completions.create(chat(`vertex/${VERTEX_GEMINI_MODEL}`)),
+      openai().chat.completions.create(chat(`vertex/${VERTEX_CLAUDE_MODEL}`)),
+    ]);
+    const grants = grantsOf(platformAccount);
+    expect(grants).toHaveLength(1);
+    const platformCalls = vertex
+      .modelRequests()
+      .filter((request) => request.path.startsWith(PLATFORM_PREFIX));
+    expect(platformCalls.length).toBeGreaterThanOrEqual(8);
+    for (const call of platformCalls) expect(call.headers.authorization).toBe(`Bearer ${grants[0]!.token}`);
+  });
+
+  it("refreshes an expired token (a Connection's own service account, project and region)", async () => {
+    const model = `@my-vertex/${VERTEX_GEMINI_MODEL}`;
+    const first = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      chat(model),
+      gateway.credentials.apiKey,
+    );
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-service-byok')).toBe('true');
+    const second = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      chat(model),
+      gateway.credentials.apiKey,
+    );
+    expect(second.status).toBe(200);
+    expect(grantsOf(tenantAccount)).toHaveLength(1);
+    const tenantCalls = () =>
+      vertex.modelRequests().filter((request) => request.path.startsWith(TENANT_PREFIX));
+    expect(tenantCalls().map((call) => call.headers.authorization)).toEqual(
+      Array(2).fill(`Bearer ${grantsOf(tenantAccount)[0]!.token}`),
+    );
+
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The fake refuses the expired token: a 200 means the gateway exchanged a new one first.
+    const third = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      chat(model),
+      gateway.credentials.apiKey,
+    );
+    expect(third.status).toBe(200);
+    expect(grantsOf(tenantAccount)).toHaveLength(2);
+    expect(tenantCalls().at(-1)!.headers.authorization).toBe(`Bearer ${grantsOf(tenantAccount)[1]!.token}`);
+    expect(grantsOf(platformAccount)).toHaveLength(1);
+  });
+
+  it('answers 502 upstream_auth_error when Google refuses the grant', async () => {
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      chat(`@untrusted-vertex/${VERTEX_GEMINI_MODEL}`),
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({
+      error: { type: 'upstream_auth_error', message: expect.stringContaining('invalid_client') },
+    });
+  });
+
+  it("maps Vertex's 401 UNAUTHENTICATED to 502 (the gateway's credential, not the caller's)", async () => {
+    vertex.overrideNext((_request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: {
+            code: 401,
+            message: 'Request had invalid authentication credentials.',
+            status: 'UNAUTHENTICATED',
+          },
+        }),
+      );
+    });
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      chat(`vertex/${VERTEX_GEMINI_MODEL}`),
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(502);
+  });
+
+  it('refuses embeddings on Vertex for now', async () => {
+    const response = await postJson(
+      `${gateway.url}/v1/embeddings`,
+      { model: 'vertex/text-embedding-005', input: 'hi' },
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(400);
+  });
+});
