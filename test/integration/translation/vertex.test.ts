@@ -248,3 +248,84 @@ describe('Vertex access tokens', () => {
     expect(response.status).toBe(400);
   });
 });
+
+describe('tool calling on vertex/ (official openai client)', () => {
+  const weatherTool = {
+    type: 'function' as const,
+    function: {
+      name: 'get_weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  };
+
+  it('Gemini on Vertex: functionCall comes back as tool_calls', async () => {
+    // The platform token is already cached, so the next request is the model call.
+    await openai().chat.completions.create(chat(`vertex/${VERTEX_GEMINI_MODEL}`));
+    vertex.overrideNext((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          candidates: [
+            {
+              content: {
+                role: 'model',
+                parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }],
+              },
+              finishReason: 'STOP',
+              index: 0,
+            },
+          ],
+          usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 4, totalTokenCount: 16 },
+        }),
+      );
+    });
+    const completion = await openai().chat.completions.create({
+      ...chat(`vertex/${VERTEX_GEMINI_MODEL}`),
+      tools: [weatherTool],
+    });
+    const sent = vertex.modelRequests().at(-1)!.body as {
+      tools: { functionDeclarations: { name: string }[] }[];
+    };
+    expect(sent.tools[0]!.functionDeclarations[0]!.name).toBe('get_weather');
+    const call = completion.choices[0]!.message.tool_calls![0] as {
+      function: { name: string; arguments: string };
+    };
+    expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Oslo' });
+  });
+
+  it('Claude on Vertex: tool_use comes back as tool_calls', async () => {
+    await openai().chat.completions.create(chat(`vertex/${VERTEX_CLAUDE_MODEL}`));
+    vertex.overrideNext((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          id: 'msg_vrtx_01',
+          type: 'message',
+          role: 'assistant',
+          model: VERTEX_CLAUDE_MODEL,
+          content: [{ type: 'tool_use', id: 'toolu_vrtx_01', name: 'get_weather', input: { city: 'Oslo' } }],
+          stop_reason: 'tool_use',
+          stop_sequence: null,
+          usage: { input_tokens: 25, output_tokens: 9 },
+        }),
+      );
+    });
+    const completion = await openai().chat.completions.create({
+      ...chat(`vertex/${VERTEX_CLAUDE_MODEL}`),
+      tools: [weatherTool],
+    });
+    const sent = vertex.modelRequests().at(-1)!.body as {
+      tools: { name: string }[];
+      anthropic_version: string;
+    };
+    expect(sent.tools[0]!.name).toBe('get_weather');
+    expect(sent.anthropic_version).toBe('vertex-2023-10-16');
+    const call = completion.choices[0]!.message.tool_calls![0] as {
+      id: string;
+      function: { arguments: string };
+    };
+    expect(call.id).toBe('toolu_vrtx_01');
+    expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Oslo' });
+  });
+});
