@@ -1,9 +1,9 @@
 /**
- * Child processes and report helpers for `bench/tokens.ts`: the fake upstream, redis-server, the
- * gateway in standalone and gateway roles, all on loopback, all tracked and stopped on every exit
- * path. Node children get `child-guard.ts` preloaded (they stop when the bench's stdin pipe to them
- * closes, even if the bench was SIGKILLed); redis-server runs under `setpriv --pdeathsig KILL`,
- * which the kernel applies when the bench dies.
+ * Child processes and report helpers for `bench/tokens.ts` and `bench/cache.ts`: the fake
+ * upstream, redis-server, the gateway in standalone and gateway roles, all on loopback, all tracked
+ * and stopped on every exit path. Node children get `child-guard.ts` preloaded (they stop when the
+ * bench's stdin pipe to them closes, even if the bench was SIGKILLed); redis-server runs under
+ * `setpriv --pdeathsig KILL`, which the kernel applies when the bench dies.
  *
  * (The same mechanics as `run.ts`, which keeps its own copy so that its figures stay comparable.)
  */
@@ -212,6 +212,10 @@ export interface GatewayEnv {
   signingKey: string;
   redisUrl?: string;
   encryptionKey?: string;
+  /** More node flags before the script (e.g. `--cpu-prof`, `--expose-gc`, another `--import`). */
+  nodeArgs?: string[];
+  /** More environment variables: gateway settings (GATEWAY_CACHE_MEMORY_BYTES) or the bench's own. */
+  extraEnv?: Record<string, string>;
 }
 
 function gatewayEnv(options: GatewayEnv): Record<string, string> {
@@ -227,13 +231,18 @@ function gatewayEnv(options: GatewayEnv): Record<string, string> {
   };
   if (options.redisUrl !== undefined) env.REDIS_URL = options.redisUrl;
   if (options.encryptionKey !== undefined) env.SERVICE_ENCRYPTION_KEY = options.encryptionKey;
-  return env;
+  return { ...env, ...options.extraEnv };
 }
 
-function spawnGateway(role: 'standalone' | 'gateway', env: Record<string, string>, name: string): Tracked {
+function spawnGateway(
+  role: 'standalone' | 'gateway',
+  env: Record<string, string>,
+  name: string,
+  nodeArgs: string[] = [],
+): Tracked {
   const child = spawn(
     process.execPath,
-    ['--import', join(BENCH_DIR, 'child-guard.ts'), join(ROOT, 'src/main/cli.ts'), role],
+    ['--import', join(BENCH_DIR, 'child-guard.ts'), ...nodeArgs, join(ROOT, 'src/main/cli.ts'), role],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env },
   );
   return track(child, name);
@@ -244,7 +253,7 @@ export async function startStandalone(
   options: GatewayEnv,
   name = 'standalone',
 ): Promise<{ tracked: Tracked; url: string; controlUrl: string; credentials: BootstrapCredentials }> {
-  const stateDir = tempDir('gateway-bench-tokens-');
+  const stateDir = tempDir('gateway-bench-state-');
   const bootstrapFile = join(stateDir, 'bootstrap.json');
   const [gatewayPort, controlPort] = [await freePort(), await freePort()];
   const tracked = spawnGateway(
@@ -258,6 +267,7 @@ export async function startStandalone(
       BOOTSTRAP_BALANCE_MICROS: '1000000000000',
     },
     name,
+    options.nodeArgs,
   );
   const deadline = Date.now() + 30_000;
   while (!existsSync(bootstrapFile)) {
@@ -288,7 +298,12 @@ export async function startGatewayRole(
   name = 'gateway',
 ): Promise<{ tracked: Tracked; url: string }> {
   const port = await freePort();
-  const tracked = spawnGateway('gateway', { ...gatewayEnv(options), GATEWAY_PORT: String(port) }, name);
+  const tracked = spawnGateway(
+    'gateway',
+    { ...gatewayEnv(options), GATEWAY_PORT: String(port) },
+    name,
+    options.nodeArgs,
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -11,6 +11,13 @@ export interface LoadRequest {
   body: Buffer;
   /** Streamed (SSE) responses must end with `data: [DONE]`. */
   stream: boolean;
+  /** A new body for every request instead of `body` (e.g. unique bodies: every one a cache miss). */
+  nextBody?: () => Buffer;
+  /**
+   * A response counts only if this header has this value (`undefined`: absent), e.g.
+   * `x-service-cache: hit`; otherwise it is a failure that names the value found.
+   */
+  expectHeader?: { name: string; value: string | undefined };
 }
 
 export interface LoadSamples {
@@ -97,10 +104,14 @@ export function closedLoop(
       let firstAt = 0n;
       let received = 0;
       let tail: Buffer = Buffer.alloc(0);
+      let unexpected: string | undefined;
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart() {},
-        onResponseStart(_controller, statusCode) {
+        onResponseStart(_controller, statusCode, headers) {
           status = statusCode;
+          const expect = request.expectHeader;
+          if (expect !== undefined && headers[expect.name] !== expect.value)
+            unexpected = `${expect.name}: ${String(headers[expect.name])}`;
         },
         onResponseData(_controller, chunk) {
           if (firstAt === 0n) firstAt = process.hrtime.bigint();
@@ -118,6 +129,7 @@ export function closedLoop(
           if (status !== 200) fail(`status ${status}`);
           else if (received === 0) fail('empty body');
           else if (request.stream && !tail.equals(DONE_TAIL)) fail('stream did not end with [DONE]');
+          else if (unexpected !== undefined) fail(unexpected);
           else {
             ok++;
             total.push(Number(endAt - sentAt) / 1e6);
@@ -131,7 +143,10 @@ export function closedLoop(
           setImmediate(fire);
         },
       };
-      dispatcher.dispatch(options, handler);
+      dispatcher.dispatch(
+        request.nextBody === undefined ? options : { ...options, body: request.nextBody() },
+        handler,
+      );
     };
 
     for (let worker = 0; worker < concurrency; worker++) fire();

@@ -14,7 +14,7 @@ interface ProfileNode {
   children?: number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   startTime: number;
   endTime: number;
@@ -62,6 +62,23 @@ function areaOf(name: string, url: string): string {
       .slice(0, 2)
       .join('/');
   return shortUrl(url);
+}
+
+/**
+ * The part of a profile sampled between `fromUs` and `toUs`, in the profile's clock: microseconds
+ * of the monotonic clock, as `process.hrtime.bigint() / 1000n` in any process on the same machine.
+ */
+export function sliceProfile(profile: CpuProfile, fromUs: number, toUs: number): CpuProfile {
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let at = profile.startTime;
+  for (let index = 0; index < profile.samples.length; index++) {
+    at += profile.timeDeltas[index] ?? 0;
+    if (at < fromUs || at > toUs) continue;
+    samples.push(profile.samples[index]!);
+    timeDeltas.push(profile.timeDeltas[index] ?? 0);
+  }
+  return { ...profile, startTime: fromUs, endTime: toUs, samples, timeDeltas };
 }
 
 export function summariseProfile(profile: CpuProfile, top = 30): ProfileSummary {

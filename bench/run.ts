@@ -192,13 +192,24 @@ interface Target {
   apiKey: string;
 }
 
+/**
+ * The gateway's response cache (on by default) would answer these identical requests from the
+ * second one on: `off` sends every gateway request to the upstream, which is the path under test.
+ * (The cache's own figures are `npm run bench:cache`.)
+ */
+const NO_CACHE = { 'x-service-cache': 'off' } as const;
+
 function requestFor(mode: Mode, target: Target): LoadRequest {
   const model = target.via === 'gateway' ? 'openai/gpt-4o-mini' : 'gpt-4o-mini';
   const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: 'hi' }] };
   if (mode === 'stream') body.stream = true;
   return {
     path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${target.apiKey}`,
+      ...(target.via === 'gateway' ? NO_CACHE : {}),
+    },
     body: Buffer.from(JSON.stringify(body)),
     stream: mode === 'stream',
   };
@@ -293,6 +304,15 @@ async function warmUp(targets: Record<Via, Target>): Promise<void> {
       const check = await closedLoop(pool, requestFor(mode, targets.gateway), 1, 1);
       if (check.failures > 0)
         throw new Error(`gateway ${mode} check failed: ${check.failureExamples.join('; ')}`);
+      // Twice more: neither may come from the response cache (no x-service-cache header at all).
+      for (let i = 0; i < 2; i++) {
+        const request = requestFor(mode, targets.gateway);
+        const response = await pool.request({ ...request, method: 'POST' });
+        await response.body.text();
+        const cache = response.headers['x-service-cache'];
+        if (response.statusCode !== 200 || cache !== undefined)
+          throw new Error(`gateway ${mode} check: status ${response.statusCode}, x-service-cache ${cache}`);
+      }
       await closedLoop(pool, requestFor(mode, targets.gateway), 8, config.initialWarmupMs / 2);
       await closedLoop(direct, requestFor(mode, targets.direct), 8, config.initialWarmupMs / 4);
     }

@@ -10,9 +10,13 @@ export const DEFAULT_MAX_CACHE_BYTES = 256 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 64;
 
 interface CacheEntry {
+  key: string;
   value: string;
   expiresAt: number;
   bytes: number;
+  /** Neighbours in the recency list: `newer` towards the most recent end. */
+  older: CacheEntry | undefined;
+  newer: CacheEntry | undefined;
 }
 
 /**
@@ -24,13 +28,18 @@ export function cacheEntryBytes(key: string, value: string): number {
 }
 
 /**
- * Entries in a Map, whose insertion order is the recency order: a read moves the entry to the
- * end, eviction takes from the front. Expiry is checked on read; `sweep` drops the expired.
+ * Entries by key in a Map, and in a doubly linked recency list: a read moves the entry to the
+ * most recent end in O(1), eviction takes from the least recent end. (Moving an entry by deleting
+ * and re-inserting its Map key would be simpler, but V8 keeps the deleted slots in the bucket chain
+ * until a rehash, so every read of a hot key gets slower as the store grows.) Expiry is checked on
+ * read; `sweep` drops the expired.
  */
 export class LruCache {
   readonly #entries = new Map<string, CacheEntry>();
   readonly #maxBytes: number;
   #bytes = 0;
+  #oldest: CacheEntry | undefined;
+  #newest: CacheEntry | undefined;
 
   constructor(maxBytes: number = DEFAULT_MAX_CACHE_BYTES) {
     if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
@@ -48,15 +57,40 @@ export class LruCache {
     return this.#entries.size;
   }
 
+  #unlink(entry: CacheEntry): void {
+    if (entry.older === undefined) this.#oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === undefined) this.#newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = undefined;
+    entry.newer = undefined;
+  }
+
+  #linkNewest(entry: CacheEntry): void {
+    entry.older = this.#newest;
+    entry.newer = undefined;
+    if (this.#newest === undefined) this.#oldest = entry;
+    else this.#newest.newer = entry;
+    this.#newest = entry;
+  }
+
+  #remove(entry: CacheEntry): void {
+    this.#entries.delete(entry.key);
+    this.#unlink(entry);
+    this.#bytes -= entry.bytes;
+  }
+
   get(key: string, now: number = Date.now()): string | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
     if (entry.expiresAt <= now) {
-      this.#bytes -= entry.bytes;
+      this.#remove(entry);
       return undefined;
     }
-    this.#entries.set(key, entry);
+    if (entry !== this.#newest) {
+      this.#unlink(entry);
+      this.#linkNewest(entry);
+    }
     return entry.value;
   }
 
@@ -66,34 +100,36 @@ export class LruCache {
     const bytes = cacheEntryBytes(key, value);
     // Larger than the whole budget: storing it would only evict everything else, then itself.
     if (bytes > this.#maxBytes) return;
-    this.#entries.set(key, { value, expiresAt: now + ttlMs, bytes });
+    const entry: CacheEntry = {
+      key,
+      value,
+      expiresAt: now + ttlMs,
+      bytes,
+      older: undefined,
+      newer: undefined,
+    };
+    this.#entries.set(key, entry);
+    this.#linkNewest(entry);
     this.#bytes += bytes;
     // Least recent first (expired ones included: the sweep may not have reached them yet).
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.bytes;
-    }
+    while (this.#bytes > this.#maxBytes && this.#oldest !== undefined) this.#remove(this.#oldest);
   }
 
   delete(key: string): void {
     const entry = this.#entries.get(key);
-    if (entry === undefined) return;
-    this.#entries.delete(key);
-    this.#bytes -= entry.bytes;
+    if (entry !== undefined) this.#remove(entry);
   }
 
   sweep(now: number = Date.now()): void {
-    for (const [key, entry] of this.#entries) {
-      if (entry.expiresAt <= now) {
-        this.#entries.delete(key);
-        this.#bytes -= entry.bytes;
-      }
+    for (const entry of this.#entries.values()) {
+      if (entry.expiresAt <= now) this.#remove(entry);
     }
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#oldest = undefined;
+    this.#newest = undefined;
     this.#bytes = 0;
   }
 }
