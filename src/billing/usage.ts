@@ -18,7 +18,8 @@ export const ZERO_USAGE: Readonly<TokenUsage> = Object.freeze({
   outputTokens: 0,
 });
 
-const count = (value: unknown): number =>
+/** A token count from an upstream's usage: a non-negative whole number, 0 for anything else. */
+export const count = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 
 /** OpenAI chat/embeddings `usage` (prompt_tokens includes cached tokens). */

@@ -2,6 +2,8 @@
  * OpenAI chat completion -> Anthropic Messages response (reference/providers.md section 2:
  * reverse stop-reason mapping and "Usage math"; "OpenAI-shaped stream → Anthropic events").
  */
+
+import { count } from '../../billing/usage.ts';
 import type {
   AnthropicMessagesResponse,
   AnthropicResponseBlock,
@@ -30,9 +32,6 @@ const STOP_REASONS: Readonly<Record<string, AnthropicStopReason>> = {
 export function mapChatFinishReason(reason: string | null | undefined): AnthropicStopReason {
   return (reason == null ? undefined : STOP_REASONS[reason]) ?? 'end_turn';
 }
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 
 /**
  * OpenAI's prompt_tokens include cached tokens; Anthropic's input_tokens do not:

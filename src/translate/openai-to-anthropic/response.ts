@@ -2,6 +2,8 @@
  * Anthropic Messages response -> OpenAI chat completion (reference/providers.md section 2,
  * "Response" and "Usage math").
  */
+
+import { count } from '../../billing/usage.ts';
 import type { AnthropicMessagesResponse, AnthropicUsage } from '../../shapes/anthropic.ts';
 import type { ChatCompletion, ChatFinishReason, ChatToolCall, ChatUsage } from '../../shapes/openai.ts';
 
@@ -39,9 +41,6 @@ export function mapAnthropicStopReason(
   if (reason === 'tool_use' && answeredWithJsonTool) return 'stop';
   return (reason == null ? undefined : FINISH_REASONS[reason]) ?? 'stop';
 }
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 
 /**
  * Anthropic's input_tokens exclude cache reads and writes; OpenAI's prompt_tokens include them:

@@ -2,6 +2,8 @@
  * Bedrock Converse response -> OpenAI chat completion (reference/providers.md section 4,
  * "Converse response"). The body carries no id or model: both come from the context.
  */
+
+import { count } from '../../billing/usage.ts';
 import type { BedrockConverseResponse, BedrockUsage } from '../../shapes/bedrock.ts';
 import type { ChatCompletion, ChatFinishReason, ChatToolCall, ChatUsage } from '../../shapes/openai.ts';
 
@@ -40,9 +42,6 @@ export function mapConverseStopReason(
   if (reason === 'tool_use' && answeredWithJsonTool) return 'stop';
   return (reason == null ? undefined : FINISH_REASONS[reason]) ?? 'stop';
 }
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 
 /**
  * Converse's inputTokens exclude cache reads and writes; OpenAI's prompt_tokens include them:

@@ -8,6 +8,7 @@
  * usageMetadata (inclusive counts) → usage.
  */
 import type { TokenUsage } from '../../billing/usage.ts';
+import { count } from '../../billing/usage.ts';
 import type {
   GeminiCandidate,
   GeminiGenerateContentResponse,
@@ -57,9 +58,6 @@ export function mapGeminiFinishReason(
       return sawFunctionCall ? 'tool_calls' : 'stop';
   }
 }
-
-const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 
 /**
  * Gemini's counts are inclusive: `promptTokenCount` contains `cachedContentTokenCount`, as
