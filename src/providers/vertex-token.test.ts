@@ -108,6 +108,17 @@ describe('GoogleAccessTokens', () => {
     expect(endpoint.grants).toHaveLength(2);
   });
 
+  it('counts a short lifetime from the exchange to the millisecond, not from the whole second', async () => {
+    const endpoint = fakeTokenEndpoint(1);
+    let now = Math.floor(Date.now() / 1000) * 1000 + 950;
+    const tokens = new GoogleAccessTokens({ transport: endpoint.transport, now: () => now });
+    expect(await tokens.get(account())).toBe('token-1');
+    now += 500; // the next whole second has begun, but the token has 0.4 s left before its margin
+    expect(await tokens.get(account())).toBe('token-1');
+    now += 450;
+    expect(await tokens.get(account())).toBe('token-2');
+  });
+
   it('lets concurrent callers share one exchange', async () => {
     const endpoint = fakeTokenEndpoint();
     const tokens = new GoogleAccessTokens({ transport: endpoint.transport });

@@ -149,7 +149,10 @@ export class GoogleAccessTokens {
   }
 
   async #exchange(account: ServiceAccount, key: string): Promise<string> {
-    const issuedAt = Math.floor(this.#now() / 1000);
+    // Expiry counts from when the exchange was asked for, to the millisecond: Google's clock starts
+    // later, so the token is refreshed before Google stops taking it.
+    const requestedAt = this.#now();
+    const issuedAt = Math.floor(requestedAt / 1000);
     const assertion = await new SignJWT({ scope: CLOUD_PLATFORM_SCOPE })
       .setProtectedHeader({
         alg: 'RS256',
@@ -191,7 +194,7 @@ export class GoogleAccessTokens {
     const margin = Math.min(REFRESH_MARGIN_SECONDS, lifetime / 10);
     this.#remember(key, {
       token: body.access_token,
-      refreshAt: issuedAt * 1000 + (lifetime - margin) * 1000,
+      refreshAt: requestedAt + (lifetime - margin) * 1000,
     });
     return body.access_token;
   }

@@ -50,13 +50,13 @@ beforeAll(async () => {
     project: 'platform-proj',
     name: 'gateway',
   });
-  // The tenant's tokens live one second, so that the gateway has to refresh them.
+  // The tenant's tokens live two seconds, so that the gateway has to refresh them.
   tenantAccount = createTestServiceAccount({
     tokenUri: vertex.tokenUri,
     project: 'other-proj',
     name: 'tenant',
   });
-  vertex.trust(platformAccount).trust(tenantAccount, 1);
+  vertex.trust(platformAccount).trust(tenantAccount, 2);
   vertex.serveLocation('platform-proj', 'us-east5').serveLocation('tenant-proj', 'europe-west1');
   gateway = await startTestGateway({
     VERTEX_SERVICE_ACCOUNT_JSON: platformAccount.json,
@@ -193,7 +193,7 @@ describe('Vertex access tokens', () => {
       Array(2).fill(`Bearer ${grantsOf(tenantAccount)[0]!.token}`),
     );
 
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     // The fake refuses the expired token: a 200 means the gateway exchanged a new one first.
     const third = await postJson(
       `${gateway.url}/v1/chat/completions`,
