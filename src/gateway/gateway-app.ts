@@ -15,6 +15,7 @@ import { type ErrorDialect, renderError, toGatewayError } from '../errors/render
 import type { Logger } from '../observability/logger.ts';
 import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
 import { createInferenceHandler, type InferenceDeps } from './inference-handler.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 
 export interface GatewayAppDeps extends InferenceDeps {
   /** Whether the process can serve: stores answer and the config view is loaded. */
@@ -58,6 +59,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     forceCloseConnections: 'idle',
     keepAliveTimeout: 72_000,
   });
+  registerJsonBodyParser(app);
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof UpstreamAbortedError || reply.raw.destroyed) return;

@@ -9,14 +9,17 @@ import { estimateRequestCostMicros } from '../billing/token-limits.ts';
 import { parseAnthropicUsage, parseOpenAiUsage, type TokenUsage, ZERO_USAGE } from '../billing/usage.ts';
 import { stripCacheDeclarations } from '../cache/cache-key.ts';
 import type { CacheEntry, Lookup } from '../cache/response-cache.ts';
-import { InvalidRequestError, UpstreamError } from '../errors/gateway-error.ts';
-import { toGatewayError } from '../errors/render-error.ts';
+import { InvalidRequestError, UpstreamError, UpstreamTimeoutError } from '../errors/gateway-error.ts';
 import type { ApiShape, Operation } from '../providers/registry.ts';
 import { type ResolvedRoute, renderRoutingHeaders } from '../providers/resolve-route.ts';
 import { isStreamContentType } from '../sse/stream-framing.ts';
 import { convertGeminiError } from '../translate/openai-to-gemini/index.ts';
 import { mapUpstreamError } from '../upstream/error-mapping.ts';
-import { UpstreamAbortedError, type UpstreamResponse } from '../upstream/upstream-client.ts';
+import {
+  classifyTransportError,
+  UpstreamAbortedError,
+  type UpstreamResponse,
+} from '../upstream/upstream-client.ts';
 import { CACHE_HEADER, type CachePlan, newEntry, planCache, serveFromCache } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
 import { relayStream } from './relay-stream.ts';
@@ -224,7 +227,7 @@ async function forward(
   }
 
   if (response.statusCode >= 400) {
-    const text = await readText(response, abort.signal);
+    const text = await readText(response, abort.signal, deps, route);
     deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: `status_${response.statusCode}` });
     const retryAfter = response.headers['retry-after'];
     // A translation with its own error table (Bedrock) maps the answer itself.
@@ -258,7 +261,7 @@ async function forward(
     return reply;
   }
 
-  const upstreamText = await readText(response, abort.signal);
+  const upstreamText = await readText(response, abort.signal, deps, route);
   const text =
     exchange.translation === undefined ? upstreamText : translateJson(exchange.translation, upstreamText);
   return replyWithJson(reply, exchange, deps, response.statusCode, contentType, text);
@@ -320,18 +323,25 @@ function flattenHeaders(headers: UpstreamResponse['headers']): Record<string, st
   return flat;
 }
 
-async function readText(response: UpstreamResponse, signal: AbortSignal): Promise<string> {
+/** Reads the whole upstream body; a reset or a stall midway is the upstream's failure (502/504). */
+async function readText(
+  response: UpstreamResponse,
+  signal: AbortSignal,
+  deps: InferenceDeps,
+  route: ResolvedRoute,
+): Promise<string> {
   try {
     return await response.body.text();
   } catch (error) {
-    if (signal.aborted) throw new UpstreamAbortedError();
-    throw toGatewayError(error);
+    const failure = classifyTransportError(route.provider.name, error, signal);
+    countUpstreamFailure(deps, route, failure);
+    throw failure;
   }
 }
 
 function countUpstreamFailure(deps: InferenceDeps, route: ResolvedRoute, error: unknown): void {
   if (error instanceof UpstreamAbortedError) return;
-  const kind = error instanceof Error && error.name === 'UpstreamTimeoutError' ? 'timeout' : 'unreachable';
+  const kind = error instanceof UpstreamTimeoutError ? 'timeout' : 'unreachable';
   deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind });
   deps.log.warn({ provider: route.provider.name, err: error }, 'upstream request failed');
 }

@@ -10,7 +10,7 @@ import { toGatewayError } from '../errors/render-error.ts';
 import { renderRoutingHeaders } from '../providers/resolve-route.ts';
 import { type SseEvent, serializeSseEvent } from '../sse/sse-events.ts';
 import { createUpstreamEventReader } from '../sse/stream-framing.ts';
-import type { UpstreamResponse } from '../upstream/upstream-client.ts';
+import { classifyTransportError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import { CACHE_HEADER, newEntry } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
 import type { StreamObserver } from './stream-usage.ts';
@@ -79,7 +79,7 @@ export async function relayStream(
         { provider: route.provider.name, err: error },
         'upstream stream failed after the response began',
       );
-      const failure = toGatewayError(error);
+      const failure = toGatewayError(classifyTransportError(route.provider.name, error, signal));
       const inner = { code: failure.code, message: failure.message, type: failure.type };
       raw.write(
         exchange.operation === 'messages'

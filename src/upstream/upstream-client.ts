@@ -4,7 +4,7 @@
  */
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { UpstreamTimeouts } from '../config/settings.ts';
-import { UpstreamTimeoutError, UpstreamUnreachableError } from '../errors/gateway-error.ts';
+import { GatewayError, UpstreamTimeoutError, UpstreamUnreachableError } from '../errors/gateway-error.ts';
 
 export interface UpstreamRequest {
   provider: string;
@@ -72,6 +72,8 @@ export class UpstreamClient {
 export function classifyTransportError(provider: string, error: unknown, signal?: AbortSignal): Error {
   if (signal?.aborted || (error instanceof Error && error.name === 'AbortError'))
     return new UpstreamAbortedError();
+  // Already classified (a translator refusing what the upstream sent, say).
+  if (error instanceof GatewayError) return error;
   if (
     error instanceof undiciErrors.ConnectTimeoutError ||
     error instanceof undiciErrors.HeadersTimeoutError ||

@@ -33,6 +33,7 @@ beforeAll(async () => {
     MISTRAL_API_KEY: 'sk-mistral',
     MISTRAL_BASE_URL: `http://127.0.0.1:${closedPort}/v1`,
     UPSTREAM_HEADERS_TIMEOUT_MS: '300',
+    UPSTREAM_BODY_TIMEOUT_MS: '300',
     GATEWAY_BODY_LIMIT_BYTES: '4096',
   });
 });
@@ -210,6 +211,20 @@ describe('bad bodies', () => {
     await expectError(response, 400, 'invalid_request');
   });
 
+  it('answers 400 for a body nested deeper than the limit (never a stack overflow)', async () => {
+    const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
+    const body = `{"model":"gpt-4o","messages":[{"role":"user","content":${deep}}]}`;
+    const error = await expectError(
+      await postJson(url(), body, gateway.credentials.apiKey),
+      400,
+      'invalid_request',
+    );
+    expect(error.error.message).toContain('nested deeper than 128 levels');
+    // Brackets inside strings are text, not nesting.
+    const text = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: '['.repeat(500) }] });
+    expect((await postJson(url(), text, gateway.credentials.apiKey)).status).toBe(200);
+  });
+
   it('answers 413 for a body over the limit', async () => {
     const big = { model: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] };
     await expectError(await postJson(url(), big, gateway.credentials.apiKey), 413, 'payload_too_large');
@@ -301,6 +316,32 @@ describe('upstream error mapping', () => {
     });
   });
 
+  it('answers 502 when the upstream resets the connection in the middle of its answer', async () => {
+    openai.overrideNext((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"id":"chatcmpl-1","object":');
+      setImmediate(() => response.socket?.destroy());
+    });
+    await expectError(
+      await postJson(`${gateway.url}/v1/chat/completions`, chat(), gateway.credentials.apiKey),
+      502,
+      'service.upstream_unreachable',
+    );
+  });
+
+  it('answers 504 when the upstream stalls in the middle of its answer', async () => {
+    openai.overrideNext(async (request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"id":"chatcmpl-1","object":');
+      await request.aborted;
+    });
+    await expectError(
+      await postJson(`${gateway.url}/v1/chat/completions`, chat(), gateway.credentials.apiKey),
+      504,
+      'service.upstream_timeout',
+    );
+  });
+
   it('ends a stream that fails midway with an error event', async () => {
     openai.overrideNext((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -316,7 +357,7 @@ describe('upstream error mapping', () => {
     );
     const text = await response.text();
     expect(text).toContain('"par"');
-    expect(text).toContain('"error"');
+    expect(text).toContain('"code":"service.upstream_unreachable"');
     expect(text).not.toContain('[DONE]');
   });
 });
