@@ -54,6 +54,9 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
 
   return async function handleInference(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const startedAt = performance.now();
+    // Watched from the start: a client gone while the gateway authenticates or reads the cache must
+    // not leave a request to go upstream (and be billed) for nobody.
+    const abort = watchClientAbort(reply, routeLabel, deps);
     const parsed = validateInferenceBody(request.body, operation);
     const principal = await deps.authenticator.authenticate(extractCredential(request.headers));
     authorizeOperation(principal, operation, parsed.model);
@@ -143,7 +146,16 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       // BYOK daily cap (billing/connection-caps.ts): reserved only now that the request goes upstream
       // (a cache hit does not use the Connection); settled in accountFor, given back in the catch.
       exchange.capHold = await deps.connectionCaps.admit(principal, route, estimatedMicros);
-      const served = await forward(request, reply, exchange, payload, parsed.stream, clientWantsUsage, deps);
+      const served = await forward(
+        request,
+        reply,
+        exchange,
+        payload,
+        parsed.stream,
+        clientWantsUsage,
+        abort.signal,
+        deps,
+      );
       if (staleRefresh !== undefined)
         void deps.cache.release(staleRefresh.plan.location, staleRefresh.lockToken);
       return served;
@@ -177,30 +189,22 @@ async function forward(
   payload: string,
   stream: boolean,
   clientWantsUsage: boolean,
+  signal: AbortSignal,
   deps: InferenceDeps,
 ): Promise<unknown> {
-  const { route, routeLabel } = exchange;
+  const { route } = exchange;
+  if (signal.aborted) throw new UpstreamAbortedError();
   const headers: Record<string, string> = { ...route.headers };
   for (const name of FORWARDED_HEADERS[exchange.operation]) {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
 
-  const abort = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) {
-      abort.abort();
-      deps.metrics.clientAborts.inc({ route: routeLabel });
-      // No 'finish' follows, so the onResponse hook will not count this one.
-      deps.metrics.requests.inc({ route: routeLabel, status: '499', provider: route.provider.name });
-    }
-  });
-
   // --- Translations served by several upstream calls (Gemini embeddings in batches) ---
   if (exchange.translation?.execute !== undefined) {
     exchange.dispatchedAt = performance.now();
     const answer = await exchange.translation.execute(
-      createCallSender(exchange, headers, abort.signal, deps),
+      createCallSender(exchange, headers, signal, deps),
     );
     return replyWithJson(reply, exchange, deps, 200, 'application/json', JSON.stringify(answer));
   }
@@ -219,7 +223,7 @@ async function forward(
       url: exchange.url,
       headers: sentHeaders,
       body: payload,
-      signal: abort.signal,
+      signal: signal,
     });
   } catch (error) {
     countUpstreamFailure(deps, route, error);
@@ -227,7 +231,7 @@ async function forward(
   }
 
   if (response.statusCode >= 400) {
-    const text = await readText(response, abort.signal, deps, route);
+    const text = await readText(response, signal, deps, route);
     deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: `status_${response.statusCode}` });
     const retryAfter = response.headers['retry-after'];
     // A translation with its own error table (Bedrock) maps the answer itself.
@@ -257,11 +261,11 @@ async function forward(
       CLIENT_SHAPE[exchange.operation] === 'anthropic'
         ? createAnthropicStreamObserver()
         : createOpenAiStreamObserver(clientWantsUsage);
-    await relayStream(reply, response, observer, exchange, deps, abort.signal);
+    await relayStream(reply, response, observer, exchange, deps, signal);
     return reply;
   }
 
-  const upstreamText = await readText(response, abort.signal, deps, route);
+  const upstreamText = await readText(response, signal, deps, route);
   const text =
     exchange.translation === undefined ? upstreamText : translateJson(exchange.translation, upstreamText);
   return replyWithJson(reply, exchange, deps, response.statusCode, contentType, text);
@@ -314,6 +318,24 @@ async function replyWithJson(
     (exchange.dispatchedAt - exchange.startedAt + (performance.now() - upstreamDoneAt)) / 1000,
   );
   return reply.send(text);
+}
+
+/** Aborts (and counts as a 499) when the client goes away before its answer is complete. */
+function watchClientAbort(reply: FastifyReply, routeLabel: string, deps: InferenceDeps): AbortController {
+  const abort = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) {
+      abort.abort();
+      deps.metrics.clientAborts.inc({ route: routeLabel });
+      // No 'finish' follows, so the onResponse hook will not count this one.
+      deps.metrics.requests.inc({
+        route: routeLabel,
+        status: '499',
+        provider: reply.request.gatewayProvider ?? 'none',
+      });
+    }
+  });
+  return abort;
 }
 
 function flattenHeaders(headers: UpstreamResponse['headers']): Record<string, string | undefined> {
