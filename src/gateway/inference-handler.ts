@@ -203,9 +203,7 @@ async function forward(
   // --- Translations served by several upstream calls (Gemini embeddings in batches) ---
   if (exchange.translation?.execute !== undefined) {
     exchange.dispatchedAt = performance.now();
-    const answer = await exchange.translation.execute(
-      createCallSender(exchange, headers, signal, deps),
-    );
+    const answer = await exchange.translation.execute(createCallSender(exchange, headers, signal, deps));
     return replyWithJson(reply, exchange, deps, 200, 'application/json', JSON.stringify(answer));
   }
   // --- end multi-call translations ---

@@ -8,7 +8,7 @@ import type { FastifyReply } from 'fastify';
 import { renderBalanceHeaders } from '../billing/accountant.ts';
 import { toGatewayError } from '../errors/render-error.ts';
 import { renderRoutingHeaders } from '../providers/resolve-route.ts';
-import { type SseEvent, serializeSseEvent } from '../sse/sse-events.ts';
+import { type SseEvent, serializeSseComment, serializeSseEvent } from '../sse/sse-events.ts';
 import { createUpstreamEventReader } from '../sse/stream-framing.ts';
 import { classifyTransportError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import { CACHE_HEADER, newEntry } from './cache-step.ts';
@@ -52,10 +52,16 @@ export async function relayStream(
     if (observer.accept(event)) pending.push(serializeSseEvent(event));
   };
   // SSE, or the framing the translation declares (Bedrock: AWS event-stream).
-  const reader = createUpstreamEventReader(exchange.translation?.framing ?? 'sse', (event) => {
-    if (translator === undefined) emit(event);
-    else for (const translated of translator.push(event)) emit(translated);
-  });
+  // Upstream keep-alive comments go on to the client (whatever its shape), so that proxies between
+  // it and the gateway see a long wait for the first token as a live stream.
+  const reader = createUpstreamEventReader(
+    exchange.translation?.framing ?? 'sse',
+    (event) => {
+      if (translator === undefined) emit(event);
+      else for (const translated of translator.push(event)) emit(translated);
+    },
+    (comment) => pending.push(serializeSseComment(comment)),
+  );
   const flush = async () => {
     if (pending.length === 0) return;
     const text = pending.length === 1 ? pending[0]! : pending.join('');

@@ -21,13 +21,20 @@ export function serializeSseEvent(event: SseEvent): string {
   return `${text}\n`;
 }
 
+/** Serialises a comment line; clients ignore it, proxies see traffic on an otherwise quiet stream. */
+export function serializeSseComment(comment: string): string {
+  return `: ${comment.replaceAll(/[\r\n]/g, ' ')}\n\n`;
+}
+
 /** Feeds raw upstream bytes, calls back once per complete event. */
 export class SseEventReader {
   readonly #decoder = new TextDecoder();
   readonly #parser;
 
-  constructor(onEvent: (event: SseEvent) => void) {
+  /** `onComment` gets comment lines (`: keep-alive`) without their colon, for relaying as they are. */
+  constructor(onEvent: (event: SseEvent) => void, onComment?: (comment: string) => void) {
     this.#parser = createParser({
+      ...(onComment === undefined ? {} : { onComment }),
       onEvent: (message: EventSourceMessage) => {
         onEvent(
           message.event === undefined

@@ -17,11 +17,20 @@ export interface UpstreamEventReader {
 interface FramingDefinition {
   /** The content type of a streamed answer (an error answer has another). */
   contentType: string;
-  createReader(onEvent: (event: SseEvent) => void): UpstreamEventReader;
+  createReader(
+    onEvent: (event: SseEvent) => void,
+    onComment?: (comment: string) => void,
+  ): UpstreamEventReader;
 }
 
 const FRAMINGS: ReadonlyMap<StreamFraming, FramingDefinition> = new Map<StreamFraming, FramingDefinition>([
-  ['sse', { contentType: 'text/event-stream', createReader: (onEvent) => new SseEventReader(onEvent) }],
+  [
+    'sse',
+    {
+      contentType: 'text/event-stream',
+      createReader: (onEvent, onComment) => new SseEventReader(onEvent, onComment),
+    },
+  ],
   [
     'aws-eventstream',
     {
@@ -37,11 +46,13 @@ function definitionOf(framing: StreamFraming): FramingDefinition {
   return definition;
 }
 
+/** `onComment`: SSE comment lines (keep-alives), where the framing has them. */
 export function createUpstreamEventReader(
   framing: StreamFraming,
   onEvent: (event: SseEvent) => void,
+  onComment?: (comment: string) => void,
 ): UpstreamEventReader {
-  return definitionOf(framing).createReader(onEvent);
+  return definitionOf(framing).createReader(onEvent, onComment);
 }
 
 /** Whether an upstream answer with this content type is a stream in the given framing. */

@@ -123,6 +123,35 @@ describe('POST /v1/chat/completions (OpenAI passthrough)', () => {
     expect(usageChunk.usage.completion_tokens).toBe(STREAM_PIECES.length);
   });
 
+  it("relays the upstream's keep-alive comments while the first token is awaited", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    openai.overrideNext(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(': OPENROUTER PROCESSING\n\n');
+      await released;
+      response.write(
+        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'hi' } }] })}\n\n`,
+      );
+      response.end('data: [DONE]\n\n');
+    });
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      chatBody('openai/gpt-4o', { stream: true }),
+      gateway.credentials.apiKey,
+    );
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe(': OPENROUTER PROCESSING\n\n');
+    release();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
+    expect(dataEvents(rest).at(-1)).toBe('[DONE]');
+  });
+
   it('relays the first chunk before the upstream has finished', async () => {
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
