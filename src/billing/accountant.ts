@@ -11,7 +11,7 @@ import { InsufficientBalanceError } from '../errors/gateway-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { RuntimeStore } from '../stores/types.ts';
-import { lookupPrice } from './prices.ts';
+import type { PriceList } from './prices.ts';
 import { computeCostMicros, type TokenUsage } from './usage.ts';
 
 export interface BalanceState {
@@ -43,11 +43,13 @@ export class Accountant {
   readonly #runtime: RuntimeStore;
   readonly #metrics: GatewayMetrics;
   readonly #log: Logger;
+  readonly #prices: PriceList;
 
-  constructor(runtime: RuntimeStore, metrics: GatewayMetrics, log: Logger) {
+  constructor(runtime: RuntimeStore, metrics: GatewayMetrics, log: Logger, prices: PriceList) {
     this.#runtime = runtime;
     this.#metrics = metrics;
     this.#log = log;
+    this.#prices = prices;
   }
 
   /** Reads the balance before forwarding; refuses a prepaid tenant with nothing left. */
@@ -78,9 +80,9 @@ export class Accountant {
     byok: boolean,
     before: BalanceState,
   ): Promise<Charge> {
-    const price = lookupPrice(model);
-    if (price === undefined) this.#metrics.unpricedResponses.inc({ model });
-    const costMicros = price === undefined ? 0 : computeCostMicros(price, usage);
+    const { price, listed } = this.#prices.priceOf(model);
+    if (!listed) this.#metrics.unpricedResponses.inc({ provider });
+    const costMicros = computeCostMicros(price, usage);
     this.#metrics.costMicros.inc({ provider, billing: byok ? 'byok' : 'platform' }, costMicros);
     // BYOK: the tenant pays its own provider; nothing is charged to the platform balance.
     if (byok || costMicros === 0) return { costMicros, chargedMicros: 0, balance: before };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookupPrice, priceAlias } from './prices.ts';
+import { lookupPrice, PriceList, priceAlias } from './prices.ts';
 import { computeCostMicros, estimateUsage, parseAnthropicUsage, parseOpenAiUsage } from './usage.ts';
 
 describe('priceAlias', () => {
@@ -75,6 +75,40 @@ describe('computeCostMicros', () => {
       cachedInputTokens: 0,
       cacheWriteTokens: 0,
       outputTokens: 3,
+    });
+  });
+});
+
+describe('PriceList', () => {
+  const list = new PriceList(
+    new Map([
+      ['gpt-4o', { input: 1, output: 2 }],
+      ['my-model', { input: 3, output: 4, cachedInput: 0.5, cacheWrite: 5 }],
+    ]),
+    { input: 15, output: 75 },
+  );
+
+  it("lets the deployment's prices override the table, for versioned ids too", () => {
+    expect(list.priceOf('gpt-4o-2024-08-06')).toEqual({
+      price: { input: 1_000_000, output: 2_000_000, cachedInput: 500_000 },
+      listed: true,
+    });
+    expect(list.priceOf('my-model-latest').price).toEqual({
+      input: 3_000_000,
+      output: 4_000_000,
+      cachedInput: 500_000,
+      cacheWrite: 5_000_000,
+    });
+  });
+
+  it('falls back to the table, then to the fallback price', () => {
+    expect(list.priceOf('claude-3-5-sonnet-20241022')).toEqual({
+      price: lookupPrice('claude-3-5-sonnet')!,
+      listed: true,
+    });
+    expect(list.priceOf('no-such-model')).toEqual({
+      price: { input: 15_000_000, output: 75_000_000, cachedInput: 7_500_000 },
+      listed: false,
     });
   });
 });

@@ -16,7 +16,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError, RateLimitedError } from '../errors/gateway-error.ts';
 import type { RuntimeStore } from '../stores/types.ts';
-import { lookupPrice } from './prices.ts';
+import type { ModelPrice } from './prices.ts';
 import { computeCostMicros, type TokenUsage } from './usage.ts';
 
 export interface TokenHold {
@@ -42,14 +42,12 @@ function tokenCounterName(jti: string, window: number): string {
   return `rate:tok:${jti}:${window}`;
 }
 
-/** Estimated cost of a request before it is sent. */
+/** Estimated cost of a request before it is sent, at the model's price. */
 export function estimateRequestCostMicros(
-  model: string,
+  price: ModelPrice,
   requestChars: number,
   maxOutputTokens: number,
 ): number {
-  const price = lookupPrice(model);
-  if (price === undefined) return 0;
   return computeCostMicros(price, {
     inputTokens: Math.ceil(requestChars / 4),
     cachedInputTokens: 0,

@@ -6,6 +6,7 @@ import type { Authenticator } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Accountant, BalanceState } from '../billing/accountant.ts';
 import type { ConnectionCapHold, ConnectionCaps } from '../billing/connection-caps.ts';
+import type { PriceList } from '../billing/prices.ts';
 import type { TokenHold, TokenLimiter } from '../billing/token-limits.ts';
 import { estimateUsage, type TokenUsage } from '../billing/usage.ts';
 import type { CacheMetrics } from '../cache/cache-metrics.ts';
@@ -28,6 +29,7 @@ export interface InferenceDeps {
   cacheMetrics: CacheMetrics;
   authenticator: Authenticator;
   accountant: Accountant;
+  prices: PriceList;
   limiter: TokenLimiter;
   /** BYOK: each Connection's daily spend cap. */
   connectionCaps: ConnectionCaps;

@@ -95,7 +95,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       payload = JSON.stringify(upstreamBody);
     }
     const estimatedMicros = estimateRequestCostMicros(
-      route.upstreamModel,
+      deps.prices.priceOf(route.upstreamModel).price,
       payload.length,
       maxOutputTokens(parsed.body),
     );

@@ -7,6 +7,7 @@ import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate
 import { createSecretSealer } from '../auth/secret-box.ts';
 import { Accountant } from '../billing/accountant.ts';
 import { ConnectionCaps } from '../billing/connection-caps.ts';
+import { PriceList } from '../billing/prices.ts';
 import { TokenLimiter } from '../billing/token-limits.ts';
 import { createCacheMetrics } from '../cache/cache-metrics.ts';
 import { ResponseCache } from '../cache/response-cache.ts';
@@ -51,13 +52,15 @@ export async function createGatewayServer(options: {
     maxEntryBytes: settings.cacheMaxEntryBytes,
     timeoutMs: settings.cacheTimeoutMs,
   });
+  const prices = new PriceList(settings.billingPrices, settings.billingFallbackPrice);
   const app = await buildGatewayApp({
     settings,
     view,
     cache,
     cacheMetrics,
     authenticator: new Authenticator(view, options.ephemeral),
-    accountant: new Accountant(runtime, metrics, log),
+    accountant: new Accountant(runtime, metrics, log, prices),
+    prices,
     limiter: new TokenLimiter(runtime),
     connectionCaps: new ConnectionCaps(runtime, view),
     upstream,

@@ -16,7 +16,7 @@ export interface GatewayMetrics {
   upstreamErrors: Counter<'provider' | 'kind'>;
   clientAborts: Counter<'route'>;
   costMicros: Counter<'provider' | 'billing'>;
-  unpricedResponses: Counter<'model'>;
+  unpricedResponses: Counter<'provider'>;
   estimatedUsage: Counter<'route'>;
   billingErrors: Counter<'operation'>;
 }
@@ -71,8 +71,8 @@ export function createGatewayMetrics(registry = new Registry(), withDefaults = t
     }),
     unpricedResponses: new Counter({
       name: 'gateway_unpriced_responses_total',
-      help: 'Responses for a model with no price in the table (charged 0)',
-      labelNames: ['model'],
+      help: 'Responses for a model with no listed price, charged at BILLING_FALLBACK_PRICE',
+      labelNames: ['provider'],
       registers: [registry],
     }),
     billingErrors: new Counter({

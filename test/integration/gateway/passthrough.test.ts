@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupPrice } from '../../../src/billing/prices.ts';
 import { computeCostMicros, parseOpenAiUsage } from '../../../src/billing/usage.ts';
@@ -13,7 +16,10 @@ let gateway: TestGateway;
 beforeAll(async () => {
   openai = await startFakeOpenAi();
   anthropic = await startFakeAnthropic();
+  const pricesFile = join(await mkdtemp(join(tmpdir(), 'prices-')), 'prices.yaml');
+  await writeFile(pricesFile, 'my-fine-tune:\n  input: 1\n  output: 2\n');
   gateway = await startTestGateway({
+    BILLING_PRICES_FILE: pricesFile,
     OPENAI_API_KEY: 'sk-platform-openai',
     OPENAI_BASE_URL: `${openai.url}/v1`,
     ANTHROPIC_API_KEY: 'sk-ant-platform',
@@ -265,6 +271,21 @@ describe('billing', () => {
     expect(charged).toBe(expected);
     expect(charged).toBeGreaterThan(0);
     expect(Number(second.headers.get('x-service-balance-remaining-micros'))).toBe(remainingBefore - expected);
+  });
+
+  it.each([
+    // BILLING_PRICES_FILE: $1 in, $2 out per million; the fake reports 12 prompt and 8 completion tokens.
+    ['a model priced by the deployment', 'openai/my-fine-tune-2025-01-01', 12 * 1 + 8 * 2],
+    // Nobody priced it: BILLING_FALLBACK_PRICE's default of $15 in, $75 out per million.
+    ['a model nobody priced, at the fallback price', 'openai/unheard-of-model', 12 * 15 + 8 * 75],
+  ])('charges %s', async (_name, model, micros) => {
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      chatBody(model),
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-service-balance-charged-micros')).toBe(String(micros));
   });
 
   it('prices an Anthropic response from its usage', async () => {

@@ -1,0 +1,52 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError } from './settings.ts';
+
+const load = (env: Record<string, string>) => loadSettings(env, ['openai']);
+
+function pricesFile(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'prices-')), 'prices.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('loadSettings: prices', () => {
+  it('charges unpriced models at the top of the table unless told otherwise', () => {
+    expect(load({}).billingFallbackPrice).toEqual({ input: 15, output: 75 });
+    expect(load({ BILLING_FALLBACK_PRICE: '0, 0' }).billingFallbackPrice).toEqual({ input: 0, output: 0 });
+  });
+
+  it.each(['15', '1,2,3', 'a,b', '-1,2'])('refuses BILLING_FALLBACK_PRICE=%s', (value) => {
+    expect(() => load({ BILLING_FALLBACK_PRICE: value })).toThrow(SettingsError);
+  });
+
+  it('reads BILLING_PRICES_FILE as YAML or JSON', () => {
+    const yaml = pricesFile('my-model:\n  input: 1.5\n  output: 6\n  cachedInput: 0.15\n');
+    expect([...load({ BILLING_PRICES_FILE: yaml }).billingPrices]).toEqual([
+      ['my-model', { input: 1.5, output: 6, cachedInput: 0.15 }],
+    ]);
+    const json = pricesFile('{"a": {"input": 1, "output": 2, "cacheWrite": 1.25}}');
+    expect(load({ BILLING_PRICES_FILE: json }).billingPrices.get('a')).toEqual({
+      input: 1,
+      output: 2,
+      cacheWrite: 1.25,
+    });
+  });
+
+  it.each([
+    ['a list', '- a\n', /must map model ids/],
+    ['a missing output', 'm:\n  input: 1\n', /needs both input and output/],
+    ['an unknown field', 'm:\n  input: 1\n  output: 1\n  inputt: 2\n', /unknown field 'inputt'/],
+    ['a negative price', 'm:\n  input: -1\n  output: 1\n', /from 0 to 1000000/],
+  ])('refuses a prices file with %s', (_name, text, message) => {
+    expect(() => load({ BILLING_PRICES_FILE: pricesFile(text) })).toThrow(message);
+  });
+
+  it('says when the prices file cannot be read', () => {
+    expect(() => load({ BILLING_PRICES_FILE: '/nonexistent/prices.yaml' })).toThrow(
+      /BILLING_PRICES_FILE cannot be read/,
+    );
+  });
+});
