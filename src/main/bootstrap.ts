@@ -4,11 +4,12 @@
  * survive restarts like anything a user creates). The plaintexts exist only in the returned value.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { generateCredential } from '../auth/credential-hash.ts';
 import { PAT_PERMISSIONS } from '../auth/permissions.ts';
 import { credentialSecret } from '../resources/credential-secret.ts';
-import { API_VERSION, type ResourcesClient } from '../resources/types.ts';
+import { API_VERSION, type ResourcesClient, tenantNamespace } from '../resources/types.ts';
 
 export interface BootstrapCredentials {
   tenantId: string;
@@ -23,21 +24,57 @@ export interface BootstrapCredentials {
 export const BOOTSTRAP_TENANT = 'default';
 export const BOOTSTRAP_WORKSPACE = 'default';
 
+/** The first start's credentials, and what confirms they reached the user. */
+export interface Bootstrap {
+  credentials: BootstrapCredentials;
+  /**
+   * Call once the credentials are shown (and written to BOOTSTRAP_FILE) and the resources are on
+   * disk: later starts then leave them alone. Until then, a next start replaces them with new ones.
+   */
+  delivered(): Promise<void>;
+}
+
+/** State-directory markers: the first start began (the Secrets it created), and it completed. */
+const PENDING_MARKER = 'bootstrap-pending.json';
+const DONE_MARKER = 'bootstrapped';
+
 /**
- * Creates the first tenant and its credentials on the first start (no marker file yet and no
- * bootstrap tenant). Tenants applied from RESOURCES_DIR do not count as a first start having
- * happened. Returns undefined when there is nothing to do.
+ * Creates the first tenant and its credentials on the first start. A first start that never
+ * delivered its credentials (it failed before the banner, the file, or the write to disk) is
+ * started over with new credentials, the undelivered ones deleted: their plaintexts are lost, and
+ * nobody could use the service without them. Tenants applied from RESOURCES_DIR do not count as a
+ * first start having happened. Returns undefined when there is nothing to do.
  */
 export async function bootstrapIfEmpty(
   resources: ResourcesClient,
-  markerFile: string,
-): Promise<BootstrapCredentials | undefined> {
-  if (existsSync(markerFile) || (await resources.get('Tenant', BOOTSTRAP_TENANT)) !== undefined)
+  stateDir: string,
+): Promise<Bootstrap | undefined> {
+  const pendingFile = join(stateDir, PENDING_MARKER);
+  const doneFile = join(stateDir, DONE_MARKER);
+  if (existsSync(doneFile)) return undefined;
+  const undelivered = await readPending(pendingFile);
+  if (undelivered === undefined && (await resources.get('Tenant', BOOTSTRAP_TENANT)) !== undefined)
     return undefined;
+  for (const name of undelivered ?? [])
+    await resources.delete('Secret', name, tenantNamespace(BOOTSTRAP_TENANT));
+
   const apiKey = generateCredential('tt_sk_');
   const pat = generateCredential('tt_pat_');
   const adminPat = generateCredential('tt_pat_');
   const provisioningKey = generateCredential('tt_prov_');
+  const permissions = PAT_PERMISSIONS.join(',');
+  const secrets = [
+    credentialSecret(BOOTSTRAP_TENANT, 'api-key', apiKey, {
+      workspace: BOOTSTRAP_WORKSPACE,
+      grants: 'chat:write,embed',
+    }),
+    credentialSecret(BOOTSTRAP_TENANT, 'pat', pat, { permissions, admin: 'false' }),
+    credentialSecret(BOOTSTRAP_TENANT, 'pat', adminPat, { permissions, admin: 'true' }),
+    credentialSecret(BOOTSTRAP_TENANT, 'provisioning-key', provisioningKey, {}),
+  ];
+  await writeFile(pendingFile, JSON.stringify(secrets.map((secret) => secret.metadata.name)), {
+    mode: 0o600,
+  });
   await resources.apply({
     apiVersion: API_VERSION,
     kind: 'Tenant',
@@ -48,26 +85,35 @@ export async function bootstrapIfEmpty(
       workspaces: [{ id: BOOTSTRAP_WORKSPACE, name: 'Default workspace' }],
     },
   });
-  const permissions = PAT_PERMISSIONS.join(',');
-  await resources.apply(
-    credentialSecret(BOOTSTRAP_TENANT, 'api-key', apiKey, {
-      workspace: BOOTSTRAP_WORKSPACE,
-      grants: 'chat:write,embed',
-    }),
-  );
-  await resources.apply(credentialSecret(BOOTSTRAP_TENANT, 'pat', pat, { permissions, admin: 'false' }));
-  await resources.apply(credentialSecret(BOOTSTRAP_TENANT, 'pat', adminPat, { permissions, admin: 'true' }));
-  await resources.apply(credentialSecret(BOOTSTRAP_TENANT, 'provisioning-key', provisioningKey, {}));
-  await writeFile(markerFile, `${new Date().toISOString()}\n`, { mode: 0o600 });
+  for (const secret of secrets) await resources.apply(secret);
   return {
-    tenantId: BOOTSTRAP_TENANT,
-    workspaceId: BOOTSTRAP_WORKSPACE,
-    apiKeyId: apiKey.id,
-    apiKey: apiKey.plaintext,
-    pat: pat.plaintext,
-    adminPat: adminPat.plaintext,
-    provisioningKey: provisioningKey.plaintext,
+    credentials: {
+      tenantId: BOOTSTRAP_TENANT,
+      workspaceId: BOOTSTRAP_WORKSPACE,
+      apiKeyId: apiKey.id,
+      apiKey: apiKey.plaintext,
+      pat: pat.plaintext,
+      adminPat: adminPat.plaintext,
+      provisioningKey: provisioningKey.plaintext,
+    },
+    async delivered() {
+      await writeFile(doneFile, `${new Date().toISOString()}\n`, { mode: 0o600 });
+      await rm(pendingFile, { force: true });
+    },
   };
+}
+
+/** The Secret names an undelivered first start created, or undefined when none is pending. */
+async function readPending(file: string): Promise<string[] | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const names: unknown = JSON.parse(text);
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }
 
 /** Writes the credentials as JSON, readable by the owner only. */

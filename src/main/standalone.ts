@@ -53,7 +53,7 @@ export async function startStandalone(
     resourcesDir: settings.resourcesDir,
     log,
   });
-  const credentials = await bootstrapIfEmpty(resources, join(settings.stateDir, 'bootstrapped'));
+  const bootstrap = await bootstrapIfEmpty(resources, settings.stateDir);
   const reconciler = new LocalReconciler({
     resources,
     store: stores.config,
@@ -64,7 +64,7 @@ export async function startStandalone(
     log,
   });
   await reconciler.start();
-  if (credentials !== undefined)
+  if (bootstrap !== undefined)
     await stores.runtime.initBalance(BOOTSTRAP_TENANT, settings.bootstrapBalanceMicros);
 
   const view = await ConfigView.start(stores.config);
@@ -100,17 +100,6 @@ export async function startStandalone(
       log,
     },
   });
-  const gatewayAddress = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
-  const controlAddress = await control.listen({ host: settings.host, port: settings.controlPort });
-  log.info({ gateway: gatewayAddress, control: controlAddress, stores: stores.kind }, 'standalone started');
-
-  if (credentials !== undefined) {
-    (options.announce ?? ((text) => process.stdout.write(text)))(
-      renderBootstrapBanner(credentials, gatewayAddress),
-    );
-    if (settings.bootstrapFile !== undefined) await writeBootstrapFile(settings.bootstrapFile, credentials);
-  }
-
   const close: Closer = async () => {
     // Listeners first: stop accepting, let open requests and streams finish.
     await Promise.all([gateway.app.close(), control.close()]);
@@ -121,6 +110,27 @@ export async function startStandalone(
     await stores.config.close();
     await stores.runtime.close();
   };
+  let gatewayAddress: string;
+  let controlAddress: string;
+  try {
+    gatewayAddress = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
+    controlAddress = await control.listen({ host: settings.host, port: settings.controlPort });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  log.info({ gateway: gatewayAddress, control: controlAddress, stores: stores.kind }, 'standalone started');
+
+  if (bootstrap !== undefined) {
+    (options.announce ?? ((text) => process.stdout.write(text)))(
+      renderBootstrapBanner(bootstrap.credentials, gatewayAddress),
+    );
+    if (settings.bootstrapFile !== undefined)
+      await writeBootstrapFile(settings.bootstrapFile, bootstrap.credentials);
+    await resources.flush();
+    await bootstrap.delivered();
+  }
+
   const settled = async () => {
     await reconciler.synced();
     await view.refresh();

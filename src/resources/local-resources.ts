@@ -222,6 +222,16 @@ export class LocalResources implements ResourcesClient {
     };
   }
 
+  /** Writes pending changes to the state file now (otherwise written shortly after each change). */
+  async flush(): Promise<void> {
+    if (this.#stateFile === undefined) return;
+    clearTimeout(this.#persistTimer);
+    this.#persistTimer = undefined;
+    if (this.#dirty) this.#queueWrite();
+    await this.#writing;
+    if (this.#dirty) throw new Error(`could not write the resources state file ${this.#stateFile}`);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -1,4 +1,9 @@
+import { mkdtemp } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantNamespace } from '../../../src/resources/types.ts';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
 import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
@@ -159,6 +164,49 @@ describe('standalone restarts', () => {
       expect((await second.running.resources.list('Tenant')).length).toBe(1);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('starts a first start over when it failed before delivering its credentials', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const stateDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      await expect(startTestGateway({ ...env(), GATEWAY_PORT: port }, stateDir)).rejects.toThrow(
+        /EADDRINUSE/,
+      );
+    } finally {
+      taken.close();
+    }
+    const second = await startTestGateway(env(), stateDir);
+    try {
+      const response = await postJson(`${second.url}/v1/chat/completions`, chat(), second.credentials.apiKey);
+      expect(response.status).toBe(200);
+      // The undelivered credentials of the failed start are gone: one of each remains.
+      const secrets = await second.running.resources.list(
+        'Secret',
+        tenantNamespace(second.credentials.tenantId),
+      );
+      expect(secrets.map((secret) => secret.metadata.name.split('-').slice(0, -1).join('-')).sort()).toEqual([
+        'api-key',
+        'pat',
+        'pat',
+        'provisioning-key',
+      ]);
+    } finally {
+      await second.stop({ keepState: true });
+    }
+    // Delivered this time: a third start leaves them alone.
+    const third = await startTestGateway(env(), stateDir);
+    try {
+      const response = await postJson(`${third.url}/v1/chat/completions`, chat(), third.credentials.apiKey);
+      expect(response.status).toBe(200);
+      expect(
+        await third.running.resources.list('Secret', tenantNamespace(third.credentials.tenantId)),
+      ).toHaveLength(4);
+    } finally {
+      await third.stop();
     }
   });
 });
