@@ -30,11 +30,12 @@ import { type JsonObject, validateInferenceBody } from './validate-body.ts';
 
 export type { InferenceDeps } from './exchange.ts';
 
-/** Client headers forwarded upstream as they are (everything else is the gateway's to set). */
-const FORWARDED_HEADERS: Readonly<Record<Operation, readonly string[]>> = {
-  chat: [],
-  embeddings: [],
-  messages: ['anthropic-beta'],
+/**
+ * Client headers forwarded as they are to an upstream of the client's own shape (everything else
+ * is the gateway's to set): Anthropic's beta flags mean nothing to, or break, any other upstream.
+ */
+const FORWARDED_HEADERS: Readonly<Partial<Record<ApiShape, readonly string[]>>> = {
+  anthropic: ['anthropic-beta'],
 };
 
 declare module 'fastify' {
@@ -64,7 +65,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       parsed.model,
       operation,
       principal,
-      request.headers['x-service-byok'] === 'required',
+      String(request.headers['x-service-byok']).toLowerCase() === 'required',
     );
     request.gatewayProvider = route.provider.name;
     const balance = await deps.accountant.checkBalance(principal, route.byok);
@@ -195,7 +196,11 @@ async function forward(
   const { route } = exchange;
   if (signal.aborted) throw new UpstreamAbortedError();
   const headers: Record<string, string> = { ...route.headers };
-  for (const name of FORWARDED_HEADERS[exchange.operation]) {
+  const forwarded =
+    CLIENT_SHAPE[exchange.operation] === route.provider.shape
+      ? FORWARDED_HEADERS[route.provider.shape]
+      : undefined;
+  for (const name of forwarded ?? []) {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }

@@ -81,9 +81,8 @@ describe('Connections (@slug/model)', () => {
       `${gateway.url}/v1/chat/completions`,
       chat('@nope/gpt-4o'),
       gateway.credentials.apiKey,
-      {
-        'x-service-byok': 'required',
-      },
+      // Header values are matched without regard to case.
+      { 'x-service-byok': 'Required' },
     );
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe(

@@ -224,6 +224,18 @@ describe('POST /v1/messages (Anthropic passthrough)', () => {
     expect((upstream.body as { model: string }).model).toBe('claude-3-5-sonnet-20241022');
   });
 
+  it("keeps Anthropic's beta flags from an upstream of another shape", async () => {
+    const before = openai.requests.length;
+    const response = await postJson(
+      `${gateway.url}/v1/messages`,
+      { model: 'openai/gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] },
+      gateway.credentials.apiKey,
+      { 'anthropic-beta': 'prompt-caching-2024-07-31' },
+    );
+    expect(response.status).toBe(200);
+    expect(openai.requests[before]!.headers['anthropic-beta']).toBeUndefined();
+  });
+
   it('streams Anthropic events through unchanged, pings included', async () => {
     const response = await postJson(
       `${gateway.url}/v1/messages`,
