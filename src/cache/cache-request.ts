@@ -69,7 +69,9 @@ export function parseCacheDirective(headers: Headers): CacheDirective {
   const ttl = header(headers, 'x-service-cache-ttl');
   if (ttl !== undefined && ttl !== '') {
     if (!/^\d{1,9}$/.test(ttl) || Number(ttl) < 1) {
-      throw new InvalidRequestError('x-service-cache-ttl must be a whole number of seconds from 1 to 86400');
+      throw new InvalidRequestError(
+        `x-service-cache-ttl must be a whole number of seconds, at least 1 (above ${MAX_CACHE_TTL_SECONDS} counts as ${MAX_CACHE_TTL_SECONDS})`,
+      );
     }
     // Above the maximum is reduced to it, as a policy's ceiling reduces it further.
     directive.ttlSeconds = Math.min(Number(ttl), MAX_CACHE_TTL_SECONDS);

@@ -18,6 +18,12 @@ export interface CacheEntry {
   body: string;
   stream: boolean;
   createdAtMs: number;
+  /**
+   * When the request that fetched it began: a tag revalidated after this instant stops the entry,
+   * even one whose answer was still on its way when the revalidation happened. Absent in entries
+   * written before the field existed (their `createdAtMs` stands in).
+   */
+  requestedAtMs?: number;
   ttlMs: number;
   swrMs: number;
   tags: string[];
@@ -95,30 +101,37 @@ export class ResponseCache {
     return `${location.workspaceId}:${namespace}:${scope.generation}.${namespaceGeneration}:${location.hash}`;
   }
 
-  /** Looks the request up; with `lockForStale`, a stale hit tries to take the refresh lock. */
-  async lookup(location: CacheLocation, nowMs = Date.now()): Promise<Lookup> {
+  /**
+   * Looks the request up. With `lockForStale` (a caller that will write the fresh answer), a stale
+   * entry comes with the refresh lock when this caller is the one to refresh; a caller that will
+   * not write (`no-store`) never takes it, so it cannot use up the window's one refresh.
+   */
+  async lookup(location: CacheLocation, lockForStale: boolean, nowMs = Date.now()): Promise<Lookup> {
     try {
-      return await this.#bounded(this.#lookup(location, nowMs));
+      return await this.#bounded(this.#lookup(location, lockForStale, nowMs));
     } catch (error) {
       this.#failed('lookup', error);
       return { kind: 'bypass' };
     }
   }
 
-  async #lookup(location: CacheLocation, nowMs: number): Promise<Lookup> {
+  async #lookup(location: CacheLocation, lockForStale: boolean, nowMs: number): Promise<Lookup> {
     const key = await this.#entryKey(location);
     const text = await this.#options.runtime.getCacheEntry(key);
     const entry = text === undefined ? undefined : parseEntry(text);
     if (entry === undefined) return { kind: 'miss' };
-    // Served only if written after every invalidation of its tags.
+    // Served only if its request began after every invalidation of its tags. (Pod clocks are
+    // taken to be NTP-synchronised: their skew is the margin of error.)
     const scope = await this.#options.mirror.scope(location.workspaceId);
+    const requestedAtMs = entry.requestedAtMs ?? entry.createdAtMs;
     for (const tag of entry.tags) {
       const invalidatedAt = scope.tags.get(tag);
-      if (invalidatedAt !== undefined && invalidatedAt >= entry.createdAtMs) return { kind: 'miss' };
+      if (invalidatedAt !== undefined && invalidatedAt >= requestedAtMs) return { kind: 'miss' };
     }
     const age = nowMs - entry.createdAtMs;
     if (age < entry.ttlMs) return { kind: 'hit', entry, ageSeconds: Math.max(0, Math.floor(age / 1000)) };
     if (age < entry.ttlMs + entry.swrMs) {
+      if (!lockForStale) return { kind: 'stale', entry };
       // One caller per window refreshes: the lock lives until the window ends at the latest.
       const lockToken = await this.#options.runtime.acquireLock(
         `swr:${key}`,
@@ -132,14 +145,15 @@ export class ResponseCache {
   /** Writes an entry; returns whether it was written (too large or a failing store: not). */
   async store(location: CacheLocation, entry: CacheEntry): Promise<boolean> {
     const text = JSON.stringify(entry);
-    if (Buffer.byteLength(text) > this.#options.maxEntryBytes) {
+    const bytes = Buffer.byteLength(text);
+    if (bytes > this.#options.maxEntryBytes) {
       this.#options.metrics.skipped.inc({ reason: 'too_large' });
       return false;
     }
     try {
       const key = await this.#bounded(this.#entryKey(location));
       await this.#bounded(this.#options.runtime.setCacheEntry(key, text, entry.ttlMs + entry.swrMs));
-      this.#options.metrics.bytesWritten.inc(text.length);
+      this.#options.metrics.bytesWritten.inc(bytes);
       return true;
     } catch (error) {
       this.#failed('store', error);

@@ -10,6 +10,10 @@ export class CacheScopeMirror {
   readonly #runtime: RuntimeStore;
   readonly #scopes = new Map<string, CacheScopeState>();
   readonly #loading = new Map<string, Promise<CacheScopeState>>();
+  /** Events for workspaces whose state is being loaded: applied to it once loaded. */
+  readonly #arrivedWhileLoading = new Map<string, WorkspaceEvent[]>();
+  /** Bumped when the feed drops or resumes: a load begun before then may have missed events. */
+  #epoch = 0;
   #trusted = false;
   #unsubscribe: Unsubscribe | undefined;
 
@@ -24,31 +28,23 @@ export class CacheScopeMirror {
 
   #apply(event: CacheInvalidationEvent): void {
     switch (event.type) {
-      case 'purge': {
-        const scope = this.#scopes.get(event.workspaceId);
-        if (scope === undefined) return;
-        if (event.namespace === undefined) scope.generation = Math.max(scope.generation, event.generation);
-        else
-          scope.namespaces.set(
-            event.namespace,
-            Math.max(scope.namespaces.get(event.namespace) ?? 0, event.generation),
-          );
-        return;
-      }
+      case 'purge':
       case 'tags': {
         const scope = this.#scopes.get(event.workspaceId);
-        if (scope === undefined) return;
-        for (const tag of event.tags) scope.tags.set(tag, Math.max(scope.tags.get(tag) ?? 0, event.atMs));
+        if (scope !== undefined) applyEvent(scope, event);
+        else this.#arrivedWhileLoading.get(event.workspaceId)?.push(event);
         return;
       }
       case 'down':
         this.#trusted = false;
         this.#scopes.clear();
+        this.#epoch++;
         return;
       case 'reset':
         // Anything may have been missed: forget, and load again on next use.
         this.#scopes.clear();
         this.#trusted = true;
+        this.#epoch++;
         return;
     }
   }
@@ -60,14 +56,23 @@ export class CacheScopeMirror {
     if (known !== undefined) return known;
     let loading = this.#loading.get(workspaceId);
     if (loading === undefined) {
+      const epoch = this.#epoch;
+      const arrived: WorkspaceEvent[] = [];
+      this.#arrivedWhileLoading.set(workspaceId, arrived);
+      const done = () => {
+        this.#loading.delete(workspaceId);
+        this.#arrivedWhileLoading.delete(workspaceId);
+      };
       loading = this.#runtime.loadCacheScope(workspaceId).then(
         (scope) => {
-          this.#loading.delete(workspaceId);
-          if (this.#trusted) this.#scopes.set(workspaceId, scope);
+          done();
+          // The snapshot may predate an event announced while it was read: merging is idempotent.
+          for (const event of arrived) applyEvent(scope, event);
+          if (this.#trusted && this.#epoch === epoch) this.#scopes.set(workspaceId, scope);
           return scope;
         },
         (error: unknown) => {
-          this.#loading.delete(workspaceId);
+          done();
           throw error;
         },
       );
@@ -79,4 +84,20 @@ export class CacheScopeMirror {
   async close(): Promise<void> {
     await this.#unsubscribe?.();
   }
+}
+
+type WorkspaceEvent = Extract<CacheInvalidationEvent, { type: 'purge' | 'tags' }>;
+
+/** Generations and tag times only move forward, so an event applies the same however often. */
+function applyEvent(scope: CacheScopeState, event: WorkspaceEvent): void {
+  if (event.type === 'purge') {
+    if (event.namespace === undefined) scope.generation = Math.max(scope.generation, event.generation);
+    else
+      scope.namespaces.set(
+        event.namespace,
+        Math.max(scope.namespaces.get(event.namespace) ?? 0, event.generation),
+      );
+    return;
+  }
+  for (const tag of event.tags) scope.tags.set(tag, Math.max(scope.tags.get(tag) ?? 0, event.atMs));
 }

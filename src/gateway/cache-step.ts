@@ -26,6 +26,8 @@ export interface CachePlan {
   location: CacheLocation;
   read: boolean;
   write: boolean;
+  /** When the request began: what a tag revalidation is compared with. */
+  requestedAtMs: number;
 }
 
 /** How a forwarded cacheable request was served, and whether its answer is to be written. */
@@ -66,6 +68,7 @@ export function planCache(
     },
     read: directive.mode !== 'force-refresh',
     write: directive.mode !== 'no-store',
+    requestedAtMs: Date.now(),
   };
 }
 
@@ -84,6 +87,7 @@ export function newEntry(
     body,
     stream,
     createdAtMs: Date.now(),
+    requestedAtMs: plan.requestedAtMs,
     ttlMs: plan.policy.ttlMs,
     swrMs: plan.policy.swrMs,
     tags: plan.policy.tags,

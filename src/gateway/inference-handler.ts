@@ -127,7 +127,9 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
         deps.settings.cacheEnabled,
       );
       if (plan !== undefined) {
-        const lookup: Lookup = plan.read ? await deps.cache.lookup(plan.location) : { kind: 'miss' };
+        const lookup: Lookup = plan.read
+          ? await deps.cache.lookup(plan.location, plan.write)
+          : { kind: 'miss' };
         if (lookup.kind === 'hit')
           return await serveFromCache(reply, lookup.entry, 'hit', lookup.ageSeconds, exchange, deps);
         if (lookup.kind === 'stale') {

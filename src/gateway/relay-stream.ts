@@ -1,7 +1,8 @@
 /**
  * Relays an upstream SSE body to the client event by event as it arrives (no buffering beyond one
  * event), honouring back-pressure; a failure after the response began becomes an error event; the
- * charge is settled when the stream ends, however it ends.
+ * charge is settled (and a completed stream cached) when the stream ends, however it ends, before
+ * relayStream returns.
  */
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
@@ -98,7 +99,9 @@ export async function relayStream(
     deps.metrics.inflightStreams.dec({ route: routeLabel });
     const usage = usageOrEstimate(deps, exchange, observer.usage(), observer.outputChars());
     const cacheWrite = exchange.cacheWrite;
-    accountFor(deps, exchange, usage)
+    // Awaited (the client has its whole answer already): a refresh holding the SWR lock gives it
+    // back only once the fresh entry is stored, so no second caller refreshes in between.
+    await accountFor(deps, exchange, usage)
       .then(async (charge) => {
         if (cacheWrite === undefined || recorded === undefined) return;
         // Only a stream that completed, as the upstream marked it, is stored: never a partial one.

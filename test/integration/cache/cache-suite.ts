@@ -244,11 +244,25 @@ export function describeCache(name: string, env: () => Record<string, string> | 
         { ws: gateway.credentials.workspaceId },
       );
       expect(deleted.data).toEqual({ deleteCachePolicy: true });
-      // With the workspace policy gone, the tenant-wide one applies at once.
+      // With the workspace policy gone, the tenant-wide one applies at once: its entries carry its
+      // default tag, not the workspace policy's.
       const after = unique();
       await (await send(after, { 'x-service-cache-policy': 'docs' })).text();
+      const revalidate = (tag: string) =>
+        admin(
+          'mutation($ws: String!, $tags: [String!]!) { revalidateCacheTags(workspaceId: $ws, tags: $tags) { invalidated } }',
+          {
+            ws: gateway.credentials.workspaceId,
+            tags: [tag],
+          },
+        );
+      await revalidate('docs-v1');
       expect((await send(after, { 'x-service-cache-policy': 'docs' })).headers.get('x-service-cache')).toBe(
         'hit',
+      );
+      await revalidate('from-tenant');
+      expect((await send(after, { 'x-service-cache-policy': 'docs' })).headers.get('x-service-cache')).toBe(
+        'miss',
       );
     });
 
@@ -272,12 +286,49 @@ export function describeCache(name: string, env: () => Record<string, string> | 
         },
       );
       expect(result.data).toEqual({ revalidateCacheTags: { invalidated: 1 } });
+      const audit = await admin('{ auditLog(limit: 20) { operation target outcome } }');
+      expect((audit.data as { auditLog: unknown[] }).auditLog).toContainEqual({
+        operation: 'revalidateCacheTags',
+        target: `${gateway.credentials.workspaceId}:product:42`,
+        outcome: 'success',
+      });
       expect((await send(tagged)).headers.get('x-service-cache')).toBe('miss');
       expect((await send(other)).headers.get('x-service-cache')).toBe('hit');
       // The new entry written after the revalidation is served again.
       expect(
         (await send(tagged, { 'x-service-cache-tags': 'product:42' })).headers.get('x-service-cache'),
       ).toBe('hit');
+    });
+
+    it('does not serve an answer that was on its way when its tag was revalidated', async () => {
+      const body = unique();
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      openai.overrideNext(async (_request, response) => {
+        await released;
+        sendJson(response, 200, {
+          id: 'old-data',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'old data' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1 },
+        });
+      });
+      const before = calls();
+      const inFlight = send(body, { 'x-service-cache-tags': 'price-list' });
+      await openai.waitForRequests(before + 1);
+      await admin(
+        'mutation($ws: String!) { revalidateCacheTags(workspaceId: $ws, tags: ["price-list"]) { invalidated } }',
+        {
+          ws: gateway.credentials.workspaceId,
+        },
+      );
+      release();
+      expect(await (await inFlight).text()).toContain('old data');
+      const next = await send(body, { 'x-service-cache-tags': 'price-list' });
+      expect(next.headers.get('x-service-cache')).toBe('miss');
+      expect(await next.text()).not.toContain('old data');
     });
 
     it('refuses more than 64 tags in a revalidation', async () => {
@@ -378,6 +429,18 @@ export function describeCache(name: string, env: () => Record<string, string> | 
       controller.abort();
       await openai.requests.at(-1)!.aborted;
       expect((await send(aborted)).headers.get('x-service-cache')).toBe('miss');
+
+      // A stream the upstream breaks off midway is not stored either.
+      const broken = unique({ stream: true });
+      openai.overrideNext((_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(
+          `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'partial' } }] })}\n\n`,
+        );
+        setImmediate(() => response.socket?.destroy());
+      });
+      expect(await (await send(broken)).text()).toContain('"error"');
+      expect((await send(broken)).headers.get('x-service-cache')).toBe('miss');
     });
 
     it('does not cache responses over the size limit', async () => {
@@ -431,6 +494,7 @@ export function describeCache(name: string, env: () => Record<string, string> | 
       // The nine that did not take the lock answer at once, while the one refresh is still held.
       await expect.poll(() => answered.length, { timeout: 5000, interval: 10 }).toBe(9);
       expect(answered.every((response) => response.headers.get('x-service-cache') === 'stale')).toBe(true);
+      expect(answered.every((response) => response.headers.get('x-service-cache-age') === null)).toBe(true);
       release();
       const all = await Promise.all(parallel);
       expect(all.filter((response) => response.headers.get('x-service-cache') === 'refresh')).toHaveLength(1);
@@ -438,6 +502,25 @@ export function describeCache(name: string, env: () => Record<string, string> | 
       const fresh = await send(body, headers);
       expect(fresh.headers.get('x-service-cache')).toBe('hit');
       expect(await fresh.text()).toContain('refreshed');
+    });
+
+    it('serves no-store callers the stale copy without using up the refresh', async () => {
+      await admin(
+        `mutation { upsertCachePolicy(input: { name: "swr3", ttlSeconds: 1, swrSeconds: 60 }) { name } }`,
+      );
+      const body = unique();
+      const headers = { 'x-service-cache-policy': 'swr3' };
+      await (await send(body, headers)).text();
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const before = calls();
+      const readOnly = await send(body, { ...headers, 'x-service-cache': 'no-store' });
+      expect(readOnly.headers.get('x-service-cache')).toBe('stale');
+      expect(calls()).toBe(before);
+      // The window's one refresh is still there for a caller that writes.
+      const next = await send(body, headers);
+      expect(next.headers.get('x-service-cache')).toBe('refresh');
+      expect(calls()).toBe(before + 1);
+      expect((await send(body, headers)).headers.get('x-service-cache')).toBe('hit');
     });
 
     it('keeps the stale entry and releases the lock when a refresh fails', async () => {
