@@ -4,7 +4,9 @@
  * (runtime operations, in force on every gateway process within a second).
  */
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { MAX_CACHE_TTL_SECONDS, TAG_PATTERN } from '../../cache/cache-request.ts';
+import { desiredCachePolicyRecord } from '../../operator/desired-config.ts';
 import { API_VERSION, type CachePolicyResource, tenantNamespace } from '../../resources/types.ts';
 import { cachePolicyId } from '../../stores/records.ts';
 import { audited } from './audit.ts';
@@ -139,6 +141,22 @@ function policyById(context: ResolverContext, id: string) {
     .find((policy) => cachePolicyId(policy.tenantId, policy.workspaceId, policy.name) === id);
 }
 
+/**
+ * The CachePolicy resource that defines this policy (name and scope), whatever its object name: one
+ * applied with kubectl is updated and deleted like one this API created.
+ */
+async function findPolicyResource(
+  context: ResolverContext,
+  name: string,
+  workspaceId: string | undefined,
+): Promise<CachePolicyResource | undefined> {
+  const policies = await context.services.resources.list('CachePolicy', tenantNamespace(context.tenantId));
+  return policies.find(
+    (policy) =>
+      (policy.spec.policyName ?? policy.metadata.name) === name && policy.spec.workspace === workspaceId,
+  );
+}
+
 /** Resource validation failures (local or the API server's) are the caller's to fix. */
 function asValidation(error: unknown): never {
   const messages = (error as { messages?: unknown }).messages;
@@ -154,11 +172,12 @@ async function upsertCachePolicy(_parent: unknown, args: { input: PolicyInput },
   const workspaceId = input.workspaceId ?? undefined;
   if (workspaceId !== undefined) requireWorkspace(context, workspaceId);
   checkPolicy(input);
+  const existing = await findPolicyResource(context, input.name, workspaceId);
   const resource: CachePolicyResource = {
     apiVersion: API_VERSION,
     kind: 'CachePolicy',
     metadata: {
-      name: policyObjectName(input.name, workspaceId),
+      name: existing?.metadata.name ?? policyObjectName(input.name, workspaceId),
       namespace: tenantNamespace(context.tenantId),
     },
     spec: {
@@ -172,20 +191,14 @@ async function upsertCachePolicy(_parent: unknown, args: { input: PolicyInput },
     },
   };
   await context.services.resources.apply(resource).catch(asValidation);
-  const id = cachePolicyId(context.tenantId, workspaceId, input.name);
-  // In force on the gateway: the view holds a record with these values.
-  await context.services.awaitConfig(
-    'cachePolicy',
-    id,
-    (record) =>
-      record !== undefined &&
-      (input.ttlSeconds == null || record.ttlSeconds === input.ttlSeconds) &&
-      (input.swrSeconds == null || record.swrSeconds === input.swrSeconds) &&
-      (input.maxTtlSeconds == null || record.maxTtlSeconds === input.maxTtlSeconds) &&
-      (input.semantic == null || record.semantic === input.semantic) &&
-      (input.defaultTags == null || record.defaultTags.join(',') === input.defaultTags.join(',')),
+  // In force on the gateway: the view holds exactly the record the reconcile step makes of it
+  // (fields left out reset to their defaults, which must be in force too).
+  const desired = desiredCachePolicyRecord(resource);
+  if (!desired.ok) throw validationError(desired.problem.message);
+  await context.services.awaitConfig('cachePolicy', desired.id, (record) =>
+    isDeepStrictEqual(record, desired.record),
   );
-  return present(policyById(context, id)!);
+  return present(policyById(context, desired.id)!);
 }
 
 async function deleteCachePolicy(
@@ -196,10 +209,11 @@ async function deleteCachePolicy(
   requirePermission(context, 'cache:manage');
   const workspaceId = args.workspaceId ?? undefined;
   const id = cachePolicyId(context.tenantId, workspaceId, args.name);
-  if (policyById(context, id) === undefined) throw notFound(`no cache policy '${args.name}' in that scope`);
+  const resource = await findPolicyResource(context, args.name, workspaceId);
+  if (resource === undefined) throw notFound(`no cache policy '${args.name}' in that scope`);
   await context.services.resources.delete(
     'CachePolicy',
-    policyObjectName(args.name, workspaceId),
+    resource.metadata.name,
     tenantNamespace(context.tenantId),
   );
   await context.services.awaitConfig('cachePolicy', id, (record) => record === undefined);

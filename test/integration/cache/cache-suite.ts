@@ -3,6 +3,7 @@
  * once and run on the memory store and on a real Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, tenantNamespace } from '../../../src/resources/types.ts';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import { type FakeServer, sendJson } from '../../fakes/fake-server.ts';
 import { graphql } from '../../helpers/graphql.ts';
@@ -264,6 +265,36 @@ export function describeCache(name: string, env: () => Record<string, string> | 
       expect((await send(after, { 'x-service-cache-policy': 'docs' })).headers.get('x-service-cache')).toBe(
         'miss',
       );
+    });
+
+    it('updates and deletes a policy applied as a resource under another object name', async () => {
+      await gateway.running.resources.apply({
+        apiVersion: API_VERSION,
+        kind: 'CachePolicy',
+        metadata: { name: 'hand-written', namespace: tenantNamespace(gateway.credentials.tenantId) },
+        spec: { policyName: 'handmade', ttlSeconds: 30 },
+      });
+      await gateway.running.settled();
+      const updated = await admin(
+        'mutation { upsertCachePolicy(input: { name: "handmade", swrSeconds: 5 }) { name ttlSeconds swrSeconds } }',
+      );
+      // Fields left out are back at their defaults, and in force when the mutation returns.
+      expect(updated.data).toEqual({
+        upsertCachePolicy: { name: 'handmade', ttlSeconds: 600, swrSeconds: 5 },
+      });
+      const resources = await gateway.running.resources.list(
+        'CachePolicy',
+        tenantNamespace(gateway.credentials.tenantId),
+      );
+      expect(
+        resources.filter((policy) => policy.spec.policyName === 'handmade').map((p) => p.metadata.name),
+      ).toEqual(['hand-written']);
+      expect((await admin('mutation { deleteCachePolicy(name: "handmade") }')).data).toEqual({
+        deleteCachePolicy: true,
+      });
+      const body = unique();
+      const refused = await send(body, { 'x-service-cache-policy': 'handmade' });
+      expect(refused.status).toBe(400);
     });
 
     it('refuses bad policies through GraphQL with VALIDATION_ERROR', async () => {
