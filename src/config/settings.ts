@@ -86,6 +86,11 @@ export interface Settings {
   /** Memory store only: total bytes of cache entries kept (LRU beyond). */
   cacheMemoryBytes: number;
   operator: OperatorSettings;
+  /**
+   * Browser origins allowed to call the gateway (CORS): `*` (any; credentials are bearer tokens,
+   * never cookies), a list of origins, or none (GATEWAY_CORS_ORIGINS=off).
+   */
+  corsOrigins: '*' | readonly string[];
   /** Prices added to or overriding the built-in table, by model id (BILLING_PRICES_FILE). */
   billingPrices: ReadonlyMap<string, PriceSetting>;
   /** The price of a model in neither the table nor BILLING_PRICES_FILE (BILLING_FALLBACK_PRICE). */
@@ -221,6 +226,32 @@ function readFallbackPrice(env: Env): PriceSetting {
       `BILLING_FALLBACK_PRICE must be 'input,output' in USD per million tokens, got '${raw}'`,
     );
   return { input: parts[0]!, output: parts[1]! };
+}
+
+/** GATEWAY_CORS_ORIGINS: `*` (default), `off`, or comma-separated origins like https://app.example.com. */
+function readCorsOrigins(env: Env): '*' | readonly string[] {
+  const raw = env.GATEWAY_CORS_ORIGINS?.trim() || '*';
+  if (raw === '*') return '*';
+  if (raw.toLowerCase() === 'off') return Object.freeze([]);
+  const origins = raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  for (const origin of origins) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new SettingsError(
+        `GATEWAY_CORS_ORIGINS: '${origin}' is not an origin like https://app.example.com`,
+      );
+    }
+    if (url.origin !== origin)
+      throw new SettingsError(
+        `GATEWAY_CORS_ORIGINS: '${origin}' is not an origin (scheme, host and port only)`,
+      );
+  }
+  return Object.freeze(origins);
 }
 
 /** Collects `<NAME>_API_KEY` and `<NAME>_BASE_URL` for every provider name the registry asks about. */
@@ -369,6 +400,7 @@ export function loadSettings(
       epochCheckSeconds: readInt(env, 'OPERATOR_EPOCH_CHECK_SECONDS', 5, 1, 3_600),
       port: readInt(env, 'OPERATOR_PORT', 8082, 0, 65535),
     }),
+    corsOrigins: readCorsOrigins(env),
     billingPrices: readBillingPrices(env, cwd),
     billingFallbackPrice: readFallbackPrice(env),
   };

@@ -15,6 +15,7 @@ import { type ErrorDialect, renderError, toGatewayError } from '../errors/render
 import type { Logger } from '../observability/logger.ts';
 import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
 import { createInferenceHandler, type InferenceDeps } from './inference-handler.ts';
+import { registerCors } from './cors.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 
 export interface GatewayAppDeps extends InferenceDeps {
@@ -60,6 +61,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     keepAliveTimeout: 72_000,
   });
   registerJsonBodyParser(app);
+  await registerCors(app, deps.settings.corsOrigins);
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof UpstreamAbortedError || reply.raw.destroyed) return;

@@ -36,14 +36,22 @@ export interface ResolvedRoute {
   // --- end hosting providers ---
 }
 
+export const ROUTING_HEADERS = {
+  byok: 'x-service-byok',
+  credentialId: 'x-service-credential-id',
+  credentialSlug: 'x-service-credential-slug',
+  /** The older name of the slug header, same value. */
+  credentialLabel: 'x-service-credential-label',
+} as const;
+
 /** Attribution headers of DESIGN section 5: who served, and with which Connection. */
 export function renderRoutingHeaders(route: ResolvedRoute): Record<string, string> {
-  if (route.credential === undefined) return { 'x-service-byok': 'false' };
+  if (route.credential === undefined) return { [ROUTING_HEADERS.byok]: 'false' };
   return {
-    'x-service-byok': 'true',
-    'x-service-credential-id': route.credential.id,
-    'x-service-credential-slug': route.credential.slug,
-    'x-service-credential-label': route.credential.slug,
+    [ROUTING_HEADERS.byok]: 'true',
+    [ROUTING_HEADERS.credentialId]: route.credential.id,
+    [ROUTING_HEADERS.credentialSlug]: route.credential.slug,
+    [ROUTING_HEADERS.credentialLabel]: route.credential.slug,
   };
 }
 

@@ -50,3 +50,18 @@ describe('loadSettings: prices', () => {
     );
   });
 });
+
+describe('loadSettings: GATEWAY_CORS_ORIGINS', () => {
+  it('allows any origin by default, a list, or none', () => {
+    expect(load({}).corsOrigins).toBe('*');
+    expect(load({ GATEWAY_CORS_ORIGINS: 'https://a.example, http://localhost:3000' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+    ]);
+    expect(load({ GATEWAY_CORS_ORIGINS: 'off' }).corsOrigins).toEqual([]);
+  });
+
+  it.each(['app.example.com', 'https://a.example/path'])('refuses %s, which is not an origin', (origin) => {
+    expect(() => load({ GATEWAY_CORS_ORIGINS: origin })).toThrow(SettingsError);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * CORS for browsers calling the gateway with an ephemeral token (the reason such tokens exist). The
+ * credential is a bearer token in a header, never a cookie, so allowing any origin exposes nothing
+ * a page could not already send; a deployment can still name its origins. Preflights are answered
+ * for any request headers the client asks for (SDKs send their own), and the gateway's response
+ * headers are readable by the page (routing, balance, cache).
+ */
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import { BALANCE_HEADERS } from '../billing/accountant.ts';
+import { ROUTING_HEADERS } from '../providers/resolve-route.ts';
+import { CACHE_AGE_HEADER, CACHE_HEADER } from './cache-step.ts';
+
+/** Preflight answers may be cached by the browser for this long. */
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+export async function registerCors(app: FastifyInstance, origins: '*' | readonly string[]): Promise<void> {
+  if (origins !== '*' && origins.length === 0) return;
+  await app.register(cors, {
+    origin: origins === '*' ? '*' : [...origins],
+    methods: ['GET', 'POST'],
+    exposedHeaders: [
+      CACHE_HEADER,
+      CACHE_AGE_HEADER,
+      ...Object.values(BALANCE_HEADERS),
+      ...Object.values(ROUTING_HEADERS),
+      'retry-after',
+    ],
+    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+  });
+}
