@@ -162,7 +162,31 @@ describe('control plane authentication and limits', () => {
       '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }';
     const result = await graphql(gateway.controlUrl, gateway.credentials.pat, deep);
     expect(result.status).toBe(400);
+    expect(result.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
     expect(result.errors?.[0]?.message).toContain('deeper than');
+  });
+
+  it('refuses a fragment bomb at once with VALIDATION_ERROR', async () => {
+    // About 1 KB: each fragment spreads the next twice, 2^30 fields once expanded. Walked spread by
+    // spread this holds the event loop for hours, far past the test's timeout.
+    const fragments = Array.from(
+      { length: 30 },
+      (_, index) => `fragment F${index} on Query { ...F${index + 1} ...F${index + 1} }`,
+    );
+    const bomb = `query { ...F0 } ${fragments.join(' ')} fragment F30 on Query { auditLog { id } }`;
+    const result = await graphql(gateway.controlUrl, gateway.credentials.pat, bomb);
+    expect(result.status).toBe(400);
+    expect(result.data ?? null).toBeNull();
+    expect(result.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+    expect(result.errors?.[0]?.message).toContain('more than 200 fields');
+  });
+
+  it('refuses fragment cycles without looping', async () => {
+    const cycle = 'query { ...A } fragment A on Query { auditLog { id } ...B } fragment B on Query { ...A }';
+    const result = await graphql(gateway.controlUrl, gateway.credentials.pat, cycle);
+    expect(result.status).toBe(400);
+    expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(result.errors?.[0]?.message).toContain('Cannot spread fragment "A" within itself');
   });
 
   it('refuses queries over the size limit', async () => {
