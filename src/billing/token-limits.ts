@@ -9,6 +9,9 @@
  * overshoot the cap beyond the input estimate's error; without it, the overshoot is bounded by the
  * output cost of the requests in flight at the moment the cap is reached.
  *
+ * The budget's counter lives as long as the token (plus a minute) and is durable, as spend is
+ * (DESIGN section 8): a standalone restart does not hand a token its budget back.
+ *
  * Rate limits: fixed one-minute windows. Requests per minute are counted as they arrive (429 past
  * the limit); tokens per minute are added as responses report usage, and a request is refused
  * while the window's total is at or over the limit.
@@ -106,6 +109,7 @@ export class TokenLimiter {
         reservedMicros,
         token.budgetMicros,
         ttlSeconds,
+        'durable',
       );
       if (!reservation.ok) {
         throw new CreditCapExceededError(`this token's budget of ${token.budgetMicros} micros is used up`);
@@ -131,6 +135,7 @@ export class TokenLimiter {
           budgetCounterName(hold.jti),
           costMicros - hold.reservedMicros,
           hold.ttlSeconds,
+          'durable',
         ),
       );
     }
