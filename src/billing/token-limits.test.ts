@@ -77,3 +77,24 @@ describe('TokenLimiter budget', () => {
     await second.close();
   });
 });
+
+describe('TokenLimiter.settle', () => {
+  it('settles a hold once: settling it again (a failed step after accounting) refunds nothing', async () => {
+    const runtime = await MemoryRuntimeStore.open({});
+    const limiter = new TokenLimiter(runtime);
+    const principal: Principal = {
+      ...tokenPrincipal(Date.now() + 600_000),
+      token: { ...tokenPrincipal(Date.now() + 600_000).token!, limits: { tokensPerMinute: 1000 } },
+    };
+    const hold = await limiter.admit(principal, 300);
+    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(300);
+    await limiter.settle(hold, 250, USAGE);
+    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);
+    await limiter.settle(hold, 0, USAGE);
+    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);
+    // The tokens used are counted once too.
+    expect(await runtime.getCounter(`rate:tok:jti_1:${hold!.window}`)).toBe(15);
+    expect(hold!.settled).toBe(true);
+    await runtime.close();
+  });
+});

@@ -22,13 +22,15 @@ import type { RuntimeStore } from '../stores/types.ts';
 import { lookupPrice } from './prices.ts';
 import { computeCostMicros, type TokenUsage } from './usage.ts';
 
+/** One request's admission of a token: its budget reservation and rate window; settled at most once. */
 export interface TokenHold {
-  jti: string;
-  reservedMicros: number;
-  window: number;
-  ttlSeconds: number;
-  budgeted: boolean;
-  countsTokens: boolean;
+  readonly jti: string;
+  readonly reservedMicros: number;
+  readonly window: number;
+  readonly ttlSeconds: number;
+  readonly budgeted: boolean;
+  readonly countsTokens: boolean;
+  settled: boolean;
 }
 
 const WINDOW_MS = 60_000;
@@ -122,12 +124,18 @@ export class TokenLimiter {
       ttlSeconds,
       budgeted: token.budgetMicros !== undefined,
       countsTokens: limits?.tokensPerMinute !== undefined,
+      settled: false,
     };
   }
 
-  /** Replaces the reservation by the actual cost and counts the tokens used. */
+  /**
+   * Replaces the reservation by the actual cost and counts the tokens used, once: a later call
+   * (the handler's catch giving the reservation back after accounting failed further on) does
+   * nothing, so a reservation is never refunded twice.
+   */
   async settle(hold: TokenHold | undefined, costMicros: number, usage: TokenUsage): Promise<void> {
-    if (hold === undefined) return;
+    if (hold === undefined || hold.settled) return;
+    hold.settled = true;
     const work: Promise<unknown>[] = [];
     if (hold.budgeted && costMicros !== hold.reservedMicros) {
       work.push(
