@@ -1,15 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
-import type { RevocationEvent, RuntimeStore } from '../stores/types.ts';
+import { KEY_REVOCATION_TTL_MS, type RevocationEvent, type RuntimeStore } from '../stores/types.ts';
 import { RevocationMirror } from './token-verifier.ts';
 
-/** A memory store whose revocation feed the test drives by hand (to simulate a feed outage). */
-async function storeWithManualFeed() {
+/**
+ * A memory store whose revocation feed the test drives by hand (to simulate a feed outage), and
+ * whose snapshot load can be held open while the test emits (as a Redis round trip would be).
+ */
+async function storeWithManualFeed(options: { duringLoad?: () => Promise<void> } = {}) {
   const store = await MemoryRuntimeStore.open({});
   let emit: (event: RevocationEvent) => void = () => {};
   const calls = { isTokenRevoked: 0 };
   const runtime = new Proxy(store, {
     get(target, property, receiver) {
+      if (property === 'loadRevocations') {
+        return async () => {
+          const snapshot = await target.loadRevocations();
+          await options.duringLoad?.();
+          return snapshot;
+        };
+      }
       if (property === 'watchRevocations') {
         return async (listener: (event: RevocationEvent) => void) => {
           emit = listener;
@@ -66,5 +76,55 @@ describe('RevocationMirror', () => {
     await mirror.start();
     emit({ type: 'token', jti: 'jti_old', expiresAtMs: now - 1 });
     expect(await mirror.isRevoked('jti_old', 'key_1', now - 10_000, now)).toBe(false);
+  });
+
+  it('honours revocations published while its snapshot was loading', async () => {
+    let emitDuringLoad = (_event: RevocationEvent) => {};
+    const { runtime, emit, calls } = await storeWithManualFeed({
+      duringLoad: async () => {
+        // Taken before these were published, answered after: the snapshot lacks them.
+        emitDuringLoad({ type: 'token', jti: 'jti_during', expiresAtMs: now + 60_000 });
+        emitDuringLoad({ type: 'key', keyId: 'key_during', atMs: now });
+      },
+    });
+    emitDuringLoad = emit;
+    const mirror = new RevocationMirror(runtime);
+    await mirror.start();
+    expect(mirror.trusted).toBe(true);
+    expect(await mirror.isRevoked('jti_during', 'key_2', now - 1000, now)).toBe(true);
+    expect(await mirror.isRevoked('jti_other', 'key_during', now - 1, now)).toBe(true);
+    expect(calls.isTokenRevoked).toBe(0);
+  });
+
+  it('stays untrusted when the feed drops while its snapshot is loading, until the feed is back', async () => {
+    let emitDuringLoad = (_event: RevocationEvent) => {};
+    const { runtime, emit } = await storeWithManualFeed({
+      duringLoad: async () => emitDuringLoad({ type: 'down' }),
+    });
+    emitDuringLoad = emit;
+    const mirror = new RevocationMirror(runtime);
+    await mirror.start();
+    expect(mirror.trusted).toBe(false);
+    emitDuringLoad = () => {};
+    emit({ type: 'reset' });
+    await expect.poll(() => mirror.trusted).toBe(true);
+  });
+
+  it('drops revocations that can no longer match a live token', async () => {
+    let clock = now;
+    const { runtime, emit } = await storeWithManualFeed();
+    const mirror = new RevocationMirror(runtime, undefined, { now: () => clock });
+    await mirror.start();
+    emit({ type: 'token', jti: 'jti_short', expiresAtMs: now + 1000 });
+    emit({ type: 'token', jti: 'jti_long', expiresAtMs: now + 3_600_000 });
+    emit({ type: 'key', keyId: 'key_old', atMs: now - KEY_REVOCATION_TTL_MS + 1000 });
+    emit({ type: 'key', keyId: 'key_new', atMs: now });
+    expect(mirror.size).toEqual({ tokens: 2, keys: 2 });
+    // Ten minutes on, the short token and the day-old revoke-all can match nothing live.
+    clock = now + 600_000;
+    emit({ type: 'token', jti: 'jti_next', expiresAtMs: clock + 60_000 });
+    expect(mirror.size).toEqual({ tokens: 2, keys: 1 });
+    expect(await mirror.isRevoked('jti_long', 'key_x', now, clock)).toBe(true);
+    expect(await mirror.isRevoked('jti_y', 'key_new', now - 1, clock)).toBe(true);
   });
 });

@@ -6,23 +6,51 @@
 import { RevokedKeyError } from '../errors/gateway-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ConfigView } from '../stores/config-view.ts';
-import type { RevocationEvent, RuntimeStore, Unsubscribe } from '../stores/types.ts';
+import {
+  KEY_REVOCATION_TTL_MS,
+  type RevocationEvent,
+  type RuntimeStore,
+  type Unsubscribe,
+} from '../stores/types.ts';
 import type { EphemeralTokenVerifier } from './authenticate.ts';
 import { verifyToken } from './ephemeral-token.ts';
 import type { Principal } from './principal.ts';
 
+/** A revocation event proper (not a feed state change). */
+type Revocation = Extract<RevocationEvent, { type: 'token' | 'key' }>;
+
+/** How often, at most, the mirror drops entries that can no longer match a live token. */
+const PRUNE_INTERVAL_MS = 60_000;
+
+export interface RevocationMirrorOptions {
+  /** The clock used to prune expired entries; default Date.now. */
+  now?: () => number;
+}
+
 export class RevocationMirror {
   readonly #runtime: RuntimeStore;
   readonly #log: Logger | undefined;
+  readonly #now: () => number;
+  /** jti → the token's expiry. */
   #tokens = new Map<string, number>();
+  /** keyId → revoke-all time. */
   #keys = new Map<string, number>();
   #trusted = false;
   #unsubscribe: Unsubscribe | undefined;
   #reloading: Promise<void> | undefined;
+  /** A `reset` came while a reload was in flight: its snapshot may predate what was missed. */
+  #reloadAgain = false;
+  /** Revocations that arrived while a snapshot was loading, applied on top of it. */
+  #arrivedDuringLoad: Revocation[] | undefined;
+  /** The feed dropped while a snapshot was loading: the snapshot cannot make the mirror trusted. */
+  #droppedDuringLoad = false;
+  #prunedAt: number;
 
-  constructor(runtime: RuntimeStore, log?: Logger) {
+  constructor(runtime: RuntimeStore, log?: Logger, options: RevocationMirrorOptions = {}) {
     this.#runtime = runtime;
     this.#log = log;
+    this.#now = options.now ?? Date.now;
+    this.#prunedAt = this.#now();
   }
 
   async start(): Promise<void> {
@@ -35,16 +63,22 @@ export class RevocationMirror {
     return this.#trusted;
   }
 
+  /** How many revoked tokens and revoked keys the mirror holds. */
+  get size(): { tokens: number; keys: number } {
+    return { tokens: this.#tokens.size, keys: this.#keys.size };
+  }
+
   #apply(event: RevocationEvent): void {
     switch (event.type) {
       case 'token':
-        this.#tokens.set(event.jti, event.expiresAtMs);
-        break;
       case 'key':
-        if ((this.#keys.get(event.keyId) ?? 0) < event.atMs) this.#keys.set(event.keyId, event.atMs);
+        this.#arrivedDuringLoad?.push(event);
+        addRevocation(this.#tokens, this.#keys, event);
+        this.#pruneNowAndThen();
         break;
       case 'down':
         this.#trusted = false;
+        if (this.#reloading !== undefined) this.#droppedDuringLoad = true;
         this.#log?.warn('revocation feed down: checking the store directly until it is back');
         break;
       case 'reset':
@@ -53,21 +87,53 @@ export class RevocationMirror {
     }
   }
 
+  /**
+   * Loads the denylist. Events keep arriving while the snapshot loads and may be missing from it:
+   * they are collected and applied on top of the snapshot rather than lost with the old maps.
+   */
   #reload(): Promise<void> {
-    this.#reloading ??= (async () => {
-      try {
-        const revocations = await this.#runtime.loadRevocations();
-        this.#tokens = revocations.tokens;
-        this.#keys = revocations.keys;
-        this.#trusted = true;
-      } catch (error) {
-        this.#trusted = false;
-        this.#log?.warn({ err: error }, 'loading the revocation list failed; checking the store directly');
-      } finally {
-        this.#reloading = undefined;
-      }
-    })();
+    if (this.#reloading !== undefined) {
+      this.#reloadAgain = true;
+      return this.#reloading;
+    }
+    this.#reloading = (async () => {
+      do {
+        this.#reloadAgain = false;
+        this.#droppedDuringLoad = false;
+        const arrived: Revocation[] = [];
+        this.#arrivedDuringLoad = arrived;
+        try {
+          const { tokens, keys } = await this.#runtime.loadRevocations();
+          for (const event of arrived) addRevocation(tokens, keys, event);
+          this.#tokens = tokens;
+          this.#keys = keys;
+          this.#trusted = !this.#droppedDuringLoad;
+        } catch (error) {
+          this.#trusted = false;
+          this.#log?.warn({ err: error }, 'loading the revocation list failed; checking the store directly');
+        } finally {
+          this.#arrivedDuringLoad = undefined;
+        }
+      } while (this.#reloadAgain);
+    })().finally(() => {
+      this.#reloading = undefined;
+    });
     return this.#reloading;
+  }
+
+  /**
+   * Drops revocations that can no longer match a live token (a revoked token past its expiry, a
+   * revoke-all older than the longest lifetime), at most once a PRUNE_INTERVAL_MS, so the maps
+   * hold about what is live rather than everything seen since the process started.
+   */
+  #pruneNowAndThen(): void {
+    const nowMs = this.#now();
+    if (nowMs - this.#prunedAt < PRUNE_INTERVAL_MS) return;
+    this.#prunedAt = nowMs;
+    for (const [jti, expiresAtMs] of this.#tokens) if (expiresAtMs <= nowMs) this.#tokens.delete(jti);
+    for (const [keyId, atMs] of this.#keys) {
+      if (atMs + KEY_REVOCATION_TTL_MS <= nowMs) this.#keys.delete(keyId);
+    }
   }
 
   /** Whether a token (by jti, parent key and issue time) is revoked. */
@@ -88,6 +154,12 @@ export class RevocationMirror {
   async close(): Promise<void> {
     await this.#unsubscribe?.();
   }
+}
+
+/** Adds a revocation to the maps; a key's revoke-all time never moves back. */
+function addRevocation(tokens: Map<string, number>, keys: Map<string, number>, event: Revocation): void {
+  if (event.type === 'token') tokens.set(event.jti, Math.max(tokens.get(event.jti) ?? 0, event.expiresAtMs));
+  else if ((keys.get(event.keyId) ?? 0) < event.atMs) keys.set(event.keyId, event.atMs);
 }
 
 export class TokenVerifier implements EphemeralTokenVerifier {

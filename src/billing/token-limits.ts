@@ -9,23 +9,28 @@
  * overshoot the cap beyond the input estimate's error; without it, the overshoot is bounded by the
  * output cost of the requests in flight at the moment the cap is reached.
  *
+ * The budget's counter lives as long as the token (plus a minute) and is durable, as spend is
+ * (DESIGN section 8): a standalone restart does not hand a token its budget back.
+ *
  * Rate limits: fixed one-minute windows. Requests per minute are counted as they arrive (429 past
  * the limit); tokens per minute are added as responses report usage, and a request is refused
  * while the window's total is at or over the limit.
  */
 import type { Principal } from '../auth/principal.ts';
-import { CreditCapExceededError, RateLimitedError } from '../errors/gateway-error.ts';
+import { CreditCapExceededError, InvalidRequestError, RateLimitedError } from '../errors/gateway-error.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import type { ModelPrice } from './prices.ts';
 import { computeCostMicros, type TokenUsage } from './usage.ts';
 
+/** One request's admission of a token: its budget reservation and rate window; settled at most once. */
 export interface TokenHold {
-  jti: string;
-  reservedMicros: number;
-  window: number;
-  ttlSeconds: number;
-  budgeted: boolean;
-  countsTokens: boolean;
+  readonly jti: string;
+  readonly reservedMicros: number;
+  readonly window: number;
+  readonly ttlSeconds: number;
+  readonly budgeted: boolean;
+  readonly countsTokens: boolean;
+  settled: boolean;
 }
 
 const WINDOW_MS = 60_000;
@@ -56,6 +61,18 @@ export function estimateRequestCostMicros(
   });
 }
 
+/**
+ * A budgeted token may only be used on models the price list knows: an unpriced model costs 0, so
+ * its spend would never reach the cap (400 naming the rule, before anything is counted).
+ */
+export function assertPricedForBudget(model: string): void {
+  if (lookupPrice(model) === undefined) {
+    throw new InvalidRequestError(
+      `a budgeted token cannot be used on a model with no price ('${model}' has none)`,
+    );
+  }
+}
+
 export class TokenLimiter {
   readonly #runtime: RuntimeStore;
 
@@ -63,14 +80,20 @@ export class TokenLimiter {
     this.#runtime = runtime;
   }
 
-  /** Checks limits and reserves budget; undefined for principals that are not tokens. */
+  /**
+   * Checks limits and reserves budget; undefined for principals that are not tokens. `model` is
+   * the upstream model id (no provider prefix) the request will be priced as: a budgeted token is
+   * refused on a model with no price, whose cost would never move its budget.
+   */
   async admit(
     principal: Principal,
     estimatedMicros: number,
+    model?: string,
     nowMs = Date.now(),
   ): Promise<TokenHold | undefined> {
     const token = principal.token;
     if (token === undefined) return undefined;
+    if (token.budgetMicros !== undefined && model !== undefined) assertPricedForBudget(model);
     const window = Math.floor(nowMs / WINDOW_MS);
     const retryAfter = (WINDOW_MS - (nowMs % WINDOW_MS)) / 1000;
     const limits = token.limits;
@@ -104,6 +127,7 @@ export class TokenLimiter {
         reservedMicros,
         token.budgetMicros,
         ttlSeconds,
+        'durable',
       );
       if (!reservation.ok) {
         throw new CreditCapExceededError(`this token's budget of ${token.budgetMicros} micros is used up`);
@@ -116,12 +140,18 @@ export class TokenLimiter {
       ttlSeconds,
       budgeted: token.budgetMicros !== undefined,
       countsTokens: limits?.tokensPerMinute !== undefined,
+      settled: false,
     };
   }
 
-  /** Replaces the reservation by the actual cost and counts the tokens used. */
+  /**
+   * Replaces the reservation by the actual cost and counts the tokens used, once: a later call
+   * (the handler's catch giving the reservation back after accounting failed further on) does
+   * nothing, so a reservation is never refunded twice.
+   */
   async settle(hold: TokenHold | undefined, costMicros: number, usage: TokenUsage): Promise<void> {
-    if (hold === undefined) return;
+    if (hold === undefined || hold.settled) return;
+    hold.settled = true;
     const work: Promise<unknown>[] = [];
     if (hold.budgeted && costMicros !== hold.reservedMicros) {
       work.push(
@@ -129,6 +159,7 @@ export class TokenLimiter {
           budgetCounterName(hold.jti),
           costMicros - hold.reservedMicros,
           hold.ttlSeconds,
+          'durable',
         ),
       );
     }

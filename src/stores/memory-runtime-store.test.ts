@@ -83,6 +83,47 @@ describe('MemoryRuntimeStore persistence', () => {
     );
   });
 
+  it('keeps a TTL counter kept durable across a reopen, with its expiry', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Date.UTC(2026, 3, 1, 12);
+      vi.setSystemTime(start);
+      const first = new MemoryRuntimeStore({ persistFile: file });
+      expect(await first.reserveWithinCap('budget:j1', 30, 100, 60, 'durable')).toEqual({
+        ok: true,
+        value: 30,
+      });
+      // Later touches without the flag keep it durable (as they keep its expiry).
+      await first.incrementCounter('budget:j1', 12, 60);
+      await first.incrementCounter('rate:j1', 1, 60, 'memory');
+      await first.close();
+
+      vi.setSystemTime(start + 59_000);
+      const second = new MemoryRuntimeStore({ persistFile: file });
+      expect(await second.getCounter('budget:j1')).toBe(42);
+      expect(await second.getCounter('rate:j1')).toBe(0);
+      await second.close();
+
+      vi.setSystemTime(start + 60_000);
+      const third = new MemoryRuntimeStore({ persistFile: file });
+      expect(await third.getCounter('budget:j1')).toBe(0);
+      await third.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses a file whose expiring counters are malformed', async () => {
+    const malformed = join(directory, 'expiring.json');
+    await writeFile(
+      malformed,
+      '{"v":2,"balances":{},"counters":{},"expiringCounters":{"c":{"value":1.5,"expiresAt":9}}}',
+    );
+    expect(() => new MemoryRuntimeStore({ persistFile: malformed })).toThrow(/not an integer/);
+    await writeFile(malformed, '{"v":2,"balances":{},"counters":{},"expiringCounters":{"c":7}}');
+    expect(() => new MemoryRuntimeStore({ persistFile: malformed })).toThrow(/not an integer/);
+  });
+
   it('turns a durable counter into an expiring one when first given a TTL, as Redis EXPIRE NX does', async () => {
     const store = new MemoryRuntimeStore({ persistFile: file });
     await store.incrementCounter('c', 1);

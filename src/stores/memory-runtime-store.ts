@@ -1,9 +1,10 @@
 /**
- * The in-memory runtime store (standalone mode, tests). Balances, counters without a TTL, minted
- * tokens, revocations and the audit log are durable: with `persistFile` they are loaded at
- * construction and written behind (debounced, atomically: temp file, fsync, rename, mode 0600).
- * Counters with a TTL are rate and spend windows: memory only. Everything that expires (TTL
- * counters, tokens, revocations) is dropped lazily on read, by an unref'd sweep, and on load.
+ * The in-memory runtime store (standalone mode, tests). Balances, counters without a TTL, counters
+ * with a TTL kept `durable` (spend, with its expiry), minted tokens, revocations and the audit log
+ * are durable: with `persistFile` they are loaded at construction and written behind (debounced,
+ * atomically: temp file, fsync, rename, mode 0600). Other counters with a TTL are rate windows:
+ * memory only. Everything that expires (TTL counters, tokens, revocations) is dropped lazily on
+ * read, by an unref'd sweep, and on load.
  * The cache (entries, locks, purge generations, tag times) is memory only: entries live in a
  * byte-bounded LRU (`maxCacheBytes`), and without them the generations and tag times have nothing
  * left to guard after a restart.
@@ -38,6 +39,7 @@ import {
   type AuditEntry,
   type CacheInvalidationEvent,
   type CacheScopeState,
+  type CounterKeep,
   KEY_REVOCATION_TTL_MS,
   type RevocationEvent,
   type Revocations,
@@ -71,6 +73,8 @@ interface PersistedState {
   v: 1 | typeof PERSIST_FORMAT_VERSION;
   balances: Record<string, number>;
   counters: Record<string, number>;
+  /** Counters with a TTL kept durable: name → value and expiry (ms). */
+  expiringCounters?: Record<string, { value: number; expiresAt: number }>;
   tokens?: TokenRecord[];
   /** jti → the token's expiry (ms). */
   revokedTokens?: Record<string, number>;
@@ -83,6 +87,8 @@ interface PersistedState {
 interface ExpiringCounter {
   value: number;
   expiresAt: number;
+  /** Persisted (spend) rather than memory only (a rate window). */
+  durable: boolean;
 }
 
 export function assertSafeInteger(name: string, value: number): void {
@@ -121,23 +127,30 @@ function readPersistedState(file: string): PersistedState | undefined {
   ) {
     throw new Error(`${file} is not a runtime store file of version 1 or ${PERSIST_FORMAT_VERSION}`);
   }
+  const expiringCounters = state.expiringCounters ?? {};
   const revokedTokens = state.revokedTokens ?? {};
   const revokedKeys = state.revokedKeys ?? {};
   const tokens = state.tokens ?? [];
   const audit = state.audit ?? {};
   if (
+    !isPlainObject(expiringCounters) ||
     !isPlainObject(revokedTokens) ||
     !isPlainObject(revokedKeys) ||
     !Array.isArray(tokens) ||
     !isPlainObject(audit)
   ) {
-    throw new Error(`${file} is not a runtime store file: malformed tokens, revocations or audit log`);
+    throw new Error(
+      `${file} is not a runtime store file: malformed expiring counters, tokens, revocations or audit log`,
+    );
   }
   const integers = [
     ...Object.values(state.balances),
     ...Object.values(state.counters),
     ...Object.values(revokedTokens),
     ...Object.values(revokedKeys),
+    ...Object.values(expiringCounters).flatMap((counter) =>
+      isPlainObject(counter) ? [counter.value, counter.expiresAt] : [Number.NaN],
+    ),
   ];
   for (const value of integers) {
     if (!Number.isSafeInteger(value)) throw new Error(`${file} holds a value that is not an integer`);
@@ -150,7 +163,7 @@ function readPersistedState(file: string): PersistedState | undefined {
       throw new Error(`${file} holds a malformed audit log`);
     }
   }
-  return { ...(state as PersistedState), tokens, revokedTokens, revokedKeys, audit };
+  return { ...(state as PersistedState), expiringCounters, tokens, revokedTokens, revokedKeys, audit };
 }
 
 /** The index of the first entry whose id is not below `id` (entries sorted by id). */
@@ -237,10 +250,15 @@ export class MemoryRuntimeStore implements RuntimeStore {
    * Mirrors Redis INCRBY + EXPIRE NX: the TTL is set when the counter has none (usually at
    * creation) and is kept by later increments, with or without a TTL argument.
    */
-  async incrementCounter(name: string, by: number, ttlSeconds?: number): Promise<number> {
+  async incrementCounter(
+    name: string,
+    by: number,
+    ttlSeconds?: number,
+    keep: CounterKeep = 'memory',
+  ): Promise<number> {
     assertSafeInteger('by', by);
     assertTtlSeconds(ttlSeconds);
-    return this.#increment(name, by, ttlSeconds);
+    return this.#increment(name, by, ttlSeconds, keep);
   }
 
   async getCounter(name: string): Promise<number> {
@@ -251,18 +269,22 @@ export class MemoryRuntimeStore implements RuntimeStore {
     return this.#liveExpiringCounter(name)?.value ?? this.#durableCounters.get(name) ?? 0;
   }
 
-  #increment(name: string, by: number, ttlSeconds: number | undefined): number {
+  #increment(name: string, by: number, ttlSeconds: number | undefined, keep: CounterKeep): number {
     const expiring = this.#liveExpiringCounter(name);
     if (expiring !== undefined) {
       expiring.value += by;
+      if (keep === 'durable') expiring.durable = true;
+      if (expiring.durable) this.#schedulePersist();
       return expiring.value;
     }
     const value = (this.#durableCounters.get(name) ?? 0) + by;
     if (ttlSeconds === undefined) {
       this.#durableCounters.set(name, value);
     } else {
-      if (this.#durableCounters.delete(name)) this.#schedulePersist();
-      this.#expiringCounters.set(name, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+      const wasDurable = this.#durableCounters.delete(name);
+      const durable = keep === 'durable';
+      this.#expiringCounters.set(name, { value, expiresAt: Date.now() + ttlSeconds * 1000, durable });
+      if (wasDurable || durable) this.#schedulePersist();
       return value;
     }
     this.#schedulePersist();
@@ -274,13 +296,14 @@ export class MemoryRuntimeStore implements RuntimeStore {
     amount: number,
     cap: number,
     ttlSeconds?: number,
+    keep: CounterKeep = 'memory',
   ): Promise<{ ok: boolean; value: number }> {
     assertSafeInteger('amount', amount);
     assertSafeInteger('cap', cap);
     assertTtlSeconds(ttlSeconds);
     const current = this.#counterValue(name);
     if (current + amount > cap) return { ok: false, value: current };
-    return { ok: true, value: this.#increment(name, amount, ttlSeconds) };
+    return { ok: true, value: this.#increment(name, amount, ttlSeconds, keep) };
   }
 
   async recordToken(record: TokenRecord): Promise<void> {
@@ -541,6 +564,9 @@ export class MemoryRuntimeStore implements RuntimeStore {
   #load(state: PersistedState): void {
     for (const [tenantId, micros] of Object.entries(state.balances)) this.#balances.set(tenantId, micros);
     for (const [name, value] of Object.entries(state.counters)) this.#durableCounters.set(name, value);
+    for (const [name, { value, expiresAt }] of Object.entries(state.expiringCounters ?? {})) {
+      this.#expiringCounters.set(name, { value, expiresAt, durable: true });
+    }
     for (const record of state.tokens ?? [])
       this.#tokens.set(record.jti, toTokenRecord(record) as TokenRecord);
     for (const [jti, until] of Object.entries(state.revokedTokens ?? {})) this.#revokedTokens.set(jti, until);
@@ -574,6 +600,11 @@ export class MemoryRuntimeStore implements RuntimeStore {
       v: PERSIST_FORMAT_VERSION,
       balances: Object.fromEntries(this.#balances),
       counters: Object.fromEntries(this.#durableCounters),
+      expiringCounters: Object.fromEntries(
+        [...this.#expiringCounters]
+          .filter(([, counter]) => counter.durable && counter.expiresAt > now)
+          .map(([name, { value, expiresAt }]) => [name, { value, expiresAt }]),
+      ),
       tokens: [...this.#tokens.values()].filter((record) => record.expiresAtMs > now),
       revokedTokens: Object.fromEntries([...this.#revokedTokens].filter(([, until]) => until > now)),
       revokedKeys: Object.fromEntries(

@@ -52,9 +52,11 @@ export interface RuntimeStore {
   adjustBalance(tenantId: string, deltaMicros: number): Promise<number>;
   /**
    * Atomically adds `by` to a named counter and returns its new value. With `ttlSeconds` the
-   * counter expires (and is not persisted by the memory store); without, it is durable.
+   * counter expires; without, it never does. Every counter is durable on Redis; the memory store
+   * persists counters without a TTL, and those with one only when created or touched with
+   * `keep: 'durable'` (see CounterKeep).
    */
-  incrementCounter(name: string, by: number, ttlSeconds?: number): Promise<number>;
+  incrementCounter(name: string, by: number, ttlSeconds?: number, keep?: CounterKeep): Promise<number>;
   /** A counter's value (0 when absent or expired). */
   getCounter(name: string): Promise<number>;
   /**
@@ -67,6 +69,7 @@ export interface RuntimeStore {
     amount: number,
     cap: number,
     ttlSeconds?: number,
+    keep?: CounterKeep,
   ): Promise<{ ok: boolean; value: number }>;
 
   /** Records a minted ephemeral token's owner (for revocation checks); kept until it expires. Durable. */
@@ -125,6 +128,13 @@ export interface RuntimeStore {
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/**
+ * Whether an expiring counter must survive a restart of the memory store (DESIGN section 8): spend
+ * is durable, kept with its expiry under STATE_DIR; a rate window (the default) lives in memory
+ * alone. Once durable, a counter stays durable until it expires. Redis keeps every counter alike.
+ */
+export type CounterKeep = 'memory' | 'durable';
 
 /** A minted ephemeral token's owner, kept until the token expires. */
 export interface TokenRecord {

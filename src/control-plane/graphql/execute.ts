@@ -43,40 +43,66 @@ function codedError(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
 
-/** Depth and field count of every operation, fragments followed (cycles are caught by validation). */
-function measure(document: DocumentNode): { depth: number; fields: number } {
+/** Field levels below a selection set and fields selected in it, fragments followed. */
+interface SelectionSize {
+  depth: number;
+  fields: number;
+}
+
+/**
+ * Depth and field count of every operation, each clamped just past its limit. Each fragment is
+ * measured once and remembered: a chain of fragments that each spread the next twice costs one
+ * visit per fragment rather than 2^n, and the walk stops as soon as a limit is passed, so a small
+ * query cannot make this loop run long. A spread of a fragment that is still being measured (a
+ * cycle) adds nothing: this runs before validation, which refuses cycles.
+ */
+function measure(document: DocumentNode, limits: ExecutionLimits): SelectionSize {
+  const depthCap = limits.maxDepth + 1;
+  const fieldCap = limits.maxFields + 1;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  let fields = 0;
-  const walk = (selectionSet: SelectionSetNode, depth: number, seen: Set<string>): number => {
-    let deepest = depth;
+  const measured = new Map<string, SelectionSize>();
+  const inProgress = new Set<string>();
+  const overLimit = (size: SelectionSize) => size.depth >= depthCap || size.fields >= fieldCap;
+  const add = (total: SelectionSize, part: SelectionSize, levelsAbove: number) => {
+    total.depth = Math.min(depthCap, Math.max(total.depth, part.depth + levelsAbove));
+    total.fields = Math.min(fieldCap, total.fields + part.fields);
+  };
+  const measureFragment = (name: string): SelectionSize => {
+    const known = measured.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (fragment === undefined || inProgress.has(name)) return { depth: 0, fields: 0 };
+    inProgress.add(name);
+    const size = measureSelections(fragment.selectionSet);
+    inProgress.delete(name);
+    measured.set(name, size);
+    return size;
+  };
+  const measureSelections = (selectionSet: SelectionSetNode): SelectionSize => {
+    const total = { depth: 0, fields: 0 };
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
-        fields += 1;
-        if (selection.selectionSet)
-          deepest = Math.max(deepest, walk(selection.selectionSet, depth + 1, seen));
+        add(total, { depth: 1, fields: 1 }, 0);
+        if (selection.selectionSet) add(total, measureSelections(selection.selectionSet), 1);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        deepest = Math.max(deepest, walk(selection.selectionSet, depth, seen));
+        add(total, measureSelections(selection.selectionSet), 0);
       } else {
-        const fragment = fragments.get(selection.name.value);
-        if (fragment && !seen.has(fragment.name.value)) {
-          deepest = Math.max(
-            deepest,
-            walk(fragment.selectionSet, depth, new Set([...seen, fragment.name.value])),
-          );
-        }
+        add(total, measureFragment(selection.name.value), 0);
       }
+      if (overLimit(total)) break;
     }
-    return deepest;
+    return total;
   };
-  let depth = 0;
+  const total = { depth: 0, fields: 0 };
   for (const definition of document.definitions) {
     if (definition.kind === Kind.OPERATION_DEFINITION)
-      depth = Math.max(depth, walk(definition.selectionSet, 1, new Set()));
+      add(total, measureSelections(definition.selectionSet), 0);
+    if (overLimit(total)) break;
   }
-  return { depth, fields };
+  return total;
 }
 
 export async function executeGraphQL(
@@ -107,6 +133,16 @@ export async function executeGraphQL(
   } catch (error) {
     return { errors: [codedError((error as Error).message, 'GRAPHQL_PARSE_FAILED')] };
   }
+  // The limits first: measuring is linear in the document, while some validation rules (fields
+  // that can be merged) are quadratic in the fields selected.
+  const { depth, fields } = measure(document, limits);
+  if (depth > limits.maxDepth)
+    return { errors: [codedError(`the query is deeper than ${limits.maxDepth} levels`, 'VALIDATION_ERROR')] };
+  if (fields > limits.maxFields) {
+    return {
+      errors: [codedError(`the query selects more than ${limits.maxFields} fields`, 'VALIDATION_ERROR')],
+    };
+  }
   const rules = limits.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
   const validationErrors = validate(schema, document, rules);
   if (validationErrors.length > 0) {
@@ -114,11 +150,6 @@ export async function executeGraphQL(
       errors: validationErrors.map((error) => codedError(error.message, 'GRAPHQL_VALIDATION_FAILED')),
     };
   }
-  const { depth, fields } = measure(document);
-  if (depth > limits.maxDepth)
-    return { errors: [codedError(`the query is deeper than ${limits.maxDepth} levels`, 'BAD_REQUEST')] };
-  if (fields > limits.maxFields)
-    return { errors: [codedError(`the query selects more than ${limits.maxFields} fields`, 'BAD_REQUEST')] };
   const result = await execute({
     schema,
     document,

@@ -4,6 +4,7 @@
  * returns, and a revoked one (with every token minted from it) stops working at once.
  */
 import { generateCredential } from '../../auth/credential-hash.ts';
+import { revokeTokensOfKey } from '../../auth/key-revocation.ts';
 import { decodeSecretData } from '../../operator/desired-config.ts';
 import { credentialSecret, credentialSecretName } from '../../resources/credential-secret.ts';
 import { CREDENTIAL_LABEL, tenantNamespace } from '../../resources/types.ts';
@@ -82,7 +83,7 @@ async function revokeApiKey(_parent: unknown, args: { id: string }, context: Res
     throw notFound(`no key '${args.id}' in your tenant`);
   // The denylist entry makes the key's tokens fail on every gateway at once, before the key's
   // record is gone from every process's view.
-  await context.services.runtime.revokeTokensForKey(key.id, Date.now() + 1);
+  await revokeTokensOfKey(context.services.runtime, key.id);
   const namespace = tenantNamespace(context.tenantId);
   const secrets = await context.services.resources.list('Secret', namespace);
   // Keys may also come from YAML with Secrets named freely: find the one that holds this key.

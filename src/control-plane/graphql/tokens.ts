@@ -10,6 +10,7 @@ import {
   type TokenClaims,
   type TokenRateLimits,
 } from '../../auth/ephemeral-token.ts';
+import { revokeTokensOfKey } from '../../auth/key-revocation.ts';
 import type { ApiKeyRecord } from '../../stores/records.ts';
 import { audited } from './audit.ts';
 import { notFound, type ResolverContext, requirePermission, validationError } from './context.ts';
@@ -190,8 +191,7 @@ async function revokeForKey(_parent: unknown, args: { parentKeyId: string }, con
   const key = context.services.view.apiKey(args.parentKeyId);
   if (key === undefined || key.tenantId !== context.tenantId)
     throw notFound(`no key '${args.parentKeyId}' in your tenant`);
-  // Issue times are in milliseconds: a token is revoked when issued strictly before this instant.
-  await context.services.runtime.revokeTokensForKey(key.id, Date.now());
+  await revokeTokensOfKey(context.services.runtime, key.id);
   return true;
 }
 

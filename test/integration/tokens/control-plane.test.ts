@@ -9,6 +9,7 @@ const SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
 let gateway: TestGateway;
 let otherTenantKeyId: string;
 let limitedPat: string;
+let mintOnlyPat: string;
 
 beforeAll(async () => {
   gateway = await startTestGateway({ SERVICE_TOKEN_SIGNING_KEY: SIGNING_KEY });
@@ -30,6 +31,14 @@ beforeAll(async () => {
   await resources.apply(
     credentialSecret(gateway.credentials.tenantId, 'pat', pat, {
       permissions: 'keys:manage',
+      admin: 'false',
+    }),
+  );
+  const mintOnly = generateCredential('tt_pat_');
+  mintOnlyPat = mintOnly.plaintext;
+  await resources.apply(
+    credentialSecret(gateway.credentials.tenantId, 'pat', mintOnly, {
+      permissions: 'tokens:mint',
       admin: 'false',
     }),
   );
@@ -123,7 +132,11 @@ describe('mintEphemeralToken', () => {
     );
     expect(revoked.data).toEqual({ revokeApiKey: true });
     const result = await mint({ ...valid(), parentKeyId: keyId });
+    expect(result.data?.mintEphemeralToken ?? null).toBeNull();
     expect(result.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+    expect(result.errors?.[0]?.message).toContain(
+      `parentKeyId '${keyId}' is not an active key of your tenant`,
+    );
   });
 });
 
@@ -139,6 +152,44 @@ describe('control plane authentication and limits', () => {
   it('answers FORBIDDEN for a PAT without the permission', async () => {
     const result = await mint(valid(), limitedPat);
     expect(result.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(result.errors?.[0]?.message).toContain("'tokens:mint'");
+  });
+
+  it.each([
+    ['keys:manage', 'mutation { createApiKey(workspaceId: "default") { id key } }'],
+    ['keys:manage', 'mutation($id: String!) { revokeApiKey(id: $id) }'],
+    ['keys:manage', '{ apiKeys { id } }'],
+    ['cache:manage', 'mutation { upsertCachePolicy(input: { name: "p", ttlSeconds: 60 }) { name } }'],
+    ['cache:manage', 'mutation { deleteCachePolicy(name: "p") }'],
+    ['cache:manage', 'mutation { revalidateCacheTags(workspaceId: "default", tags: ["t"]) { invalidated } }'],
+    ['cache:manage', 'mutation { purgeGatewayCache(workspaceId: "default") { purged generation } }'],
+    ['cache:manage', '{ cachePolicies { name } }'],
+  ])('answers FORBIDDEN naming %s to a PAT without it: %s', async (permission, query) => {
+    const result = await graphql(gateway.controlUrl, mintOnlyPat, query, {
+      id: gateway.credentials.apiKeyId,
+    });
+    expect(result.data ?? null).toBeNull();
+    expect(result.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(result.errors?.[0]?.message).toContain(`'${permission}'`);
+  });
+
+  it('leaves the key working when a PAT without keys:manage tries to revoke it', async () => {
+    const refused = await graphql(
+      gateway.controlUrl,
+      mintOnlyPat,
+      'mutation($id: String!) { revokeApiKey(id: $id) }',
+      {
+        id: gateway.credentials.apiKeyId,
+      },
+    );
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const keys = await graphql<{ apiKeys: { id: string }[] }>(
+      gateway.controlUrl,
+      gateway.credentials.pat,
+      '{ apiKeys { id } }',
+    );
+    expect(keys.data!.apiKeys.map((key) => key.id)).toContain(gateway.credentials.apiKeyId);
+    expect((await mint(valid())).errors).toBeUndefined();
   });
 
   it('answers NOT_FOUND when revoking an unknown token or key', async () => {
@@ -162,7 +213,31 @@ describe('control plane authentication and limits', () => {
       '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }';
     const result = await graphql(gateway.controlUrl, gateway.credentials.pat, deep);
     expect(result.status).toBe(400);
+    expect(result.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
     expect(result.errors?.[0]?.message).toContain('deeper than');
+  });
+
+  it('refuses a fragment bomb at once with VALIDATION_ERROR', async () => {
+    // About 1 KB: each fragment spreads the next twice, 2^30 fields once expanded. Walked spread by
+    // spread this holds the event loop for hours, far past the test's timeout.
+    const fragments = Array.from(
+      { length: 30 },
+      (_, index) => `fragment F${index} on Query { ...F${index + 1} ...F${index + 1} }`,
+    );
+    const bomb = `query { ...F0 } ${fragments.join(' ')} fragment F30 on Query { auditLog { id } }`;
+    const result = await graphql(gateway.controlUrl, gateway.credentials.pat, bomb);
+    expect(result.status).toBe(400);
+    expect(result.data ?? null).toBeNull();
+    expect(result.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+    expect(result.errors?.[0]?.message).toContain('more than 200 fields');
+  });
+
+  it('refuses fragment cycles without looping', async () => {
+    const cycle = 'query { ...A } fragment A on Query { auditLog { id } ...B } fragment B on Query { ...A }';
+    const result = await graphql(gateway.controlUrl, gateway.credentials.pat, cycle);
+    expect(result.status).toBe(400);
+    expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(result.errors?.[0]?.message).toContain('Cannot spread fragment "A" within itself');
   });
 
   it('refuses queries over the size limit', async () => {

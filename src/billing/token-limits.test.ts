@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Principal } from '../auth/principal.ts';
+import { CreditCapExceededError, InvalidRequestError } from '../errors/gateway-error.ts';
+import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
+import { budgetCounterName, TokenLimiter } from './token-limits.ts';
+import type { TokenUsage } from './usage.ts';
+
+const USAGE: TokenUsage = { inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 5 };
+
+function tokenPrincipal(expiresAtMs: number, budgetMicros = 1000): Principal {
+  return {
+    kind: 'ephemeral',
+    tenantId: 'acme',
+    workspaceId: 'main',
+    keyId: 'key_1',
+    grants: new Set(['chat:write']),
+    token: { jti: 'jti_1', routes: new Set(['chat']), models: new Set(), budgetMicros, expiresAtMs },
+  };
+}
+
+describe('TokenLimiter budget', () => {
+  let directory: string;
+  let file: string;
+
+  beforeEach(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'gw-token-limits-'));
+    file = join(directory, 'runtime.json');
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it("keeps a token's spend across a restart of the memory store, until the token is long expired", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.UTC(2026, 3, 1, 12);
+    vi.setSystemTime(start);
+    const principal = tokenPrincipal(start + 600_000);
+    const first = await MemoryRuntimeStore.open({ persistFile: file });
+    const limiter = new TokenLimiter(first);
+    await limiter.settle(await limiter.admit(principal, 100), 700, USAGE);
+    await first.close();
+
+    const second = await MemoryRuntimeStore.open({ persistFile: file });
+    expect(await second.getCounter(budgetCounterName('jti_1'))).toBe(700);
+    // 700 of 1000 spent: an estimate of 400 no longer fits.
+    await expect(new TokenLimiter(second).admit(principal, 400)).rejects.toBeInstanceOf(
+      CreditCapExceededError,
+    );
+    await second.close();
+
+    // The counter lives as long as the token plus a minute; after that it is gone, on disk too.
+    vi.setSystemTime(start + 600_000 + 61_000);
+    const third = await MemoryRuntimeStore.open({ persistFile: file });
+    expect(await third.getCounter(budgetCounterName('jti_1'))).toBe(0);
+    await third.close();
+  });
+
+  it('keeps rate windows in memory only', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.UTC(2026, 3, 1, 12);
+    vi.setSystemTime(start);
+    const budgeted = tokenPrincipal(start + 600_000);
+    const principal: Principal = {
+      ...budgeted,
+      token: { ...budgeted.token!, limits: { requestsPerMinute: 1 } },
+    };
+    const first = await MemoryRuntimeStore.open({ persistFile: file });
+    await new TokenLimiter(first).admit(principal, 1);
+    await first.close();
+    const second = await MemoryRuntimeStore.open({ persistFile: file });
+    // The window restarts with the process: the one request allowed is allowed again.
+    await expect(new TokenLimiter(second).admit(principal, 1)).resolves.toBeDefined();
+    await second.close();
+  });
+});
+
+describe('TokenLimiter.settle', () => {
+  it('settles a hold once: settling it again (a failed step after accounting) refunds nothing', async () => {
+    const runtime = await MemoryRuntimeStore.open({});
+    const limiter = new TokenLimiter(runtime);
+    const principal: Principal = {
+      ...tokenPrincipal(Date.now() + 600_000),
+      token: { ...tokenPrincipal(Date.now() + 600_000).token!, limits: { tokensPerMinute: 1000 } },
+    };
+    const hold = await limiter.admit(principal, 300);
+    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(300);
+    await limiter.settle(hold, 250, USAGE);
+    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);
+    await limiter.settle(hold, 0, USAGE);
+    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);
+    // The tokens used are counted once too.
+    expect(await runtime.getCounter(`rate:tok:jti_1:${hold!.window}`)).toBe(15);
+    expect(hold!.settled).toBe(true);
+    await runtime.close();
+  });
+});
+
+describe('TokenLimiter on a model with no price', () => {
+  it('refuses a budgeted token with 400 invalid_request naming the rule, before counting anything', async () => {
+    const runtime = await MemoryRuntimeStore.open({});
+    const limiter = new TokenLimiter(runtime);
+    const budgeted = tokenPrincipal(Date.now() + 600_000);
+    const principal: Principal = {
+      ...budgeted,
+      token: { ...budgeted.token!, limits: { requestsPerMinute: 1 } },
+    };
+    const error = await limiter.admit(principal, 0, 'model-nobody-prices').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).statusCode).toBe(400);
+    expect((error as InvalidRequestError).code).toBe('invalid_request');
+    expect((error as Error).message).toContain('a budgeted token cannot be used on a model with no price');
+    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(0);
+    // The refusal used none of the request window: a priced model is still admitted.
+    await expect(limiter.admit(principal, 10, 'gpt-4o-2024-08-06')).resolves.toBeDefined();
+    await runtime.close();
+  });
+
+  it('lets tokens without a budget, and workspace keys, use unpriced models', async () => {
+    const runtime = await MemoryRuntimeStore.open({});
+    const limiter = new TokenLimiter(runtime);
+    const { budgetMicros: _dropped, ...unbudgeted } = tokenPrincipal(Date.now() + 600_000).token!;
+    const principal: Principal = { ...tokenPrincipal(Date.now() + 600_000), token: unbudgeted };
+    await expect(limiter.admit(principal, 0, 'model-nobody-prices')).resolves.toBeDefined();
+    const { token: _none, ...apiKey } = principal;
+    await expect(
+      limiter.admit({ ...apiKey, kind: 'api-key' }, 0, 'model-nobody-prices'),
+    ).resolves.toBeUndefined();
+    await runtime.close();
+  });
+});
