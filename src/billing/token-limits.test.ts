@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../auth/principal.ts';
-import { CreditCapExceededError, InvalidRequestError } from '../errors/gateway-error.ts';
+import { CreditCapExceededError } from '../errors/gateway-error.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
 import { budgetCounterName, TokenLimiter } from './token-limits.ts';
 import type { TokenUsage } from './usage.ts';
@@ -95,40 +95,6 @@ describe('TokenLimiter.settle', () => {
     // The tokens used are counted once too.
     expect(await runtime.getCounter(`rate:tok:jti_1:${hold!.window}`)).toBe(15);
     expect(hold!.settled).toBe(true);
-    await runtime.close();
-  });
-});
-
-describe('TokenLimiter on a model with no price', () => {
-  it('refuses a budgeted token with 400 invalid_request naming the rule, before counting anything', async () => {
-    const runtime = await MemoryRuntimeStore.open({});
-    const limiter = new TokenLimiter(runtime);
-    const budgeted = tokenPrincipal(Date.now() + 600_000);
-    const principal: Principal = {
-      ...budgeted,
-      token: { ...budgeted.token!, limits: { requestsPerMinute: 1 } },
-    };
-    const error = await limiter.admit(principal, 0, 'model-nobody-prices').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(InvalidRequestError);
-    expect((error as InvalidRequestError).statusCode).toBe(400);
-    expect((error as InvalidRequestError).code).toBe('invalid_request');
-    expect((error as Error).message).toContain('a budgeted token cannot be used on a model with no price');
-    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(0);
-    // The refusal used none of the request window: a priced model is still admitted.
-    await expect(limiter.admit(principal, 10, 'gpt-4o-2024-08-06')).resolves.toBeDefined();
-    await runtime.close();
-  });
-
-  it('lets tokens without a budget, and workspace keys, use unpriced models', async () => {
-    const runtime = await MemoryRuntimeStore.open({});
-    const limiter = new TokenLimiter(runtime);
-    const { budgetMicros: _dropped, ...unbudgeted } = tokenPrincipal(Date.now() + 600_000).token!;
-    const principal: Principal = { ...tokenPrincipal(Date.now() + 600_000), token: unbudgeted };
-    await expect(limiter.admit(principal, 0, 'model-nobody-prices')).resolves.toBeDefined();
-    const { token: _none, ...apiKey } = principal;
-    await expect(
-      limiter.admit({ ...apiKey, kind: 'api-key' }, 0, 'model-nobody-prices'),
-    ).resolves.toBeUndefined();
     await runtime.close();
   });
 });

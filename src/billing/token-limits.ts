@@ -17,7 +17,7 @@
  * while the window's total is at or over the limit.
  */
 import type { Principal } from '../auth/principal.ts';
-import { CreditCapExceededError, InvalidRequestError, RateLimitedError } from '../errors/gateway-error.ts';
+import { CreditCapExceededError, RateLimitedError } from '../errors/gateway-error.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import type { ModelPrice } from './prices.ts';
 import { computeCostMicros, type TokenUsage } from './usage.ts';
@@ -61,18 +61,6 @@ export function estimateRequestCostMicros(
   });
 }
 
-/**
- * A budgeted token may only be used on models the price list knows: an unpriced model costs 0, so
- * its spend would never reach the cap (400 naming the rule, before anything is counted).
- */
-export function assertPricedForBudget(model: string): void {
-  if (lookupPrice(model) === undefined) {
-    throw new InvalidRequestError(
-      `a budgeted token cannot be used on a model with no price ('${model}' has none)`,
-    );
-  }
-}
-
 export class TokenLimiter {
   readonly #runtime: RuntimeStore;
 
@@ -80,20 +68,14 @@ export class TokenLimiter {
     this.#runtime = runtime;
   }
 
-  /**
-   * Checks limits and reserves budget; undefined for principals that are not tokens. `model` is
-   * the upstream model id (no provider prefix) the request will be priced as: a budgeted token is
-   * refused on a model with no price, whose cost would never move its budget.
-   */
+  /** Checks limits and reserves budget; undefined for principals that are not tokens. */
   async admit(
     principal: Principal,
     estimatedMicros: number,
-    model?: string,
     nowMs = Date.now(),
   ): Promise<TokenHold | undefined> {
     const token = principal.token;
     if (token === undefined) return undefined;
-    if (token.budgetMicros !== undefined && model !== undefined) assertPricedForBudget(model);
     const window = Math.floor(nowMs / WINDOW_MS);
     const retryAfter = (WINDOW_MS - (nowMs % WINDOW_MS)) / 1000;
     const limits = token.limits;
