@@ -178,6 +178,15 @@ describe('ephemeral tokens on the gateway', () => {
     expect((await chat(other.token)).status).toBe(200);
   });
 
+  it('binds a budget on a model nobody priced, at the fallback price', async () => {
+    // The fallback price ($15 in, $75 out per million): 12*15 + 8*75 = 780 micros a request.
+    const { token } = await mint({ scopes: ['chat'], budgetMicros: 1000 });
+    expect((await chat(token, 'openai/some-private-model')).status).toBe(200);
+    const refused = await chat(token, 'openai/some-private-model');
+    expect(refused.status).toBe(402);
+    expect(await errorCode(refused)).toBe('service.credential_cap_exceeded');
+  });
+
   it('limits requests per minute with 429 service.rate_limited and Retry-After', async () => {
     const { token } = await mint({ scopes: ['chat'], rateLimits: { requestsPerMinute: 2 } });
     expect((await chat(token)).status).toBe(200);
