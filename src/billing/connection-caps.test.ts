@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../auth/principal.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
@@ -85,6 +88,18 @@ describe('ConnectionCaps', () => {
     expect(error.code).toBe('service.credential_cap_exceeded');
     expect(error.message).toContain("connection 'mine'");
     expect(error.message).toContain('00:00 UTC');
+  });
+
+  it("keeps the day's spend across a standalone restart", async () => {
+    const persistFile = join(mkdtempSync(join(tmpdir(), 'caps-')), 'runtime.json');
+    const first = new MemoryRuntimeStore({ persistFile });
+    const caps = new ConnectionCaps(first, viewWith(1000), () => noon);
+    await caps.settle(await caps.admit(principal, byokRoute, 100), 950);
+    await first.close();
+    const second = await MemoryRuntimeStore.open({ persistFile });
+    expect(await second.getCounter(connectionSpendCounterName('acme/mine', noon))).toBe(950);
+    await refusal(new ConnectionCaps(second, viewWith(1000), () => noon).admit(principal, byokRoute, 100));
+    await second.close();
   });
 
   it('gives a failed request its reservation back', async () => {

@@ -76,6 +76,8 @@ export class ConnectionCaps {
       reservedMicros,
       cap,
       CONNECTION_SPEND_TTL_SECONDS,
+      // A day's spend survives a standalone restart, like every spend record.
+      'durable',
     );
     if (!reservation.ok) {
       const { slug } = route.credential;
@@ -94,7 +96,8 @@ export class ConnectionCaps {
     if (hold === undefined || hold.settled) return;
     hold.settled = true;
     const delta = costMicros - hold.reservedMicros;
-    if (delta !== 0) await this.#runtime.incrementCounter(hold.counter, delta, CONNECTION_SPEND_TTL_SECONDS);
+    if (delta !== 0)
+      await this.#runtime.incrementCounter(hold.counter, delta, CONNECTION_SPEND_TTL_SECONDS, 'durable');
   }
 
   /** Gives an unsettled reservation back (nothing was served); never throws. */
