@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../../src/config/settings.ts';
-import { type RunningGateway, startGateway } from '../../../src/main/gateway-role.ts';
-import { createLogger } from '../../../src/observability/logger.ts';
-import { PROVIDER_NAMES } from '../../../src/providers/registry.ts';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
+import { type GatewayProcess, startGatewayProcess } from '../../helpers/gateway-process.ts';
 import { graphql } from '../../helpers/graphql.ts';
 import { type RedisServer, startRedisServer } from '../../helpers/redis-server.ts';
 import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
@@ -15,7 +12,8 @@ const redis = await startRedisServer();
 describe.runIf(redis !== undefined)('the cache shared by two gateway processes on one Redis', () => {
   let openai: FakeServer;
   let first: TestGateway;
-  let second: RunningGateway;
+  /** A real second process (`node src/main/cli.ts gateway`), as a second pod would be. */
+  let second: GatewayProcess;
   let counter = 0;
 
   beforeAll(async () => {
@@ -28,14 +26,11 @@ describe.runIf(redis !== undefined)('the cache shared by two gateway processes o
       GATEWAY_CACHE: 'on',
     };
     first = await startTestGateway(env);
-    second = await startGateway(
-      loadSettings({ ...env, HOST: '127.0.0.1', GATEWAY_PORT: '0' }, PROVIDER_NAMES),
-      createLogger('silent', 'second'),
-    );
+    second = await startGatewayProcess(env);
   });
 
   afterAll(async () => {
-    await second?.close();
+    await second?.stop();
     await first?.stop();
     await openai?.stop();
     await redis?.stop();
