@@ -88,6 +88,11 @@ export interface PlanInput {
   body: JsonObject;
   upstreamModel: string;
   stream: boolean;
+  /**
+   * The provider's name as routed (`openai`, `groq`, `openai-compatible`, ...): requests to
+   * OpenAI's own API differ from those to compatible servers (see MAX_COMPLETION_TOKENS_PROVIDERS).
+   */
+  provider?: string;
   /** Set for providers hosting the upstream shape at their own URLs (Vertex); else the shape's own paths. */
   endpoint?: HostedEndpoint;
 }
@@ -113,6 +118,13 @@ function planHostedPassthrough(input: PlanInput, endpoint: HostedEndpoint): Tran
 
 type Planner = (input: PlanInput) => TranslationPlan;
 
+/**
+ * Providers whose chat API takes the token cap as `max_completion_tokens`: OpenAI deprecated
+ * `max_tokens` and its reasoning models (o-series, gpt-5) refuse it, while compatible servers may
+ * know only `max_tokens` (reference/providers.md sections 1 and 8).
+ */
+const MAX_COMPLETION_TOKENS_PROVIDERS: ReadonlySet<string> = new Set(['openai']);
+
 // Translators always emit usage (the client's own choice is applied by the stream observer, which
 // drops the usage chunk when the client did not ask): streams must be billed.
 const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
@@ -135,9 +147,12 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
   ],
   [
     'messages->openai',
-    ({ body, upstreamModel }) => {
+    ({ body, upstreamModel, provider }) => {
       const chat = convertAnthropicRequestToChat(body as unknown as AnthropicMessagesRequest, {
         model: upstreamModel,
+        maxTokensField: MAX_COMPLETION_TOKENS_PROVIDERS.has(provider ?? '')
+          ? 'max_completion_tokens'
+          : 'max_tokens',
       });
       const context = { model: upstreamModel };
       return {
