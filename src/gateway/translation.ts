@@ -12,6 +12,11 @@ import type { GeminiGenerateContentResponse } from '../shapes/gemini.ts';
 import type { ChatCompletion, ChatCompletionRequest } from '../shapes/openai.ts';
 import type { StreamFraming } from '../sse/stream-framing.ts';
 import {
+  convertAnthropicRequestToConverse,
+  convertConverseResponseToAnthropic,
+  createConverseStreamToAnthropicTranslator,
+} from '../translate/anthropic-to-bedrock/index.ts';
+import {
   convertAnthropicRequestToGemini,
   convertGeminiResponseToAnthropic,
   createGeminiStreamToAnthropicTranslator,
@@ -118,6 +123,16 @@ function planHostedPassthrough(input: PlanInput, endpoint: HostedEndpoint): Tran
 
 type Planner = (input: PlanInput) => TranslationPlan;
 
+/** Bedrock's error answer (status, `{message}`, `x-amzn-ErrorType`) -> the gateway error; the client's envelope renders it. */
+const mapBedrockErrorAnswer = ({ provider, status, body, headers }: UpstreamErrorAnswer): GatewayError =>
+  convertBedrockError({
+    provider,
+    status,
+    body,
+    errorType: headers['x-amzn-errortype'],
+    retryAfter: headers['retry-after'],
+  });
+
 /**
  * Providers whose chat API takes the token cap as `max_completion_tokens`: OpenAI deprecated
  * `max_tokens` and its reasoning models (o-series, gpt-5) refuse it, while compatible servers may
@@ -217,18 +232,34 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
         framing: 'aws-eventstream',
         response: (upstream) => convertConverseResponseToChat(upstream as BedrockConverseResponse, context),
         stream: () => createConverseStreamTranslator(context),
-        error: ({ provider, status, body: text, headers }) =>
-          convertBedrockError({
-            provider,
-            status,
-            body: text,
-            errorType: headers['x-amzn-errortype'],
-            retryAfter: headers['retry-after'],
-          }),
+        error: mapBedrockErrorAnswer,
       };
     },
   ],
   // --- end chat completions on Bedrock Converse ---
+  // --- /v1/messages on Bedrock Converse (the two pairs chained, like messages->gemini) ---
+  [
+    'messages->bedrock',
+    ({ body, upstreamModel, stream }) => {
+      // Converse answers carry no id: one per request, in each shape's own form.
+      const uuid = randomUUID().replaceAll('-', '');
+      const plan = convertAnthropicRequestToConverse(body as unknown as AnthropicMessagesRequest, {
+        model: upstreamModel,
+        messageId: `msg_${uuid}`,
+        chatId: `chatcmpl-${uuid}`,
+      });
+      return {
+        path: converseModelPath(upstreamModel, stream),
+        body: plan.body,
+        framing: 'aws-eventstream',
+        response: (upstream) =>
+          convertConverseResponseToAnthropic(upstream as BedrockConverseResponse, plan.context),
+        stream: () => createConverseStreamToAnthropicTranslator(plan.context),
+        error: mapBedrockErrorAnswer,
+      };
+    },
+  ],
+  // --- end /v1/messages on Bedrock Converse ---
 ]);
 
 /** Whether a translation exists for this operation to this upstream shape. */

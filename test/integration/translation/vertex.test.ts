@@ -108,6 +108,38 @@ describe('vertex/* Gemini models (official openai client)', () => {
   });
 });
 
+describe('/v1/messages on vertex/* Gemini models (official Anthropic SDK)', () => {
+  it('translates to generateContent and streamGenerateContent on the project, and the answers back', async () => {
+    const anthropic = new Anthropic({
+      apiKey: gateway.credentials.apiKey,
+      baseURL: gateway.url,
+      maxRetries: 0,
+    });
+    const message = await anthropic.messages.create({
+      model: `vertex/${VERTEX_GEMINI_MODEL}`,
+      max_tokens: 32,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(message.content).toEqual([{ type: 'text', text: FAKE_VERTEX_GEMINI_REPLY }]);
+    expect(message.usage).toMatchObject({ input_tokens: 11, output_tokens: 6 });
+    expect(vertex.modelRequests().at(-1)!.path).toBe(
+      `${PLATFORM_PREFIX}/google/models/${VERTEX_GEMINI_MODEL}:generateContent`,
+    );
+    const final = await anthropic.messages
+      .stream({
+        model: `vertex/${VERTEX_GEMINI_MODEL}`,
+        max_tokens: 32,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
+      .finalMessage();
+    expect(final.content).toEqual([{ type: 'text', text: 'Hello from Vertex.' }]);
+    expect(final.stop_reason).toBe('end_turn');
+    expect(vertex.modelRequests().at(-1)!.path).toBe(
+      `${PLATFORM_PREFIX}/google/models/${VERTEX_GEMINI_MODEL}:streamGenerateContent?alt=sse`,
+    );
+  });
+});
+
 describe('vertex/* Claude models (official openai client)', () => {
   it('translates to rawPredict with anthropic_version in the body and no model', async () => {
     const completion = await openai().chat.completions.create(chat(`vertex/${VERTEX_CLAUDE_MODEL}`));
