@@ -109,6 +109,10 @@ const hostedBody = (input: PlanInput, body: object): unknown =>
   input.endpoint?.body(body as Record<string, unknown>) ?? body;
 const generateContentMethod = (stream: boolean): string =>
   stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+/** Vertex fetches gs:// and https media itself; the Gemini API takes only its own URIs. */
+const geminiOptions = (input: PlanInput): { remoteFileUris: boolean } => ({
+  remoteFileUris: input.endpoint?.fetchesFileUris === true,
+});
 
 /** Same shape on a hosting provider: the body as the host takes it at its path; answers pass through. */
 function planHostedPassthrough(input: PlanInput, endpoint: HostedEndpoint): TranslationPlan {
@@ -186,7 +190,7 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
         generateContentMethod(input.stream),
         generateContentPath(input.upstreamModel, input.stream),
       ),
-      body: convertChatRequestToGemini(input.body as unknown as ChatCompletionRequest),
+      body: convertChatRequestToGemini(input.body as unknown as ChatCompletionRequest, geminiOptions(input)),
       response: (upstream) =>
         convertGeminiResponseToChat(upstream as GeminiGenerateContentResponse, {
           model: input.upstreamModel,
@@ -205,7 +209,11 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
           generateContentMethod(input.stream),
           generateContentPath(input.upstreamModel, input.stream),
         ),
-        body: convertAnthropicRequestToGemini(input.body as unknown as AnthropicMessagesRequest, context),
+        body: convertAnthropicRequestToGemini(
+          input.body as unknown as AnthropicMessagesRequest,
+          context,
+          geminiOptions(input),
+        ),
         response: (upstream) =>
           convertGeminiResponseToAnthropic(upstream as GeminiGenerateContentResponse, context),
         stream: () => createGeminiStreamToAnthropicTranslator(context),

@@ -93,6 +93,8 @@ export interface HostedEndpoint {
   path(method: string, stream: boolean): string;
   /** The body as this host takes it (Vertex Claude: `anthropic_version` in place of `model`). */
   body(body: Record<string, unknown>): Record<string, unknown>;
+  /** The host fetches `gs://` and https file URIs named in a request itself (Vertex, unlike the Gemini API). */
+  fetchesFileUris?: boolean;
 }
 
 /** What `ProviderDefinition.target` resolves for one model. */

@@ -97,6 +97,7 @@ export function resolveVertexTarget(
     path: (method, stream) =>
       `${prefix}/publishers/${publisher.name}/models/${encodeModel(model)}:${publisher.method(method, stream)}`,
     body: publisher.body,
+    fetchesFileUris: true,
   });
   if (credential.gcpServiceAccountJson === undefined) {
     if (credential.apiKey === undefined) throw new ProviderUnavailableError('vertex');

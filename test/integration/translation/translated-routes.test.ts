@@ -132,6 +132,28 @@ describe('gemini/* on /v1/chat/completions', () => {
     );
   });
 
+  it('refuses an https image URL with 400 invalid_request naming the rule, without calling Gemini', async () => {
+    const before = geminiFake.requests.length;
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      {
+        model: 'gemini/gemini-2.5-flash',
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image_url', image_url: { url: 'https://cdn.example.com/cat.png' } }],
+          },
+        ],
+      },
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toMatch(/gemini\/ models take images and files as data: URLs/);
+    expect(geminiFake.requests.length).toBe(before);
+  });
+
   it("maps Gemini's 400 for a bad key to a 502 (the platform's key, not the caller's)", async () => {
     geminiFake.overrideNext((request, response) => {
       response.writeHead(400, { 'content-type': 'application/json' });

@@ -94,6 +94,20 @@ describe('vertex/* Gemini models (official openai client)', () => {
     expect(upstream.body).toMatchObject({ contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] });
   });
 
+  it('sends gs:// image URIs as fileData (Vertex fetches them itself)', async () => {
+    await openai().chat.completions.create({
+      model: `vertex/${VERTEX_GEMINI_MODEL}`,
+      messages: [
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: 'gs://photos/cat.png' } }] },
+      ],
+    });
+    expect(vertex.modelRequests().at(-1)!.body).toMatchObject({
+      contents: [
+        { role: 'user', parts: [{ fileData: { mimeType: 'image/png', fileUri: 'gs://photos/cat.png' } }] },
+      ],
+    });
+  });
+
   it('streams through streamGenerateContent?alt=sse', async () => {
     const stream = await openai().chat.completions.create({
       ...chat(`vertex/${VERTEX_GEMINI_MODEL}`),
