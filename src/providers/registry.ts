@@ -108,6 +108,8 @@ export interface HostedTarget {
   endpoint: HostedEndpoint;
   /** Auth added right before sending (Vertex: the OAuth2 token); becomes the route's `sign`. */
   sign?: RequestSigner;
+  /** Becomes the route's `onUnauthorized` (see ResolvedRoute). */
+  onUnauthorized?: () => void;
 }
 // --- end hosting providers ---
 
