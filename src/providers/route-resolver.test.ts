@@ -28,6 +28,11 @@ beforeEach(async () => {
     makeConnection('c-default', { slug: 'team-openai', defaultModel: 'gpt-4o-mini' }),
   );
   await store.put('connection', 'c-bare', makeConnection('c-bare', { slug: 'no-default' }));
+  await store.put(
+    'connection',
+    'c-vertex',
+    makeConnection('c-vertex', { slug: 'team-vertex', provider: 'vertex', sealedSecret: '{}' }),
+  );
   view = await ConfigView.start(store);
   resolver = new RouteResolver({
     endpoints: createPlatformEndpoints({
@@ -36,7 +41,8 @@ beforeEach(async () => {
     }),
     defaultProvider: 'openai',
     view,
-    unseal: () => ({ apiKey: 'sk-tenant' }),
+    // The fixtures' sealed secret is a marker: a Vertex Connection whose secret is empty, else a key.
+    unseal: (sealed) => (sealed === '{}' ? {} : { apiKey: 'sk-tenant' }),
   });
 });
 
@@ -79,5 +85,19 @@ describe('RouteResolver', () => {
   it('still refuses a bare `@`', () => {
     expect(() => resolve('@')).toThrow(InvalidRequestError);
     expect(() => resolve('@/gpt-4o')).toThrow(InvalidRequestError);
+  });
+
+  it('says a Vertex Connection lacks a service account, not that the platform has no credential', () => {
+    const error = (() => {
+      try {
+        resolve('@team-vertex/gemini-2.5-flash');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as Error).message).toBe(
+      "connection 'team-vertex' has no service account (gcpServiceAccountJson in its secret), nor an API key",
+    );
   });
 });

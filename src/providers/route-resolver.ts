@@ -92,6 +92,11 @@ export class RouteResolver {
     const secret = this.#secretOf(connection);
     // --- Hosting providers (Vertex): the service-account key, project and region of the Connection ---
     if (base.target !== undefined) {
+      // Not the platform's missing credential (ProviderUnavailableError): this Connection's own.
+      if (!secret.gcpServiceAccountJson && secret.apiKey === undefined)
+        throw new InvalidRequestError(
+          `connection '${connection.slug}' has no service account (gcpServiceAccountJson in its secret), nor an API key`,
+        );
       const hosted: ProviderCredential = {
         ...(secret.apiKey === undefined ? {} : { apiKey: secret.apiKey }),
         ...(secret.gcpServiceAccountJson ? { gcpServiceAccountJson: secret.gcpServiceAccountJson } : {}),

@@ -116,6 +116,7 @@ export function resolveVertexTarget(
     fetchesFileUris: true,
   });
   if (credential.gcpServiceAccountJson === undefined) {
+    // No platform credential (a Connection without one is refused by the route resolver first).
     if (credential.apiKey === undefined) throw new ProviderUnavailableError('vertex');
     if (!publisher.expressMode)
       throw new InvalidRequestError(
