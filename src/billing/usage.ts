@@ -2,14 +2,10 @@
  * Token usage in one normalised form, and the cost of it. Input tokens here are the uncached
  * ones (the exclusive convention); OpenAI's inclusive prompt_tokens are split on the way in.
  */
+import { count, type TokenUsage } from '../shapes/usage.ts';
 import type { ModelPrice } from './prices.ts';
 
-export interface TokenUsage {
-  inputTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-}
+export { count, type TokenUsage };
 
 export const ZERO_USAGE: Readonly<TokenUsage> = Object.freeze({
   inputTokens: 0,
@@ -17,10 +13,6 @@ export const ZERO_USAGE: Readonly<TokenUsage> = Object.freeze({
   cacheWriteTokens: 0,
   outputTokens: 0,
 });
-
-/** A token count from an upstream's usage: a non-negative whole number, 0 for anything else. */
-export const count = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 
 /** OpenAI chat/embeddings `usage` (prompt_tokens includes cached tokens). */
 export function parseOpenAiUsage(usage: unknown): TokenUsage | undefined {

@@ -106,6 +106,12 @@ export interface PlatformAwsSettings {
   accessKeyId?: string;
   secretAccessKey?: string;
   sessionToken?: string;
+  /**
+   * STS endpoint of testProviderCredential's Bedrock probe (BEDROCK_STS_URL, `{region}` filled in
+   * with the Connection's region); default `https://sts.{region}.amazonaws.com/`. For a VPC
+   * endpoint or a test fake.
+   */
+  stsUrl?: string;
 }
 
 /**
@@ -330,7 +336,11 @@ function readPlatformAws(env: Env): PlatformAwsSettings {
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
     throw new SettingsError('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
   const sessionToken = value('AWS_SESSION_TOKEN');
+  const stsUrl = value('BEDROCK_STS_URL');
+  if (stsUrl !== undefined && !URL.canParse(stsUrl.replaceAll('{region}', 'us-east-1')))
+    throw new SettingsError(`BEDROCK_STS_URL is not a URL: '${stsUrl}'`);
   return Object.freeze({
+    ...(stsUrl === undefined ? {} : { stsUrl }),
     ...(region === undefined ? {} : { region }),
     ...(accessKeyId === undefined ? {} : { accessKeyId }),
     ...(secretAccessKey === undefined ? {} : { secretAccessKey }),

@@ -31,7 +31,7 @@ export interface ProbeResult {
 
 export interface ProbeOptions {
   timeoutMs?: number;
-  /** STS endpoint of the Bedrock probe; default `https://sts.{region}.amazonaws.com/`. */
+  /** STS endpoint of the Bedrock probe, `{region}` filled in; default `https://sts.{region}.amazonaws.com/`. */
   stsUrl?: string;
 }
 
@@ -261,7 +261,7 @@ const PROBES: Readonly<Record<ProviderKind, Probe>> = {
     const region = target.awsRegion ?? DEFAULT_AWS_REGION;
     const request: ProbeRequest = {
       method: 'POST',
-      url: options.stsUrl ?? `https://sts.${region}.amazonaws.com/`,
+      url: (options.stsUrl ?? 'https://sts.{region}.amazonaws.com/').replaceAll('{region}', region),
       headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
       body: STS_BODY,
     };

@@ -1,3 +1,4 @@
+import type { AnthropicErrorType } from '../shapes/anthropic.ts';
 import { GatewayError, InternalError } from './gateway-error.ts';
 
 /** Which envelope the client expects: OpenAI's on chat/embeddings, Anthropic's on /v1/messages. */
@@ -9,10 +10,66 @@ export interface RenderedError {
   body: string;
 }
 
+/** The inner `error` object of the envelope. */
+export interface RenderedErrorInner {
+  code: string;
+  message: string;
+  type: string;
+}
+
 /** Normalises anything thrown into a GatewayError (unknown errors become a 500 that hides internals). */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   return new InternalError({ cause: error });
+}
+
+/**
+ * Anthropic's own error types (reference/providers.md section 2 "Errors", and the official SDK's
+ * ErrorType): Anthropic SDKs and clients branch on these, so no other value goes on /v1/messages.
+ */
+const ANTHROPIC_TYPES: ReadonlySet<string> = new Set<AnthropicErrorType>([
+  'invalid_request_error',
+  'authentication_error',
+  'billing_error',
+  'permission_error',
+  'not_found_error',
+  'request_too_large',
+  'rate_limit_error',
+  'timeout_error',
+  'api_error',
+  'overloaded_error',
+]);
+
+/** By status, for the gateway's types Anthropic lacks (insufficient_quota, upstream_auth_error, ...). */
+const ANTHROPIC_TYPE_BY_STATUS: ReadonlyMap<number, AnthropicErrorType> = new Map([
+  [400, 'invalid_request_error'],
+  [401, 'authentication_error'],
+  [402, 'billing_error'],
+  [403, 'permission_error'],
+  [404, 'not_found_error'],
+  [413, 'request_too_large'],
+  [429, 'rate_limit_error'],
+  [503, 'overloaded_error'],
+  [504, 'timeout_error'],
+  [529, 'overloaded_error'],
+]);
+
+/**
+ * The error type as the dialect knows it. On the Anthropic envelope a gateway type that is not
+ * Anthropic's becomes the one its status means there (a 502 upstream_auth_error is the gateway's
+ * upstream failing, so api_error); the gateway's `code` keeps the precise reason.
+ */
+export function mapErrorType(error: GatewayError, dialect: ErrorDialect): string {
+  if (dialect === 'openai' || ANTHROPIC_TYPES.has(error.type)) return error.type;
+  return (
+    ANTHROPIC_TYPE_BY_STATUS.get(error.statusCode) ??
+    (error.statusCode >= 400 && error.statusCode < 500 ? 'invalid_request_error' : 'api_error')
+  );
+}
+
+/** The inner `error` object, for the envelope below and for error events written mid-stream. */
+export function renderErrorInner(error: GatewayError, dialect: ErrorDialect): RenderedErrorInner {
+  return { code: error.code, message: error.message, type: mapErrorType(error, dialect) };
 }
 
 /**
@@ -21,7 +78,7 @@ export function toGatewayError(error: unknown): GatewayError {
  * so that Anthropic SDKs parse it.
  */
 export function renderError(error: GatewayError, dialect: ErrorDialect): RenderedError {
-  const inner = { code: error.code, message: error.message, type: error.type };
+  const inner = renderErrorInner(error, dialect);
   const body = dialect === 'anthropic' ? { type: 'error', error: inner } : { error: inner };
   return {
     statusCode: error.statusCode,

@@ -12,6 +12,11 @@ import type { GeminiGenerateContentResponse } from '../shapes/gemini.ts';
 import type { ChatCompletion, ChatCompletionRequest } from '../shapes/openai.ts';
 import type { StreamFraming } from '../sse/stream-framing.ts';
 import {
+  convertAnthropicRequestToConverse,
+  convertConverseResponseToAnthropic,
+  createConverseStreamToAnthropicTranslator,
+} from '../translate/anthropic-to-bedrock/index.ts';
+import {
   convertAnthropicRequestToGemini,
   convertGeminiResponseToAnthropic,
   createGeminiStreamToAnthropicTranslator,
@@ -88,6 +93,11 @@ export interface PlanInput {
   body: JsonObject;
   upstreamModel: string;
   stream: boolean;
+  /**
+   * The provider's name as routed (`openai`, `groq`, `openai-compatible`, ...): requests to
+   * OpenAI's own API differ from those to compatible servers (see MAX_COMPLETION_TOKENS_PROVIDERS).
+   */
+  provider?: string;
   /** Set for providers hosting the upstream shape at their own URLs (Vertex); else the shape's own paths. */
   endpoint?: HostedEndpoint;
 }
@@ -99,6 +109,10 @@ const hostedBody = (input: PlanInput, body: object): unknown =>
   input.endpoint?.body(body as Record<string, unknown>) ?? body;
 const generateContentMethod = (stream: boolean): string =>
   stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+/** Vertex fetches gs:// and https media itself; the Gemini API takes only its own URIs. */
+const geminiOptions = (input: PlanInput): { remoteFileUris: boolean } => ({
+  remoteFileUris: input.endpoint?.fetchesFileUris === true,
+});
 
 /** Same shape on a hosting provider: the body as the host takes it at its path; answers pass through. */
 function planHostedPassthrough(input: PlanInput, endpoint: HostedEndpoint): TranslationPlan {
@@ -112,6 +126,23 @@ function planHostedPassthrough(input: PlanInput, endpoint: HostedEndpoint): Tran
 // --- end hosting providers ---
 
 type Planner = (input: PlanInput) => TranslationPlan;
+
+/** Bedrock's error answer (status, `{message}`, `x-amzn-ErrorType`) -> the gateway error; the client's envelope renders it. */
+const mapBedrockErrorAnswer = ({ provider, status, body, headers }: UpstreamErrorAnswer): GatewayError =>
+  convertBedrockError({
+    provider,
+    status,
+    body,
+    errorType: headers['x-amzn-errortype'],
+    retryAfter: headers['retry-after'],
+  });
+
+/**
+ * Providers whose chat API takes the token cap as `max_completion_tokens`: OpenAI deprecated
+ * `max_tokens` and its reasoning models (o-series, gpt-5) refuse it, while compatible servers may
+ * know only `max_tokens` (reference/providers.md sections 1 and 8).
+ */
+const MAX_COMPLETION_TOKENS_PROVIDERS: ReadonlySet<string> = new Set(['openai']);
 
 // Translators always emit usage (the client's own choice is applied by the stream observer, which
 // drops the usage chunk when the client did not ask): streams must be billed.
@@ -135,9 +166,12 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
   ],
   [
     'messages->openai',
-    ({ body, upstreamModel }) => {
+    ({ body, upstreamModel, provider }) => {
       const chat = convertAnthropicRequestToChat(body as unknown as AnthropicMessagesRequest, {
         model: upstreamModel,
+        maxTokensField: MAX_COMPLETION_TOKENS_PROVIDERS.has(provider ?? '')
+          ? 'max_completion_tokens'
+          : 'max_tokens',
       });
       const context = { model: upstreamModel };
       return {
@@ -156,7 +190,7 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
         generateContentMethod(input.stream),
         generateContentPath(input.upstreamModel, input.stream),
       ),
-      body: convertChatRequestToGemini(input.body as unknown as ChatCompletionRequest),
+      body: convertChatRequestToGemini(input.body as unknown as ChatCompletionRequest, geminiOptions(input)),
       response: (upstream) =>
         convertGeminiResponseToChat(upstream as GeminiGenerateContentResponse, {
           model: input.upstreamModel,
@@ -175,7 +209,11 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
           generateContentMethod(input.stream),
           generateContentPath(input.upstreamModel, input.stream),
         ),
-        body: convertAnthropicRequestToGemini(input.body as unknown as AnthropicMessagesRequest, context),
+        body: convertAnthropicRequestToGemini(
+          input.body as unknown as AnthropicMessagesRequest,
+          context,
+          geminiOptions(input),
+        ),
         response: (upstream) =>
           convertGeminiResponseToAnthropic(upstream as GeminiGenerateContentResponse, context),
         stream: () => createGeminiStreamToAnthropicTranslator(context),
@@ -202,18 +240,34 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
         framing: 'aws-eventstream',
         response: (upstream) => convertConverseResponseToChat(upstream as BedrockConverseResponse, context),
         stream: () => createConverseStreamTranslator(context),
-        error: ({ provider, status, body: text, headers }) =>
-          convertBedrockError({
-            provider,
-            status,
-            body: text,
-            errorType: headers['x-amzn-errortype'],
-            retryAfter: headers['retry-after'],
-          }),
+        error: mapBedrockErrorAnswer,
       };
     },
   ],
   // --- end chat completions on Bedrock Converse ---
+  // --- /v1/messages on Bedrock Converse (the two pairs chained, like messages->gemini) ---
+  [
+    'messages->bedrock',
+    ({ body, upstreamModel, stream }) => {
+      // Converse answers carry no id: one per request, in each shape's own form.
+      const uuid = randomUUID().replaceAll('-', '');
+      const plan = convertAnthropicRequestToConverse(body as unknown as AnthropicMessagesRequest, {
+        model: upstreamModel,
+        messageId: `msg_${uuid}`,
+        chatId: `chatcmpl-${uuid}`,
+      });
+      return {
+        path: converseModelPath(upstreamModel, stream),
+        body: plan.body,
+        framing: 'aws-eventstream',
+        response: (upstream) =>
+          convertConverseResponseToAnthropic(upstream as BedrockConverseResponse, plan.context),
+        stream: () => createConverseStreamToAnthropicTranslator(plan.context),
+        error: mapBedrockErrorAnswer,
+      };
+    },
+  ],
+  // --- end /v1/messages on Bedrock Converse ---
 ]);
 
 /** Whether a translation exists for this operation to this upstream shape. */

@@ -46,6 +46,9 @@ export async function startControlPlane(
       },
       // The gateways' platform keys: this process is given the same provider settings.
       platformProviders: platformProvidersOf(createPlatformEndpoints(settings)),
+      ...(settings.platformAws.stsUrl === undefined
+        ? {}
+        : { probeOptions: { stsUrl: settings.platformAws.stsUrl } }),
       // With the at-rest key, a credential upsert waits for exactly its own secret's digest.
       ...(encryptionKey === undefined
         ? {}

@@ -96,6 +96,9 @@ export async function startStandalone(
         await view.whenApplied(kind, id, predicate, 10_000);
       },
       platformProviders: platformProvidersOf(createPlatformEndpoints(settings)),
+      ...(settings.platformAws.stsUrl === undefined
+        ? {}
+        : { probeOptions: { stsUrl: settings.platformAws.stsUrl } }),
       secretDigest: (material) => digestSecret(encryptionKey, material),
       log,
     },

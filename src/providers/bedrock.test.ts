@@ -60,6 +60,12 @@ describe('bedrock providers', () => {
     expect(() => loadSettings({ AWS_ACCESS_KEY_ID: 'AKIA' }, PROVIDER_NAMES)).toThrow(SettingsError);
     expect(() => loadSettings({ ...AWS_KEYS, AWS_REGION: 'US East' }, PROVIDER_NAMES)).toThrow(SettingsError);
   });
+
+  it('take the STS URL of the credential probe from BEDROCK_STS_URL, refusing one that is no URL', () => {
+    const url = 'https://sts.{region}.vpce.example/';
+    expect(loadSettings({ BEDROCK_STS_URL: url }, PROVIDER_NAMES).platformAws.stsUrl).toBe(url);
+    expect(() => loadSettings({ BEDROCK_STS_URL: 'sts here' }, PROVIDER_NAMES)).toThrow(/BEDROCK_STS_URL/);
+  });
 });
 
 describe('createSigV4Signer', () => {

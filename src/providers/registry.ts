@@ -93,6 +93,8 @@ export interface HostedEndpoint {
   path(method: string, stream: boolean): string;
   /** The body as this host takes it (Vertex Claude: `anthropic_version` in place of `model`). */
   body(body: Record<string, unknown>): Record<string, unknown>;
+  /** The host fetches `gs://` and https file URIs named in a request itself (Vertex, unlike the Gemini API). */
+  fetchesFileUris?: boolean;
 }
 
 /** What `ProviderDefinition.target` resolves for one model. */
@@ -106,6 +108,8 @@ export interface HostedTarget {
   endpoint: HostedEndpoint;
   /** Auth added right before sending (Vertex: the OAuth2 token); becomes the route's `sign`. */
   sign?: RequestSigner;
+  /** Becomes the route's `onUnauthorized` (see ResolvedRoute). */
+  onUnauthorized?: () => void;
 }
 // --- end hosting providers ---
 

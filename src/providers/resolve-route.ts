@@ -30,6 +30,12 @@ export interface ResolvedRoute {
   credential?: { id: string; slug: string };
   /** Signs each request (SigV4) right before it is sent: the handler passes the final URL, headers and body. */
   sign?: RequestSigner;
+  /**
+   * Present when `sign` adds a cached credential the upstream may stop taking before its expiry
+   * (Vertex OAuth2 tokens): drops the credential `sign` last added. On an upstream 401 the handler
+   * calls it, signs the same request again (a fresh credential) and retries once.
+   */
+  onUnauthorized?: () => void;
   // --- Hosting providers (Vertex) ---
   /** Set for providers hosting the shape at their own URLs: translations take paths and body from it. */
   endpoint?: HostedEndpoint;
@@ -217,6 +223,7 @@ export function resolveHostedRoute(
     headers: target.headers,
     endpoint: target.endpoint,
     ...(target.sign === undefined ? {} : { sign: target.sign }),
+    ...(target.onUnauthorized === undefined ? {} : { onUnauthorized: target.onUnauthorized }),
   };
 }
 // --- end hosting providers ---

@@ -1,5 +1,6 @@
 /**
- * Model name -> route. `@slug/model` is served with the tenant's Connection of that slug (BYOK);
+ * Model name -> route. `@slug/model` is served with the tenant's Connection of that slug (BYOK),
+ * and `@slug` (or `@slug/`) with that Connection's defaultModel;
  * a slug that matches no Connection falls back to the platform key (the specification's
  * behaviour), unless BYOK is required by the request or the tenant, which makes it a 404.
  * Everything else goes through the platform registry.
@@ -55,10 +56,9 @@ export class RouteResolver {
     const { endpoints, defaultProvider, view } = this.#options;
     if (!model.startsWith('@')) return resolvePlatformRoute(model, operation, endpoints, defaultProvider);
     const slash = model.indexOf('/');
-    const slug = slash > 1 ? model.slice(1, slash) : '';
-    const rest = slash > 1 ? model.slice(slash + 1) : '';
-    if (slug === '' || rest === '')
-      throw new InvalidRequestError(`model '${model}' must look like @<connection>/<model>`);
+    const slug = slash === -1 ? model.slice(1) : model.slice(1, slash);
+    const rest = slash === -1 ? '' : model.slice(slash + 1);
+    if (slug === '') throw new InvalidRequestError(`model '${model}' must look like @<connection>/<model>`);
     const connection = view.connectionBySlug(principal.tenantId, slug);
     const usable =
       connection !== undefined &&
@@ -66,9 +66,19 @@ export class RouteResolver {
     if (!usable) {
       if (byokRequired || view.tenant(principal.tenantId)?.strictByok === true)
         throw new ConnectionNotFoundError(slug);
+      if (rest === '')
+        throw new InvalidRequestError(
+          `model '${model}' names no model, and no connection '${slug}' supplies a default; use @${slug}/<model>`,
+        );
       return resolvePlatformRoute(rest, operation, endpoints, defaultProvider);
     }
-    return this.#connectionRoute(connection, rest, operation);
+    // `@slug` or `@slug/` alone: the Connection's defaultModel.
+    const upstream = rest === '' ? connection.defaultModel : rest;
+    if (upstream === undefined || upstream === '')
+      throw new InvalidRequestError(
+        `model '${model}' names no model and connection '${slug}' has no defaultModel; use @${slug}/<model>`,
+      );
+    return this.#connectionRoute(connection, upstream, operation);
   }
 
   #connectionRoute(connection: ConnectionRecord, model: string, operation: Operation): ResolvedRoute {
@@ -82,6 +92,11 @@ export class RouteResolver {
     const secret = this.#secretOf(connection);
     // --- Hosting providers (Vertex): the service-account key, project and region of the Connection ---
     if (base.target !== undefined) {
+      // Not the platform's missing credential (ProviderUnavailableError): this Connection's own.
+      if (!secret.gcpServiceAccountJson && secret.apiKey === undefined)
+        throw new InvalidRequestError(
+          `connection '${connection.slug}' has no service account (gcpServiceAccountJson in its secret), nor an API key`,
+        );
       const hosted: ProviderCredential = {
         ...(secret.apiKey === undefined ? {} : { apiKey: secret.apiKey }),
         ...(secret.gcpServiceAccountJson ? { gcpServiceAccountJson: secret.gcpServiceAccountJson } : {}),

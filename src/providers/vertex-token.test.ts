@@ -143,6 +143,17 @@ describe('GoogleAccessTokens', () => {
     expect(await tokens.get(account())).toBe('token-2');
   });
 
+  it('keeps a newer token when asked to drop an older one that is no longer cached', async () => {
+    const endpoint = fakeTokenEndpoint();
+    const tokens = new GoogleAccessTokens({ transport: endpoint.transport });
+    await tokens.get(account());
+    tokens.invalidate(account(), 'token-1');
+    expect(await tokens.get(account())).toBe('token-2');
+    tokens.invalidate(account(), 'token-1'); // a late 401 for the old token
+    expect(await tokens.get(account())).toBe('token-2');
+    expect(endpoint.grants).toHaveLength(2);
+  });
+
   it('maps a refused grant to a 502 upstream_auth_error and does not cache the failure', async () => {
     let refuse = true;
     const endpoint = fakeTokenEndpoint();

@@ -143,9 +143,15 @@ export class GoogleAccessTokens {
     return pending;
   }
 
-  /** Forgets the account's token (e.g. after the upstream refused it). */
-  invalidate(account: ServiceAccount): void {
-    this.#tokens.delete(accountKey(account));
+  /**
+   * Forgets the account's token (after the upstream refused it: providers.md §5, "on upstream 401
+   * drop the token, retry once"). With `token`, only when that is still the cached one, so a late
+   * 401 for an old token does not throw away a newer token another request already fetched.
+   */
+  invalidate(account: ServiceAccount, token?: string): void {
+    const key = accountKey(account);
+    if (token !== undefined && this.#tokens.get(key)?.token !== token) return;
+    this.#tokens.delete(key);
   }
 
   async #exchange(account: ServiceAccount, key: string): Promise<string> {

@@ -1,6 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { publisherOf, resolveVertexTarget, VERTEX_ANTHROPIC_VERSION, vertexHost } from './vertex.ts';
+import type { OutgoingRequest } from './registry.ts';
+import { resolveHostedRoute } from './resolve-route.ts';
+import {
+  createVertexTokenAuth,
+  publisherOf,
+  resolveVertexTarget,
+  VERTEX_ANTHROPIC_VERSION,
+  vertex,
+  vertexHost,
+} from './vertex.ts';
+import { GoogleAccessTokens, parseServiceAccount } from './vertex-token.ts';
 
 const { privateKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -99,5 +109,66 @@ describe('resolveVertexTarget', () => {
       /service-account/,
     );
     expect(() => resolveVertexTarget('gemini-2.5-flash', 'chat', {}, '')).toThrow(/vertex/);
+  });
+});
+
+describe('createVertexTokenAuth', () => {
+  const request: OutgoingRequest = { method: 'POST', url: 'https://vertex.test/x', headers: {}, body: '{}' };
+  /** A token endpoint handing out numbered tokens, and the number of exchanges so far. */
+  const numberedTokens = () => {
+    let grants = 0;
+    const tokens = new GoogleAccessTokens({
+      transport: async () => ({
+        statusCode: 200,
+        text: JSON.stringify({ access_token: `token-${++grants}`, expires_in: 3599 }),
+      }),
+    });
+    return { tokens, grants: () => grants };
+  };
+
+  it('signs with the cached token until onUnauthorized, then with a fresh one (drop the token, retry once)', async () => {
+    const { tokens, grants } = numberedTokens();
+    const auth = createVertexTokenAuth(parseServiceAccount(serviceAccount), tokens);
+    expect((await auth.sign(request)).authorization).toBe('Bearer token-1');
+    expect((await auth.sign(request)).authorization).toBe('Bearer token-1');
+    auth.onUnauthorized();
+    expect((await auth.sign(request)).authorization).toBe('Bearer token-2');
+    expect(grants()).toBe(2);
+  });
+
+  it('drops only the token it signed with, not one another route already refreshed', async () => {
+    const { tokens, grants } = numberedTokens();
+    const account = parseServiceAccount(serviceAccount);
+    const first = createVertexTokenAuth(account, tokens);
+    const second = createVertexTokenAuth(account, tokens);
+    await first.sign(request);
+    await second.sign(request);
+    second.onUnauthorized();
+    expect((await second.sign(request)).authorization).toBe('Bearer token-2');
+    first.onUnauthorized(); // its token-1 is already gone
+    expect((await first.sign(request)).authorization).toBe('Bearer token-2');
+    expect(grants()).toBe(2);
+  });
+
+  it('is on service-account routes only (an express-mode API key has nothing to refresh)', () => {
+    const hosted = resolveVertexTarget(
+      'gemini-2.5-flash',
+      'chat',
+      { gcpServiceAccountJson: serviceAccount },
+      '',
+    );
+    expect(hosted.onUnauthorized).toBeTypeOf('function');
+    // …and reaches the route the handler gets.
+    const route = resolveHostedRoute(
+      vertex,
+      'gemini-2.5-flash',
+      'chat',
+      { gcpServiceAccountJson: serviceAccount },
+      '',
+    );
+    expect(route.onUnauthorized).toBeTypeOf('function');
+    expect(
+      resolveVertexTarget('gemini-2.5-flash', 'chat', { apiKey: 'k' }, '').onUnauthorized,
+    ).toBeUndefined();
   });
 });

@@ -78,9 +78,25 @@ export function vertexHost(region: string): string {
 /** `@` stays readable in Claude ids (`claude-3-5-sonnet@20240620`), as Google's own examples write it. */
 const encodeModel = (model: string): string => encodeURIComponent(model).replaceAll('%40', '@');
 
-/** Adds the service account's OAuth2 token; the token is cached and refreshed by GoogleAccessTokens. */
-export function createVertexTokenSigner(account: ServiceAccount, tokens = accessTokens): RequestSigner {
-  return async (request) => ({ ...request.headers, authorization: `Bearer ${await tokens.get(account)}` });
+/**
+ * Auth of one Vertex route: `sign` adds the service account's OAuth2 token (cached and refreshed by
+ * GoogleAccessTokens); `onUnauthorized` drops the token it last added, so that after Vertex's 401
+ * the next `sign` exchanges a new one (providers.md §5: drop the token, retry once).
+ */
+export function createVertexTokenAuth(
+  account: ServiceAccount,
+  tokens = accessTokens,
+): { sign: RequestSigner; onUnauthorized: () => void } {
+  let lastToken: string | undefined;
+  return {
+    sign: async (request) => {
+      lastToken = await tokens.get(account);
+      return { ...request.headers, authorization: `Bearer ${lastToken}` };
+    },
+    onUnauthorized: () => {
+      if (lastToken !== undefined) tokens.invalidate(account, lastToken);
+    },
+  };
 }
 
 /** The upstream target of one Vertex model with one credential. Throws InvalidRequestError. */
@@ -97,8 +113,10 @@ export function resolveVertexTarget(
     path: (method, stream) =>
       `${prefix}/publishers/${publisher.name}/models/${encodeModel(model)}:${publisher.method(method, stream)}`,
     body: publisher.body,
+    fetchesFileUris: true,
   });
   if (credential.gcpServiceAccountJson === undefined) {
+    // No platform credential (a Connection without one is refused by the route resolver first).
     if (credential.apiKey === undefined) throw new ProviderUnavailableError('vertex');
     if (!publisher.expressMode)
       throw new InvalidRequestError(
@@ -129,7 +147,7 @@ export function resolveVertexTarget(
     nativePath: publisher.shape === 'anthropic' ? endpoint.path('messages', false) : undefined,
     headers: {},
     endpoint,
-    sign: createVertexTokenSigner(account),
+    ...createVertexTokenAuth(account),
   };
 }
 

@@ -348,3 +348,30 @@ export async function startFakeBedrock(options: FakeBedrockOptions): Promise<Fak
   }
   return server.start() as Promise<FakeBedrock>;
 }
+
+// --- STS, for the Bedrock credential probe ---------------------------------------------------
+
+export const FAKE_STS_ARN = 'arn:aws:iam::123456789012:user/gateway-probe';
+
+/**
+ * A fake AWS STS answering GetCallerIdentity at `POST /`: the SigV4 signature (service `sts`) is
+ * checked as the runtime fake checks Bedrock's, and refusals come as STS's XML ErrorResponse.
+ */
+export async function startFakeSts(keys: FakeAwsKey[]): Promise<FakeBedrock> {
+  const server = new FakeServer() as FakeBedrock;
+  server.keys = new Map(keys.map((key) => [key.accessKeyId, { ...key }]));
+  server.route('POST', '/', async (request, response) => {
+    const failure =
+      (await verifyAwsAuth(request, 'sts', server.keys, new Set())) ??
+      (request.rawBody === 'Action=GetCallerIdentity&Version=2011-06-15'
+        ? undefined
+        : { status: 400, errorType: 'InvalidAction', message: 'Could not find operation for this request.' });
+    response.writeHead(failure?.status ?? 200, { 'content-type': 'text/xml' });
+    response.end(
+      failure === undefined
+        ? `<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>${FAKE_STS_ARN}</Arn><UserId>AIDAFAKE</UserId><Account>123456789012</Account></GetCallerIdentityResult></GetCallerIdentityResponse>`
+        : `<ErrorResponse><Error><Type>Sender</Type><Code>${failure.errorType}</Code><Message>${failure.message}</Message></Error></ErrorResponse>`,
+    );
+  });
+  return server.start() as Promise<FakeBedrock>;
+}

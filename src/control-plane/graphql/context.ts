@@ -9,6 +9,7 @@ import type { ResourcesClient } from '../../resources/types.ts';
 import type { ConfigView } from '../../stores/config-view.ts';
 import type { ConfigKind, ConfigRecordMap, PatRecord } from '../../stores/records.ts';
 import type { RuntimeStore } from '../../stores/types.ts';
+import type { ProbeOptions } from '../credential-probe.ts';
 
 export interface ControlPlaneServices {
   view: ConfigView;
@@ -36,6 +37,8 @@ export interface ControlPlaneServices {
    * for exactly its own secret. Without it, it waits for the digest to change.
    */
   secretDigest?: (material: Record<string, string>) => string;
+  /** Endpoints of testProviderCredential's probes that settings may move (the Bedrock STS URL). */
+  probeOptions?: ProbeOptions;
   log: Logger;
 }
 

@@ -503,7 +503,11 @@ async function testProviderCredential(_parent: unknown, args: { slug: string }, 
     connection.spec.secretRef.name,
     tenantNamespace(context.tenantId),
   );
-  return probeConnection(connection.spec, secret ? decodeSecretData(secret) : {});
+  return probeConnection(
+    connection.spec,
+    secret ? decodeSecretData(secret) : {},
+    context.services.probeOptions,
+  );
 }
 
 async function providerCredentials(

@@ -20,6 +20,7 @@ import {
   convertChatRequestToGemini,
   convertGeminiResponseToChat,
   createGeminiStreamTranslator,
+  type GeminiRequestOptions,
   type GeminiResponseContext,
 } from '../openai-to-gemini/index.ts';
 import type { StreamTranslator } from '../types.ts';
@@ -53,8 +54,12 @@ function anthropicContext(context: AnthropicGeminiContext): AnthropicResponseCon
 export function convertAnthropicRequestToGemini(
   request: AnthropicMessagesRequest,
   context: Pick<AnthropicGeminiContext, 'model'>,
+  options: GeminiRequestOptions = {},
 ): GeminiGenerateContentRequest {
-  return convertChatRequestToGemini(convertAnthropicRequestToChat(request, { model: context.model }));
+  return convertChatRequestToGemini(
+    convertAnthropicRequestToChat(request, { model: context.model }),
+    options,
+  );
 }
 
 /** Gemini generateContent answer -> Anthropic Messages response. */

@@ -3,7 +3,6 @@
  * reverse stop-reason mapping and "Usage math"; "OpenAI-shaped stream → Anthropic events").
  */
 
-import { count } from '../../billing/usage.ts';
 import type {
   AnthropicMessagesResponse,
   AnthropicResponseBlock,
@@ -11,6 +10,7 @@ import type {
   AnthropicUsage,
 } from '../../shapes/anthropic.ts';
 import type { ChatCompletion, ChatUsage } from '../../shapes/openai.ts';
+import { count } from '../../shapes/usage.ts';
 import { sanitizeToolCallId } from './request.ts';
 
 export interface AnthropicResponseContext {

@@ -203,6 +203,64 @@ describe('createChatStreamToAnthropicTranslator', () => {
     expect(result.stopped).toBe(true);
   });
 
+  it('keeps every delta before its block stop when an upstream interleaves tool-call fragments', () => {
+    const bytes = openAiSse('stream-tool-calls-interleaved.chunks.txt');
+    const expected = translate([bytes]);
+    for (let cut = 1; cut < bytes.length; cut++)
+      expect(translate([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(expected);
+    // collect() fails on a delta to a stopped block or a start before the previous stop.
+    const result = collect(expected);
+    expect(result.blocks).toEqual([
+      { type: 'text', text: 'Checking both cities.', partialJson: '', stopped: true },
+      {
+        type: 'tool_use',
+        id: 'chatcmpl-tool-a1',
+        name: 'get_weather',
+        text: '',
+        partialJson: '{"city": "Paris"}',
+        stopped: true,
+      },
+      {
+        type: 'tool_use',
+        id: 'chatcmpl-tool-b2',
+        name: 'get_time',
+        text: '',
+        partialJson: '{"city": "Tōkyō"}',
+        stopped: true,
+      },
+      { type: 'text', text: ' Done.', partialJson: '', stopped: true },
+    ]);
+    expect(result.messageDelta?.delta).toEqual({ stop_reason: 'tool_use', stop_sequence: null });
+    expect(result.stopped).toBe(true);
+  });
+
+  it('streams the first tool call live and holds later blocks until the finish', () => {
+    const lines = fixtureLines('stream-tool-calls-interleaved.chunks.txt');
+    const translator = createChatStreamToAnthropicTranslator();
+    const perLine = lines.map((line) => translator.push({ data: line }).map((event) => event.event));
+    expect(perLine[4]).toEqual(['content_block_delta']); // call 0's fragment, live
+    expect(perLine[5]).toEqual([]); // call 1's fragment, held
+    expect(perLine[7]).toEqual([]); // text after the tool calls, held
+  });
+
+  it('is read correctly by the official Anthropic client when tool-call fragments interleave', async () => {
+    const body = translate([openAiSse('stream-tool-calls-interleaved.chunks.txt')])
+      .map(serializeSseEvent)
+      .join('');
+    const client = new Anthropic({
+      apiKey: 'test',
+      baseURL: 'http://gateway.test',
+      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    });
+    const message = await client.messages
+      .stream({ model: 'vllm/qwen', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage();
+    expect(message.content.filter((block) => block.type === 'tool_use')).toEqual([
+      expect.objectContaining({ id: 'chatcmpl-tool-a1', name: 'get_weather', input: { city: 'Paris' } }),
+      expect.objectContaining({ id: 'chatcmpl-tool-b2', name: 'get_time', input: { city: 'Tōkyō' } }),
+    ]);
+  });
+
   it('finishes at [DONE] when the upstream sends no usage chunk', () => {
     const result = collect(translate(splitEvery(openAiSse('stream-length-no-usage.chunks.txt'), 5)));
     expect(result.blocks.map((block) => block.text)).toEqual(['The first image shows a small ant on a']);
@@ -233,7 +291,11 @@ describe('createChatStreamToAnthropicTranslator', () => {
     const translator = createChatStreamToAnthropicTranslator();
     for (const line of lines.slice(0, -2)) translator.push({ data: line });
     const atUsage = translator.push({ data: lines.at(-2)! });
+    // The first tool call's block closes; the second call, held whole, follows.
     expect(atUsage.map((event) => event.event)).toEqual([
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
       'content_block_stop',
       'message_delta',
       'message_stop',

@@ -2,7 +2,8 @@
  * OpenAI `chat.completion.chunk`s -> Anthropic Messages events, following "OpenAI-shaped stream →
  * Anthropic events" of reference/providers.md section 2: message_start on the first chunk, one
  * content block per run of text and per tool call, and message_delta + message_stop once both the
- * finish reason and the usage are known (or at [DONE]).
+ * finish reason and the usage are known (or at [DONE]). Blocks after the first tool call are held
+ * and emitted whole at the finish, since tool-call fragments may interleave (see `held`).
  */
 import type { ChatUsage } from '../../shapes/openai.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
@@ -30,6 +31,8 @@ function parseData(data: string): Json | undefined {
   }
 }
 
+type HeldBlock = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: string };
+
 const anthropicEvent = (body: Json & { type: string }): SseEvent => ({
   event: body.type,
   data: JSON.stringify(body),
@@ -45,7 +48,18 @@ export function createChatStreamToAnthropicTranslator(
   let nextBlock = 0;
   /** The block deltas currently go to; Anthropic blocks are sequential, so a new one closes it. */
   let open: { kind: 'text' | 'tool'; index: number } | undefined;
+  /** OpenAI tool-call index -> the block streaming it live (only the first tool call streams live). */
   const toolBlocks = new Map<number, number>();
+  /**
+   * Blocks that begin after the first tool call, held whole until the finish. Upstreams may
+   * interleave tool-call fragments (vLLM and other compatible servers send call 1's arguments
+   * between call 2's), and an Anthropic block cannot take deltas after its content_block_stop.
+   * Closing the live tool block at the next call's start would strand any late fragment, so
+   * the live block stays open and everything after it is emitted, in order, once nothing more
+   * can arrive. Clients act on tool calls only at message_stop, so this costs no latency.
+   */
+  const held: HeldBlock[] = [];
+  const heldTools = new Map<number, HeldBlock & { kind: 'tool' }>();
   let finishReason: string | null = null;
   let refused = false;
   let usage: ChatUsage | undefined;
@@ -86,6 +100,12 @@ export function createChatStreamToAnthropicTranslator(
   };
 
   const appendText = (text: string): SseEvent[] => {
+    if (toolBlocks.size > 0) {
+      const last = held.at(-1);
+      if (last?.kind === 'text') last.text += text;
+      else held.push({ kind: 'text', text });
+      return [];
+    }
     const events: SseEvent[] = [];
     if (open?.kind !== 'text') {
       events.push(...closeOpen());
@@ -105,40 +125,74 @@ export function createChatStreamToAnthropicTranslator(
   };
 
   const appendToolCall = (call: Json, position: number): SseEvent[] => {
-    const events: SseEvent[] = [];
     const toolIndex = typeof call.index === 'number' ? call.index : position;
     const fn = asRecord(call.function);
+    const name = typeof fn?.name === 'string' ? fn.name : '';
+    const json = typeof fn?.arguments === 'string' ? fn.arguments : '';
+    const heldTool = heldTools.get(toolIndex);
+    if (heldTool !== undefined) {
+      heldTool.json += json;
+      if (heldTool.name === '') heldTool.name = name;
+      return [];
+    }
+    const events: SseEvent[] = [];
     let blockIndex = toolBlocks.get(toolIndex);
     if (blockIndex === undefined) {
+      const id = sanitizeToolCallId(
+        typeof call.id === 'string' && call.id !== '' ? call.id : `${messageId}_tool_${toolIndex}`,
+      );
+      if (toolBlocks.size > 0) {
+        const entry = { kind: 'tool' as const, id, name, json };
+        heldTools.set(toolIndex, entry);
+        held.push(entry);
+        return [];
+      }
       events.push(...closeOpen());
       blockIndex = nextBlock++;
       toolBlocks.set(toolIndex, blockIndex);
       open = { kind: 'tool', index: blockIndex };
-      const id = typeof call.id === 'string' && call.id !== '' ? call.id : `${messageId}_tool_${toolIndex}`;
       events.push(
         anthropicEvent({
           type: 'content_block_start',
           index: blockIndex,
-          content_block: {
-            type: 'tool_use',
-            id: sanitizeToolCallId(id),
-            name: typeof fn?.name === 'string' ? fn.name : '',
-            input: {},
-          },
+          content_block: { type: 'tool_use', id, name, input: {} },
         }),
       );
     }
-    // Fragments of an earlier call still go to its own block: clients accumulate by index.
-    if (typeof fn?.arguments === 'string' && fn.arguments !== '')
+    // The live block is never closed before the finish, so late fragments still belong to it.
+    if (json !== '')
       events.push(
         anthropicEvent({
           type: 'content_block_delta',
           index: blockIndex,
-          delta: { type: 'input_json_delta', partial_json: fn.arguments },
+          delta: { type: 'input_json_delta', partial_json: json },
         }),
       );
     return events;
   };
+
+  /** The held blocks, each whole: start, one delta, stop. */
+  const flushHeld = (): SseEvent[] =>
+    held.flatMap((block) => {
+      const index = nextBlock++;
+      const [contentBlock, delta] =
+        block.kind === 'text'
+          ? [
+              { type: 'text', text: '' },
+              { type: 'text_delta', text: block.text },
+            ]
+          : [
+              { type: 'tool_use', id: block.id, name: block.name, input: {} },
+              { type: 'input_json_delta', partial_json: block.json },
+            ];
+      return [
+        anthropicEvent({ type: 'content_block_start', index, content_block: contentBlock }),
+        ...(block.kind === 'tool' && block.json === ''
+          ? []
+          : [anthropicEvent({ type: 'content_block_delta', index, delta })]),
+        anthropicEvent({ type: 'content_block_stop', index }),
+      ];
+    });
 
   const finish = (): SseEvent[] => {
     finished = true;
@@ -146,6 +200,7 @@ export function createChatStreamToAnthropicTranslator(
       convertChatUsage(usage);
     return [
       ...closeOpen(),
+      ...flushHeld(),
       anthropicEvent({
         type: 'message_delta',
         delta: { stop_reason: refused ? 'refusal' : mapChatFinishReason(finishReason), stop_sequence: null },

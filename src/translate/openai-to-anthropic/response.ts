@@ -3,9 +3,9 @@
  * "Response" and "Usage math").
  */
 
-import { count } from '../../billing/usage.ts';
 import type { AnthropicMessagesResponse, AnthropicUsage } from '../../shapes/anthropic.ts';
 import type { ChatCompletion, ChatFinishReason, ChatToolCall, ChatUsage } from '../../shapes/openai.ts';
+import { count } from '../../shapes/usage.ts';
 
 /** What the response and stream translators need to know about the request; see convertChatRequestToAnthropic. */
 export interface ChatResponseContext {

@@ -137,6 +137,32 @@ describe('convertChatRequestToConverse', () => {
     expect(body.toolConfig?.toolChoice).toEqual({ auto: {} });
   });
 
+  it('answers an empty or blank tool result with non-blank text (Converse refuses blank text blocks)', () => {
+    const { body } = convertChatRequestToConverse({
+      model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
+      messages: [
+        { role: 'user', content: 'Clear both caches.' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_a', type: 'function', function: { name: 'clear_cache', arguments: '{"name":"a"}' } },
+            { id: 'call_b', type: 'function', function: { name: 'clear_cache', arguments: '{"name":"b"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_a', content: '' },
+        { role: 'tool', tool_call_id: 'call_b', content: [{ type: 'text', text: '  ' }] },
+      ],
+    });
+    const results = body.messages[2]?.content.map((block) =>
+      'toolResult' in block ? block.toolResult : block,
+    );
+    expect(results).toEqual([
+      { toolUseId: 'call_a', content: [{ text: '(empty result)' }] },
+      { toolUseId: 'call_b', content: [{ text: '(empty result)' }] },
+    ]);
+  });
+
   it('keeps a toolConfig when the history has tool blocks but the request no tools (else ValidationException)', () => {
     const request = fixture('request-tool-results.json');
     delete request.tools;

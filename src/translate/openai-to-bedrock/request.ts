@@ -37,6 +37,12 @@ const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {} };
 /** Stands in for a missing first user turn (Converse conversations start with the user). */
 const OPENING_USER_TEXT = '.';
 
+/**
+ * Stands in for an empty tool result: Converse refuses blank text blocks, and a text block (not
+ * `json`) is the result type every Converse model takes.
+ */
+const EMPTY_TOOL_RESULT_TEXT = '(empty result)';
+
 const IMAGE_FORMATS: ReadonlyMap<string, BedrockImageFormat> = new Map([
   ['image/png', 'png'],
   ['image/jpeg', 'jpeg'],
@@ -205,9 +211,11 @@ function convertAssistant(message: ChatAssistantMessage): BedrockContentBlock[] 
 function convertToolResult(message: ChatToolMessage): BedrockContentBlock {
   if (typeof message.tool_call_id !== 'string')
     throw new InvalidRequestError('tool messages need a tool_call_id');
+  const text = joinText(message.content);
   const toolResult: BedrockToolResultBlock = {
     toolUseId: sanitizeToolUseId(message.tool_call_id),
-    content: [{ text: joinText(message.content) }],
+    // Converse refuses blank text, yet a tool that printed nothing still answers its call.
+    content: [{ text: text.trim() === '' ? EMPTY_TOOL_RESULT_TEXT : text }],
   };
   return { toolResult };
 }

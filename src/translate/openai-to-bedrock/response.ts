@@ -3,9 +3,9 @@
  * "Converse response"). The body carries no id or model: both come from the context.
  */
 
-import { count } from '../../billing/usage.ts';
 import type { BedrockConverseResponse, BedrockUsage } from '../../shapes/bedrock.ts';
 import type { ChatCompletion, ChatFinishReason, ChatToolCall, ChatUsage } from '../../shapes/openai.ts';
+import { count } from '../../shapes/usage.ts';
 
 /** What the response and stream translators need to know about the request. */
 export interface ConverseResponseContext {

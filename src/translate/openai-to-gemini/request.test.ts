@@ -54,10 +54,10 @@ describe('convertChatRequestToGemini', () => {
           parts: [
             { text: "What's the weather where this photo was taken, and in Tokyo?" },
             { inlineData: { mimeType: 'image/png', data: pngData } },
+            // A Files-API URI: Gemini knows its type.
             {
               fileData: {
-                mimeType: 'image/webp',
-                fileUri: 'https://example.com/photos/eiffel.webp?size=large',
+                fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/eiffel-photo-8kq2',
               },
             },
           ],
@@ -314,7 +314,6 @@ describe('convertChatRequestToGemini', () => {
               },
               { type: 'image_url', image_url: { url: 'data:image/svg+xml,%3Csvg%2F%3E' } },
               { type: 'image_url', image_url: { url: 'https://www.youtube.com/watch?v=9hE5-98ZeCg' } },
-              { type: 'image_url', image_url: { url: 'https://cdn.example.com/render' } },
             ],
           },
         ],
@@ -325,8 +324,60 @@ describe('convertChatRequestToGemini', () => {
       { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } },
       { inlineData: { mimeType: 'image/svg+xml', data: Buffer.from('<svg/>').toString('base64') } },
       { fileData: { fileUri: 'https://www.youtube.com/watch?v=9hE5-98ZeCg' } },
+    ]);
+  });
+
+  it('refuses other image URLs on the Gemini API with a 400 naming the rule (the gateway fetches nothing)', () => {
+    for (const url of [
+      'https://cdn.example.com/render.png',
+      'http://169.254.169.254/latest/meta-data/',
+      'gs://bucket/cat.png',
+      'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash',
+    ]) {
+      const imageRequest = request({
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }],
+      });
+      const error = (() => {
+        try {
+          convertChatRequestToGemini(imageRequest);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect((error as InvalidRequestError).statusCode).toBe(400);
+      expect((error as Error).message).toBe(
+        'messages[0].content[0]: gemini/ models take images and files as data: URLs (data:image/png;base64,...), ' +
+          'Gemini Files API URIs or YouTube links; the gateway does not fetch other URLs',
+      );
+    }
+  });
+
+  it('sends gs:// and https URIs as fileData to an upstream that fetches them (Vertex)', () => {
+    const body = convertChatRequestToGemini(
+      request({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image_url', image_url: { url: 'gs://bucket/photos/cat.webp' } },
+              { type: 'image_url', image_url: { url: 'https://cdn.example.com/render' } },
+            ],
+          },
+        ],
+      }),
+      { remoteFileUris: true },
+    );
+    expect(body.contents[0]?.parts).toEqual([
+      { fileData: { mimeType: 'image/webp', fileUri: 'gs://bucket/photos/cat.webp' } },
       { fileData: { mimeType: 'image/jpeg', fileUri: 'https://cdn.example.com/render' } },
     ]);
+    const ftp = request({
+      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'ftp://x/y.png' } }] }],
+    });
+    expect(() => convertChatRequestToGemini(ftp, { remoteFileUris: true })).toThrow(
+      /vertex\/ Gemini models take media as data: URLs, gs:\/\/ or https URIs/,
+    );
   });
 
   it('refuses content parts, roles and formats Gemini cannot take', () => {

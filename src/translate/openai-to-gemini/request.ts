@@ -27,6 +27,7 @@ import type {
   ChatToolMessage,
   ChatUserContentPart,
 } from '../../shapes/openai.ts';
+import { convertMediaUrl } from './media.ts';
 import { convertJsonSchemaToGemini } from './schema.ts';
 
 export interface GeminiRequestOptions {
@@ -35,6 +36,11 @@ export interface GeminiRequestOptions {
    * `systemInstruction`, which Gemma models refuse. Defaults to true for `gemma-*` models.
    */
   inlineSystemInstruction?: boolean;
+  /**
+   * The upstream fetches `gs://` and https file URIs itself (Vertex). The Gemini API does not:
+   * there only data URLs, Files-API URIs and YouTube links are accepted (see media.ts).
+   */
+  remoteFileUris?: boolean;
 }
 
 /**
@@ -82,7 +88,7 @@ export function convertChatRequestToGemini(
         systemParts.push(...convertTextOnly(message.content, position).map((text) => ({ text })));
         break;
       case 'user':
-        append('user', convertUserContent(message.content, position));
+        append('user', convertUserContent(message.content, position, options.remoteFileUris === true));
         break;
       case 'assistant':
         append('model', convertAssistantMessage(message, position, toolNames));
@@ -145,7 +151,7 @@ function convertTextOnly(content: unknown, position: number): string[] {
   });
 }
 
-function convertUserContent(content: unknown, position: number): GeminiPart[] {
+function convertUserContent(content: unknown, position: number, remoteFileUris: boolean): GeminiPart[] {
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
   if (!Array.isArray(content)) {
     throw new InvalidRequestError(`messages[${position}].content must be a string or an array of parts`);
@@ -155,13 +161,18 @@ function convertUserContent(content: unknown, position: number): GeminiPart[] {
     const converted = convertContentPart(
       part as ChatUserContentPart,
       `messages[${position}].content[${index}]`,
+      remoteFileUris,
     );
     if (converted !== undefined) parts.push(converted);
   }
   return parts;
 }
 
-function convertContentPart(part: ChatUserContentPart, where: string): GeminiPart | undefined {
+function convertContentPart(
+  part: ChatUserContentPart,
+  where: string,
+  remoteFileUris: boolean,
+): GeminiPart | undefined {
   switch (part?.type) {
     case 'text':
       if (typeof part.text !== 'string') throw new InvalidRequestError(`${where}.text must be a string`);
@@ -169,7 +180,7 @@ function convertContentPart(part: ChatUserContentPart, where: string): GeminiPar
     case 'image_url': {
       const url = part.image_url?.url;
       if (typeof url !== 'string') throw new InvalidRequestError(`${where}.image_url.url must be a string`);
-      return convertUrl(url, where);
+      return convertMediaUrl(url, where, remoteFileUris);
     }
     case 'input_audio': {
       const { data, format } = part.input_audio ?? {};
@@ -185,69 +196,13 @@ function convertContentPart(part: ChatUserContentPart, where: string): GeminiPar
           `${where}: only inline file_data (a data URL) is supported for Gemini models`,
         );
       }
-      return convertUrl(data, where);
+      return convertMediaUrl(data, where, remoteFileUris);
     }
     default:
       throw new InvalidRequestError(
         `${where}: content part type '${(part as { type?: unknown })?.type}' is not supported for Gemini models`,
       );
   }
-}
-
-/**
- * A data URL becomes inline bytes; any other URL a file reference with a MIME type guessed from its
- * extension. The Gemini API itself only fetches Files-API and YouTube URIs (Vertex also gs:// and
- * https); a gateway step that downloads other URLs must run before this pure translation.
- */
-function convertUrl(url: string, where: string): GeminiPart {
-  if (url.startsWith('data:')) {
-    const comma = url.indexOf(',');
-    if (comma === -1) throw new InvalidRequestError(`${where}: malformed data URL`);
-    const header = url.slice('data:'.length, comma);
-    const payload = url.slice(comma + 1);
-    const isBase64 = header.endsWith(';base64');
-    const mimeType = (isBase64 ? header.slice(0, -';base64'.length) : header).split(';')[0] || 'text/plain';
-    const data = isBase64 ? payload : Buffer.from(decodeURIComponent(payload), 'utf8').toString('base64');
-    return { inlineData: { mimeType, data } };
-  }
-  const mimeType = guessMimeType(url);
-  return { fileData: { ...(mimeType === undefined ? {} : { mimeType }), fileUri: url } };
-}
-
-const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  heic: 'image/heic',
-  heif: 'image/heif',
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  mp3: 'audio/mp3',
-  wav: 'audio/wav',
-  flac: 'audio/flac',
-  ogg: 'audio/ogg',
-  mp4: 'video/mp4',
-  mov: 'video/mov',
-  webm: 'video/webm',
-};
-
-/** By the path's extension; YouTube links need none; an image part without one is assumed JPEG. */
-function guessMimeType(url: string): string | undefined {
-  let pathname: string;
-  let host = '';
-  try {
-    const parsed = new URL(url);
-    pathname = parsed.pathname;
-    host = parsed.hostname;
-  } catch {
-    pathname = url;
-  }
-  if (/(^|\.)(youtube\.com|youtu\.be)$/.test(host)) return undefined;
-  const dot = pathname.lastIndexOf('.');
-  const extension = dot === -1 ? '' : pathname.slice(dot + 1).toLowerCase();
-  return MIME_BY_EXTENSION[extension] ?? 'image/jpeg';
 }
 
 function convertAssistantMessage(

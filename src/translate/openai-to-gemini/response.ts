@@ -7,8 +7,7 @@
  * no candidates, promptFeedback.blockReason) → `content: null, finish_reason: "content_filter"`,
  * usageMetadata (inclusive counts) → usage.
  */
-import type { TokenUsage } from '../../billing/usage.ts';
-import { count } from '../../billing/usage.ts';
+
 import type {
   GeminiCandidate,
   GeminiGenerateContentResponse,
@@ -22,6 +21,7 @@ import type {
   ChatToolCall,
   ChatUsage,
 } from '../../shapes/openai.ts';
+import { count, type TokenUsage } from '../../shapes/usage.ts';
 
 export interface GeminiResponseContext {
   /** Reported as `model` when Gemini sends no `modelVersion`. */

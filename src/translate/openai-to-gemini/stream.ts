@@ -11,10 +11,11 @@
  * its finishReason (else the stream was cut short: an error chunk). An `{"error": …}` event
  * becomes an OpenAI error chunk, after which nothing more (not even `[DONE]`) is written.
  */
-import type { TokenUsage } from '../../billing/usage.ts';
+
 import type { GatewayError } from '../../errors/gateway-error.ts';
 import type { GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from '../../shapes/gemini.ts';
 import type { ChatChunkDelta, ChatCompletionChunk, ChatFinishReason } from '../../shapes/openai.ts';
+import type { TokenUsage } from '../../shapes/usage.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
 import type { StreamTranslator } from '../types.ts';
 import { convertGeminiError } from './errors.ts';

@@ -1,7 +1,7 @@
 /**
- * The upstream probes behind testProviderCredential that the GraphQL suite cannot point at a fake
- * through a Connection: Bedrock's SigV4-signed STS GetCallerIdentity (a fake STS that checks the
- * signature), an unreachable upstream, and the secret scrubbing of messages.
+ * The upstream probes behind testProviderCredential, called directly: Bedrock's SigV4-signed STS
+ * GetCallerIdentity (a fake STS that checks the signature; bedrock-probe.test.ts goes through
+ * GraphQL), an unreachable upstream, and the secret scrubbing of messages.
  */
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';

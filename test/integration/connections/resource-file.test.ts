@@ -48,6 +48,15 @@ spec:
   secretRef: {name: team-llm-key}
   baseUrl: ${teamUpstream.url}/v1
   dailyCapMicros: ${CAP}
+---
+apiVersion: gateway.service.io/v1alpha1
+kind: Connection
+metadata: {name: team-default, namespace: tenant-default}
+spec:
+  provider: openai
+  secretRef: {name: team-llm-key}
+  baseUrl: ${teamUpstream.url}/v1
+  defaultModel: gpt-4o-mini
 `,
   );
   gateway = await startTestGateway({
@@ -93,6 +102,21 @@ describe('a Connection from a resource file', () => {
     await expect.poll(spentToday).toBe(JSON_COST);
   });
 
+  it("serves @slug with no model on the Connection's defaultModel", async () => {
+    const response = await chat('@team-default');
+    expect(response.status).toBe(200);
+    const upstream = teamUpstream.requests.at(-1)!;
+    expect((upstream.body as { model: string }).model).toBe('gpt-4o-mini');
+    expect(upstream.headers.authorization).toBe(`Bearer ${TEAM_KEY}`);
+    expect(response.headers.get('x-service-credential-slug')).toBe('team-default');
+    // A Connection without one: a 400 that says what to write instead.
+    const missing = await chat('@team/');
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toContain(
+      "connection 'team' has no defaultModel",
+    );
+  });
+
   it('is listed by the control plane with its keyHint, never the key', async () => {
     const result = await graphql<{
       providerCredentials: {
@@ -108,7 +132,7 @@ describe('a Connection from a resource file', () => {
       '{ providerCredentials { slug kind keyHint dailyCapMicros spentTodayMicros ready status } }',
     );
     expect(JSON.stringify(result)).not.toContain(TEAM_KEY);
-    expect(result.data?.providerCredentials).toEqual([
+    expect(result.data?.providerCredentials?.filter((credential) => credential.slug === 'team')).toEqual([
       {
         slug: 'team',
         kind: 'openai',

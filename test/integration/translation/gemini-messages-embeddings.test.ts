@@ -127,6 +127,32 @@ describe('/v1/messages on gemini/* (official Anthropic SDK)', () => {
     expect(response.headers.get('retry-after')).toBe('17');
     expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
   });
+
+  it("answers a refused platform key with an Anthropic error type (api_error), the gateway's code kept", async () => {
+    geminiFake.overrideNext((_request, response) =>
+      sendJson(response, 400, {
+        error: {
+          code: 400,
+          message: 'API key not valid. Please pass a valid API key.',
+          status: 'INVALID_ARGUMENT',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }],
+        },
+      }),
+    );
+    const error = await anthropic()
+      .messages.create({
+        model: 'gemini/gemini-2.5-flash',
+        max_tokens: 16,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+    expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(502);
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'api_error', code: 'service.upstream_error' },
+    });
+  });
 });
 
 describe('/v1/embeddings on gemini/*', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../../fakes/fake-anthropic.ts';
 import { FAKE_GEMINI_REPLY, startFakeGemini } from '../../fakes/fake-gemini.ts';
 import { FAKE_OPENAI_REPLY, STREAM_PIECES, startFakeOpenAi } from '../../fakes/fake-openai.ts';
-import type { FakeServer } from '../../fakes/fake-server.ts';
+import { type FakeServer, sendJson, sendSse } from '../../fakes/fake-server.ts';
 import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 let openaiFake: FakeServer;
@@ -130,6 +130,58 @@ describe('gemini/* on /v1/chat/completions', () => {
     expect(geminiFake.requests.at(-1)!.path).toBe(
       '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
     );
+  });
+
+  it('answers a blocked prompt (HTTP 200, promptFeedback.blockReason) as content_filter, JSON and streamed', async () => {
+    const blocked = {
+      promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+      usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
+      modelVersion: 'gemini-2.5-flash',
+    };
+    const request = {
+      model: 'gemini/gemini-2.5-flash',
+      messages: [{ role: 'user' as const, content: 'Hello' }],
+    };
+    geminiFake.overrideNext((_request, response) => sendJson(response, 200, blocked));
+    const completion = await openai().chat.completions.create(request);
+    expect(completion.choices[0]!.finish_reason).toBe('content_filter');
+    expect(completion.choices[0]!.message.content).toBeNull();
+    expect(completion.usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 0 });
+
+    geminiFake.overrideNext((_request, response) =>
+      sendSse(response, [`data: ${JSON.stringify(blocked)}\r\n\r\n`]),
+    );
+    const stream = await openai().chat.completions.create({ ...request, stream: true });
+    const finishReasons: string[] = [];
+    let text = '';
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.choices[0]?.finish_reason) finishReasons.push(chunk.choices[0].finish_reason);
+    }
+    expect(finishReasons).toEqual(['content_filter']);
+    expect(text).toBe('');
+  });
+
+  it('refuses an https image URL with 400 invalid_request naming the rule, without calling Gemini', async () => {
+    const before = geminiFake.requests.length;
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      {
+        model: 'gemini/gemini-2.5-flash',
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image_url', image_url: { url: 'https://cdn.example.com/cat.png' } }],
+          },
+        ],
+      },
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toMatch(/gemini\/ models take images and files as data: URLs/);
+    expect(geminiFake.requests.length).toBe(before);
   });
 
   it("maps Gemini's 400 for a bad key to a 502 (the platform's key, not the caller's)", async () => {

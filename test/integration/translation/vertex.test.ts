@@ -94,6 +94,20 @@ describe('vertex/* Gemini models (official openai client)', () => {
     expect(upstream.body).toMatchObject({ contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] });
   });
 
+  it('sends gs:// image URIs as fileData (Vertex fetches them itself)', async () => {
+    await openai().chat.completions.create({
+      model: `vertex/${VERTEX_GEMINI_MODEL}`,
+      messages: [
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: 'gs://photos/cat.png' } }] },
+      ],
+    });
+    expect(vertex.modelRequests().at(-1)!.body).toMatchObject({
+      contents: [
+        { role: 'user', parts: [{ fileData: { mimeType: 'image/png', fileUri: 'gs://photos/cat.png' } }] },
+      ],
+    });
+  });
+
   it('streams through streamGenerateContent?alt=sse', async () => {
     const stream = await openai().chat.completions.create({
       ...chat(`vertex/${VERTEX_GEMINI_MODEL}`),
@@ -102,6 +116,38 @@ describe('vertex/* Gemini models (official openai client)', () => {
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('Hello from Vertex.');
+    expect(vertex.modelRequests().at(-1)!.path).toBe(
+      `${PLATFORM_PREFIX}/google/models/${VERTEX_GEMINI_MODEL}:streamGenerateContent?alt=sse`,
+    );
+  });
+});
+
+describe('/v1/messages on vertex/* Gemini models (official Anthropic SDK)', () => {
+  it('translates to generateContent and streamGenerateContent on the project, and the answers back', async () => {
+    const anthropic = new Anthropic({
+      apiKey: gateway.credentials.apiKey,
+      baseURL: gateway.url,
+      maxRetries: 0,
+    });
+    const message = await anthropic.messages.create({
+      model: `vertex/${VERTEX_GEMINI_MODEL}`,
+      max_tokens: 32,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(message.content).toEqual([{ type: 'text', text: FAKE_VERTEX_GEMINI_REPLY }]);
+    expect(message.usage).toMatchObject({ input_tokens: 11, output_tokens: 6 });
+    expect(vertex.modelRequests().at(-1)!.path).toBe(
+      `${PLATFORM_PREFIX}/google/models/${VERTEX_GEMINI_MODEL}:generateContent`,
+    );
+    const final = await anthropic.messages
+      .stream({
+        model: `vertex/${VERTEX_GEMINI_MODEL}`,
+        max_tokens: 32,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
+      .finalMessage();
+    expect(final.content).toEqual([{ type: 'text', text: 'Hello from Vertex.' }]);
+    expect(final.stop_reason).toBe('end_turn');
     expect(vertex.modelRequests().at(-1)!.path).toBe(
       `${PLATFORM_PREFIX}/google/models/${VERTEX_GEMINI_MODEL}:streamGenerateContent?alt=sse`,
     );
