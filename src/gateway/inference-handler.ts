@@ -79,6 +79,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       body: clientBody,
       upstreamModel: route.upstreamModel,
       stream: parsed.stream,
+      provider: route.provider.name,
       endpoint: route.endpoint, // hosting providers (Vertex): their paths and body
     });
     const streamOptions = parsed.body.stream_options as JsonObject | undefined | null;
@@ -215,24 +216,34 @@ async function forward(
   }
   // --- end multi-call translations ---
 
-  // Signed providers (SigV4) sign the exact URL, headers and body about to be sent.
-  const sentHeaders =
-    route.sign === undefined
-      ? headers
-      : await route.sign({ method: 'POST', url: exchange.url, headers, body: payload });
+  // Signed providers (SigV4, Google tokens) sign the exact URL, headers and body about to be sent.
+  const send = async (): Promise<UpstreamResponse> => {
+    const sentHeaders =
+      route.sign === undefined
+        ? headers
+        : await route.sign({ method: 'POST', url: exchange.url, headers, body: payload });
+    try {
+      return await deps.upstream.send({
+        provider: route.provider.name,
+        url: exchange.url,
+        headers: sentHeaders,
+        body: payload,
+        signal,
+      });
+    } catch (error) {
+      countUpstreamFailure(deps, route, error);
+      throw error;
+    }
+  };
   exchange.dispatchedAt = performance.now();
-  let response: UpstreamResponse;
-  try {
-    response = await deps.upstream.send({
-      provider: route.provider.name,
-      url: exchange.url,
-      headers: sentHeaders,
-      body: payload,
-      signal: signal,
-    });
-  } catch (error) {
-    countUpstreamFailure(deps, route, error);
-    throw error;
+  let response = await send();
+  // A refused short-lived credential (a Vertex access token revoked or expired early): drop it and
+  // try once more with a fresh one.
+  if (response.statusCode === 401 && route.onUnauthorized !== undefined) {
+    await response.body.dump();
+    route.onUnauthorized();
+    deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: 'status_401_retried' });
+    response = await send();
   }
 
   if (response.statusCode >= 400) {

@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import { renderBalanceHeaders } from '../billing/accountant.ts';
-import { toGatewayError } from '../errors/render-error.ts';
+import { renderErrorInner, toGatewayError } from '../errors/render-error.ts';
 import { renderRoutingHeaders } from '../providers/resolve-route.ts';
 import { type SseEvent, serializeSseComment, serializeSseEvent } from '../sse/sse-events.ts';
 import { createUpstreamEventReader } from '../sse/stream-framing.ts';
@@ -87,7 +87,7 @@ export async function relayStream(
         'upstream stream failed after the response began',
       );
       const failure = toGatewayError(classifyTransportError(route.provider.name, error, signal));
-      const inner = { code: failure.code, message: failure.message, type: failure.type };
+      const inner = renderErrorInner(failure, exchange.operation === 'messages' ? 'anthropic' : 'openai');
       raw.write(
         exchange.operation === 'messages'
           ? serializeSseEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: inner }) })

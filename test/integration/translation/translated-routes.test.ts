@@ -92,7 +92,9 @@ describe('/v1/messages on an OpenAI-shaped upstream', () => {
     expect(message.stop_reason).toBe('end_turn');
     const upstream = openaiFake.requests.at(-1)!;
     expect(upstream.path).toBe('/v1/chat/completions');
-    expect(upstream.body).toMatchObject({ model: 'gpt-4o', max_tokens: 64 });
+    // OpenAI's own API takes the cap as max_completion_tokens (its o-series refuse max_tokens).
+    expect(upstream.body).toMatchObject({ model: 'gpt-4o', max_completion_tokens: 64 });
+    expect(upstream.body).not.toHaveProperty('max_tokens');
   });
 
   it('streams Anthropic events translated from chat chunks', async () => {

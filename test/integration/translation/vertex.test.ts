@@ -264,18 +264,39 @@ describe('Vertex access tokens', () => {
     });
   });
 
-  it("maps Vertex's 401 UNAUTHENTICATED to 502 (the gateway's credential, not the caller's)", async () => {
-    vertex.overrideNext((_request, response) => {
-      response.writeHead(401, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          error: {
-            code: 401,
-            message: 'Request had invalid authentication credentials.',
-            status: 'UNAUTHENTICATED',
-          },
-        }),
-      );
+  const unauthenticated: Parameters<FakeVertex['overrideNext']>[0] = (_request, response) => {
+    response.writeHead(401, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        error: {
+          code: 401,
+          message: 'Request had invalid authentication credentials.',
+          status: 'UNAUTHENTICATED',
+        },
+      }),
+    );
+  };
+
+  it('drops a token Vertex refuses and retries once with a fresh one', async () => {
+    const grantsBefore = grantsOf(platformAccount).length;
+    vertex.overrideNext(unauthenticated);
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      chat(`vertex/${VERTEX_GEMINI_MODEL}`),
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(200);
+    const grants = grantsOf(platformAccount);
+    expect(grants).toHaveLength(grantsBefore + 1);
+    expect(vertex.modelRequests().at(-1)!.headers.authorization).toBe(`Bearer ${grants.at(-1)!.token}`);
+  });
+
+  it("maps Vertex's 401 UNAUTHENTICATED on the retry too to 502 (the gateway's credential, not the caller's)", async () => {
+    // The model call is refused, the token exchange hands out a token the model endpoint does not
+    // know, and the retry with it is refused as well.
+    vertex.overrideNext(unauthenticated).overrideNext((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ access_token: 'ya29.unknown', expires_in: 3599, token_type: 'Bearer' }));
     });
     const response = await postJson(
       `${gateway.url}/v1/chat/completions`,
@@ -283,6 +304,7 @@ describe('Vertex access tokens', () => {
       gateway.credentials.apiKey,
     );
     expect(response.status).toBe(502);
+    expect(vertex.modelRequests().at(-1)!.headers.authorization).toBe('Bearer ya29.unknown');
   });
 
   it('refuses embeddings on Vertex for now', async () => {
