@@ -339,22 +339,16 @@ describe.runIf(helmOk)('the Helm chart', () => {
       {
         apiGroups: ['gateway.service.io'],
         resources: ['tenants', 'cachepolicies', 'connections'],
-        verbs: ['get', 'list', 'watch', 'patch', 'update'],
+        verbs: ['get', 'list', 'watch', 'patch'],
       },
       {
         apiGroups: ['gateway.service.io'],
         resources: ['tenants/status', 'cachepolicies/status', 'connections/status'],
-        verbs: ['get', 'patch', 'update'],
+        verbs: ['patch'],
       },
-      {
-        apiGroups: ['gateway.service.io'],
-        resources: ['tenants/finalizers', 'cachepolicies/finalizers', 'connections/finalizers'],
-        verbs: ['get', 'patch', 'update'],
-      },
-      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
-      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'patch'] },
+      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
     ]);
     const lease = find(objects, 'Role', `${RELEASE}-operator-leader-election`);
     expect(lease.metadata.namespace).toBe(NAMESPACE);
@@ -364,18 +358,22 @@ describe.runIf(helmOk)('the Helm chart', () => {
         apiGroups: ['coordination.k8s.io'],
         resources: ['leases'],
         resourceNames: [`${RELEASE}-operator`],
-        verbs: ['get', 'update', 'patch'],
+        verbs: ['get', 'update'],
       },
     ]);
     const controlPlane = find(objects, 'ClusterRole', `${RELEASE}-controlplane`);
-    const all = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
     expect(controlPlane.rules).toEqual([
       {
         apiGroups: ['gateway.service.io'],
-        resources: ['tenants', 'cachepolicies', 'connections'],
-        verbs: all,
+        resources: ['connections'],
+        verbs: ['list', 'create', 'patch', 'delete'],
       },
-      { apiGroups: [''], resources: ['secrets'], verbs: all },
+      {
+        apiGroups: ['gateway.service.io'],
+        resources: ['cachepolicies'],
+        verbs: ['create', 'patch', 'delete'],
+      },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'create', 'patch', 'delete'] },
     ]);
   });
 
@@ -481,33 +479,47 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
         'cachepolicies.gateway.service.io',
         'connections.gateway.service.io',
       ]) {
-        for (const verb of ['get', 'list', 'watch', 'patch', 'update']) {
+        for (const verb of ['get', 'list', 'watch', 'patch']) {
           expect(await can(sa, verb, resource, 'tenant-acme'), `${verb} ${resource}`).toBe(true);
         }
-        expect(await can(sa, 'delete', resource, 'tenant-acme'), `delete ${resource}`).toBe(false);
-        expect(await can(sa, 'create', resource, 'tenant-acme'), `create ${resource}`).toBe(false);
+        for (const verb of ['update', 'delete', 'create']) {
+          expect(await can(sa, verb, resource, 'tenant-acme'), `${verb} ${resource}`).toBe(false);
+        }
       }
       expect(await can(sa, 'patch', 'connections.gateway.service.io', 'tenant-acme', 'status')).toBe(true);
-      expect(await can(sa, 'update', 'cachepolicies.gateway.service.io', 'tenant-acme', 'status')).toBe(true);
-      expect(await can(sa, 'update', 'tenants.gateway.service.io', undefined, 'finalizers')).toBe(true);
+      expect(await can(sa, 'update', 'cachepolicies.gateway.service.io', 'tenant-acme', 'status')).toBe(
+        false,
+      );
+      expect(await can(sa, 'update', 'tenants.gateway.service.io', undefined, 'finalizers')).toBe(false);
       expect(await can(sa, 'watch', 'secrets', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'get', 'secrets', 'tenant-acme')).toBe(false);
       expect(await can(sa, 'create', 'secrets', 'tenant-acme')).toBe(false);
       expect(await can(sa, 'create', 'namespaces')).toBe(true);
+      expect(await can(sa, 'get', 'namespaces')).toBe(false);
       expect(await can(sa, 'delete', 'namespaces')).toBe(false);
-      expect(await can(sa, 'create', 'events', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'create', 'events.events.k8s.io', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'create', 'events', 'tenant-acme')).toBe(false);
       expect(await can(sa, 'create', 'leases.coordination.k8s.io', NAMESPACE)).toBe(true);
       expect(await can(sa, 'update', `leases.coordination.k8s.io/${RELEASE}-operator`, NAMESPACE)).toBe(true);
+      expect(await can(sa, 'patch', `leases.coordination.k8s.io/${RELEASE}-operator`, NAMESPACE)).toBe(false);
       expect(await can(sa, 'update', 'leases.coordination.k8s.io/someone-else', NAMESPACE)).toBe(false);
       expect(await can(sa, 'create', 'leases.coordination.k8s.io', 'tenant-acme')).toBe(false);
     });
 
     it('lets the control plane write resources and Secrets, and nothing else', async () => {
       const sa = `${RELEASE}-controlplane`;
-      for (const verb of ['create', 'update', 'patch', 'delete', 'get', 'list', 'watch']) {
+      for (const verb of ['create', 'patch', 'delete']) {
         expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(true);
+        expect(await can(sa, verb, 'cachepolicies.gateway.service.io', 'tenant-acme'), verb).toBe(true);
         expect(await can(sa, verb, 'secrets', 'tenant-acme'), verb).toBe(true);
       }
-      expect(await can(sa, 'create', 'tenants.gateway.service.io')).toBe(true);
+      expect(await can(sa, 'list', 'connections.gateway.service.io', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'get', 'secrets', 'tenant-acme')).toBe(true);
+      for (const verb of ['update', 'watch']) {
+        expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(false);
+        expect(await can(sa, verb, 'secrets', 'tenant-acme'), verb).toBe(false);
+      }
+      expect(await can(sa, 'create', 'tenants.gateway.service.io')).toBe(false);
       expect(await can(sa, 'patch', 'connections.gateway.service.io', 'tenant-acme', 'status')).toBe(false);
       expect(await can(sa, 'create', 'namespaces')).toBe(false);
       expect(await can(sa, 'get', 'pods', NAMESPACE)).toBe(false);
