@@ -139,12 +139,14 @@ describe('KubeInformer', () => {
   const start = (
     timings: ConstructorParameters<typeof KubeInformer>[0]['timings'] = {},
     keep?: (thing: Thing) => boolean,
+    selectors: { labelSelector?: string; fieldSelector?: string } = {},
   ) => {
     informer = new KubeInformer<Thing>({
       transport,
       name: 'Thing',
       path: '/apis/example.io/v1/things',
       keep,
+      ...selectors,
       timings: { backoffBaseMs: 20, backoffMaxMs: 200, ...timings },
     });
     informer.on((change) => events.push(change));
@@ -237,6 +239,20 @@ describe('KubeInformer', () => {
   it('relists periodically', async () => {
     start({ relistIntervalMs: 200 });
     await vi.waitFor(() => expect(fake.lists()).toBeGreaterThanOrEqual(2), { timeout: 3_000 });
+  });
+
+  it('sends its label and field selectors with every list and watch, so the server filters', async () => {
+    fake.watchScripts.push(streamEvents(event('BOOKMARK', { metadata: { resourceVersion: '55' } })));
+    const selectors = { labelSelector: 'app=x', fieldSelector: 'type!=a/b,type!=c' };
+    start({ relistIntervalMs: 200 }, undefined, selectors);
+    await vi.waitFor(() => {
+      expect(fake.lists()).toBeGreaterThanOrEqual(2);
+      expect(fake.watches().length).toBeGreaterThanOrEqual(2);
+    });
+    for (const { query } of fake.requests) {
+      expect(query.get('labelSelector')).toBe('app=x');
+      expect(query.get('fieldSelector')).toBe('type!=a/b,type!=c');
+    }
   });
 
   it('caches only what `keep` accepts, and drops an object that stops matching', async () => {
