@@ -377,6 +377,46 @@ describe.runIf(helmOk)('the Helm chart', () => {
     ]);
   });
 
+  it("requires the Kubernetes version its CRDs' validation rules need, and refuses older ones", async () => {
+    // The first 1.x whose API server knows each field of an x-kubernetes-validations entry (rules
+    // are on by default from 1.25; messageExpression 1.27; fieldPath and reason 1.28; optionalOldSelf
+    // needs CRDValidationRatcheting, on by default from 1.30).
+    const since: Record<string, number> = {
+      rule: 25,
+      message: 25,
+      messageExpression: 27,
+      fieldPath: 28,
+      reason: 28,
+      optionalOldSelf: 30,
+    };
+    const fields = new Set<string>();
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) for (const child of node) collect(child);
+      else if (node !== null && typeof node === 'object') {
+        const rules = (node as Record<string, unknown>)['x-kubernetes-validations'];
+        for (const rule of Array.isArray(rules) ? rules : [])
+          for (const field of Object.keys(rule)) fields.add(field);
+        for (const child of Object.values(node)) collect(child);
+      }
+    };
+    for (const file of readdirSync(join(REPO_ROOT, 'crds'))) {
+      for (const document of parseAllDocuments(readFileSync(join(REPO_ROOT, 'crds', file), 'utf8'))) {
+        collect(document.toJS());
+      }
+    }
+    expect([...fields].filter((field) => !(field in since))).toEqual([]);
+    const minor = Math.max(...[...fields].map((field) => since[field] ?? 0));
+    expect(minor).toBe(28);
+    const chart = parseAllDocuments(readFileSync(join(CHART, 'Chart.yaml'), 'utf8'))[0]?.toJS() as {
+      kubeVersion: string;
+    };
+    expect(chart.kubeVersion).toBe(`>=1.${minor}.0-0`);
+    const older = await template([], ['--kube-version', `1.${minor - 1}.9`]);
+    expect(older.code).not.toBe(0);
+    expect(older.stderr).toContain('kubeVersion');
+    expectSuccess(await template([], ['--kube-version', `1.${minor}.0`]), `helm template for 1.${minor}.0`);
+  });
+
   it("ships the repository's CRDs unchanged in charts/inference-gateway/crds", () => {
     const sources = readdirSync(join(REPO_ROOT, 'crds')).sort();
     expect(readdirSync(join(CHART, 'crds')).sort()).toEqual(sources);
