@@ -55,9 +55,12 @@ export interface Settings {
   stateDir: string;
   resourcesDir: string | undefined;
   bootstrapFile: string | undefined;
-  /** HMAC keys for tt_ev_ tokens: the first signs, all verify. Empty: ephemeral tokens disabled. */
+  /**
+   * HMAC keys for tt_ev_ tokens: the first signs, all verify. Empty: ephemeral tokens disabled.
+   * SERVICE_TOKEN_SIGNING_KEY and SERVICE_TOKEN_VERIFY_KEYS, or their *_FILE forms.
+   */
   tokenSigningKeys: readonly { id: string; secret: string }[];
-  /** 32-byte AES-256-GCM key for secrets at rest in the config store. */
+  /** 32-byte AES-256-GCM key for secrets at rest in the config store (SERVICE_ENCRYPTION_KEY[_FILE]). */
   encryptionKey: Buffer | undefined;
   semanticCache: boolean;
   logLevel: string;
@@ -147,8 +150,40 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
   throw new SettingsError(`${name} must be on or off, got '${env[name]}'`);
 }
 
+/**
+ * A key setting, from the environment (`NAME`) or from a file (`NAME_FILE`: a mounted Kubernetes
+ * Secret, so the key is not in the process environment, where child processes, crash reports and
+ * `kubectl describe` of a misconfigured pod could show it). Not both. Surrounding whitespace (the
+ * trailing newline of a file) is dropped. An empty or missing file is an error, unless `optional`:
+ * an optional key of a Secret is projected into a volume as no file at all.
+ */
+function readKeySetting(
+  env: Env,
+  name: string,
+  cwd: string,
+  options: { optional: boolean } = { optional: false },
+): { value: string | undefined; source: string } {
+  const direct = env[name]?.trim() || undefined;
+  const path = env[`${name}_FILE`]?.trim() || undefined;
+  if (direct !== undefined && path !== undefined)
+    throw new SettingsError(`set ${name} or ${name}_FILE, not both`);
+  if (path === undefined) return { value: direct, source: name };
+  const source = `${name}_FILE`;
+  let content: string;
+  try {
+    content = readFileSync(resolve(cwd, path), 'utf8').trim();
+  } catch (error) {
+    if (options.optional && (error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { value: undefined, source };
+    // The path and the reason only: never the content.
+    throw new SettingsError(`${source} cannot be read: ${(error as Error).message}`);
+  }
+  if (content === '' && !options.optional) throw new SettingsError(`${source} names an empty file`);
+  return { value: content || undefined, source };
+}
+
 /** `SERVICE_TOKEN_SIGNING_KEY` signs (id `k1` unless `id:secret`); `SERVICE_TOKEN_VERIFY_KEYS` adds `id:secret,...`. */
-function readSigningKeys(env: Env): { id: string; secret: string }[] {
+function readSigningKeys(env: Env, cwd: string): { id: string; secret: string }[] {
   const keys: { id: string; secret: string }[] = [];
   const parse = (entry: string, fallbackId: string) => {
     const colon = entry.indexOf(':');
@@ -160,9 +195,10 @@ function readSigningKeys(env: Env): { id: string; secret: string }[] {
     if (keys.some((key) => key.id === id)) throw new SettingsError(`token key id '${id}' is given twice`);
     keys.push({ id, secret });
   };
-  const signing = env.SERVICE_TOKEN_SIGNING_KEY?.trim();
+  const signing = readKeySetting(env, 'SERVICE_TOKEN_SIGNING_KEY', cwd).value;
+  const verify = readKeySetting(env, 'SERVICE_TOKEN_VERIFY_KEYS', cwd, { optional: true }).value;
   if (signing) parse(signing, 'k1');
-  for (const entry of (env.SERVICE_TOKEN_VERIFY_KEYS ?? '').split(',')) {
+  for (const entry of (verify ?? '').split(',')) {
     if (entry.trim()) parse(entry.trim(), `k${keys.length + 1}`);
   }
   if (keys.length > 0 && !signing)
@@ -170,12 +206,11 @@ function readSigningKeys(env: Env): { id: string; secret: string }[] {
   return keys;
 }
 
-function readEncryptionKey(env: Env): Buffer | undefined {
-  const raw = env.SERVICE_ENCRYPTION_KEY?.trim();
+function readEncryptionKey(env: Env, cwd: string): Buffer | undefined {
+  const { value: raw, source } = readKeySetting(env, 'SERVICE_ENCRYPTION_KEY', cwd);
   if (!raw) return undefined;
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-  if (key.length !== 32)
-    throw new SettingsError('SERVICE_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
+  if (key.length !== 32) throw new SettingsError(`${source} must hold 32 bytes, as 64 hex digits or base64`);
   return key;
 }
 
@@ -375,8 +410,8 @@ export function loadSettings(
     stateDir: resolve(cwd, env.STATE_DIR?.trim() || '.gateway-state'),
     resourcesDir: env.RESOURCES_DIR?.trim() ? resolve(cwd, env.RESOURCES_DIR.trim()) : undefined,
     bootstrapFile: env.BOOTSTRAP_FILE?.trim() ? resolve(cwd, env.BOOTSTRAP_FILE.trim()) : undefined,
-    tokenSigningKeys: readSigningKeys(env),
-    encryptionKey: readEncryptionKey(env),
+    tokenSigningKeys: readSigningKeys(env, cwd),
+    encryptionKey: readEncryptionKey(env, cwd),
     semanticCache: readBool(env, 'GATEWAY_SEMCACHE', true),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     bodyLimitBytes: readInt(env, 'GATEWAY_BODY_LIMIT_BYTES', 4 * 1024 * 1024, 1024, 256 * 1024 * 1024),

@@ -24,7 +24,7 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
   const encryptionKey = settings.encryptionKey;
   if (encryptionKey === undefined) {
     throw new SettingsError(
-      'the gateway role needs SERVICE_ENCRYPTION_KEY (the key Connections are sealed with)',
+      'the gateway role needs SERVICE_ENCRYPTION_KEY or SERVICE_ENCRYPTION_KEY_FILE (the key Connections are sealed with)',
     );
   }
   const stores = await openStores(settings);

@@ -1,7 +1,7 @@
 /**
  * The operator role for Kubernetes: reconciles Tenant, CachePolicy and Connection into the Redis
  * config store, with leader election so that several replicas can run. Needs REDIS_URL and
- * SERVICE_ENCRYPTION_KEY; the cluster comes from KUBECONFIG or the in-cluster service account.
+ * SERVICE_ENCRYPTION_KEY (or SERVICE_ENCRYPTION_KEY_FILE); the cluster comes from KUBECONFIG or the in-cluster service account.
  * Serves /healthz (the process is up) and /readyz (the caches are filled) on OPERATOR_PORT.
  */
 import { readFile } from 'node:fs/promises';
@@ -50,7 +50,9 @@ async function serveProbes(
 export async function runOperator(settings: Readonly<Settings>, log: Logger): Promise<void> {
   if (settings.redisUrl === undefined) throw new SettingsError('the operator role needs REDIS_URL');
   if (settings.encryptionKey === undefined)
-    throw new SettingsError('the operator role needs SERVICE_ENCRYPTION_KEY (32 bytes, hex or base64)');
+    throw new SettingsError(
+      'the operator role needs SERVICE_ENCRYPTION_KEY or SERVICE_ENCRYPTION_KEY_FILE (32 bytes, hex or base64)',
+    );
   const operator = await startOperator({
     redisUrl: settings.redisUrl,
     encryptionKey: settings.encryptionKey,

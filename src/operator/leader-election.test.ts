@@ -1,25 +1,36 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeaderElector, type LeaseClient, type LeaseSpec } from './leader-election.ts';
 
-/** An in-memory Lease API with resourceVersion checks, and a switch to make it fail. */
+/**
+ * An in-memory Lease API with resourceVersion checks, and switches to make it fail or slow (each
+ * call then takes `delayMs`, unless its signal aborts it first).
+ */
 class FakeLeases implements LeaseClient {
   lease: { resourceVersion: string; spec: LeaseSpec } | undefined;
   failing = false;
+  delayMs = 0;
   #version = 0;
 
-  async get() {
-    this.#check();
+  async get(_namespace: string, _name: string, signal?: AbortSignal) {
+    await this.#check(signal);
     return this.lease && structuredClone(this.lease);
   }
 
-  async create(_namespace: string, _name: string, spec: LeaseSpec) {
-    this.#check();
+  async create(_namespace: string, _name: string, spec: LeaseSpec, signal?: AbortSignal) {
+    await this.#check(signal);
     if (this.lease) throw new Error('409 already exists');
     return this.#store(spec);
   }
 
-  async replace(_namespace: string, _name: string, resourceVersion: string, spec: LeaseSpec) {
-    this.#check();
+  async replace(
+    _namespace: string,
+    _name: string,
+    resourceVersion: string,
+    spec: LeaseSpec,
+    signal?: AbortSignal,
+  ) {
+    await this.#check(signal);
     if (!this.lease || this.lease.resourceVersion !== resourceVersion) throw new Error('409 conflict');
     return this.#store(spec);
   }
@@ -30,7 +41,8 @@ class FakeLeases implements LeaseClient {
     return structuredClone(this.lease);
   }
 
-  #check() {
+  async #check(signal: AbortSignal | undefined) {
+    if (this.delayMs > 0) await sleep(this.delayMs, undefined, { signal });
     if (this.failing) throw new Error('apiserver unavailable');
   }
 }
@@ -43,13 +55,13 @@ describe('LeaderElector', () => {
     await Promise.all(electors.splice(0).map((elector) => elector.stop({ release: false })));
   });
 
-  const candidate = (leases: FakeLeases, identity: string, events: string[] = []) => {
+  const candidate = (leases: FakeLeases, identity: string, events: string[] = [], timings = TIMINGS) => {
     const elector = new LeaderElector({
       leases,
       namespace: 'ns',
       name: 'lease',
       identity,
-      ...TIMINGS,
+      ...timings,
       onStartedLeading: () => {
         events.push(`${identity} started`);
       },
@@ -138,6 +150,28 @@ describe('LeaderElector', () => {
     leases.failing = false;
     await vi.waitFor(() => expect(a.isLeader()).toBe(true), { timeout: 2_000 });
     expect(events).toEqual(['a started', 'a stopped', 'a started']);
+  });
+
+  it('steps down by the renew deadline when the API server is slow, without waiting for the late attempt', async () => {
+    // Production has 5 s request timeouts against a 10 s renew deadline and a 15 s lease: an attempt
+    // started late in the deadline must not keep the leader leading past it.
+    const timings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_000, retryPeriodMs: 200 };
+    const leases = new FakeLeases();
+    const events: string[] = [];
+    const a = candidate(leases, 'a', events, timings);
+    await vi.waitFor(() => expect(a.isLeader()).toBe(true));
+    // Every call now answers long after the lease would have expired.
+    leases.delayMs = 10 * timings.leaseDurationMs;
+    await vi.waitFor(() => expect(a.isLeader()).toBe(false), { timeout: 3_000, interval: 5 });
+    const steppedDownAt = Date.now();
+    expect(events).toEqual(['a started', 'a stopped']);
+    // The last renewal that went through wrote its own start time; the deadline counts from there.
+    const lastRenewal = Date.parse(leases.lease?.spec.renewTime ?? '');
+    const leadingFor = steppedDownAt - lastRenewal;
+    expect(leadingFor).toBeGreaterThanOrEqual(timings.renewDeadlineMs - 20);
+    expect(leadingFor).toBeLessThanOrEqual(timings.renewDeadlineMs + 200);
+    // So no standby could have taken the lease over while it still led.
+    expect(leadingFor).toBeLessThan(timings.leaseDurationMs);
   });
 
   it('steps down at once when it sees another holder', async () => {

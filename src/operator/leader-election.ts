@@ -9,7 +9,11 @@
  *   someone else wrote first and the attempt failed.
  * - The leader renews every `retryPeriodMs`. If it cannot renew for `renewDeadlineMs` it stops
  *   leading (before anyone else may take over at `leaseDurationMs`); it steps down at once if it
- *   sees another holder. Then it becomes a candidate again.
+ *   sees another holder. Then it becomes a candidate again. As with client-go's RenewDeadline, a
+ *   renewal attempt is itself bounded by what is left of the deadline (its requests are aborted
+ *   then): a slow API server cannot keep an attempt, and so the leadership, running past it. The
+ *   deadline runs from the start of the last successful attempt, which is no later than the
+ *   renewTime it wrote and than the moment a standby saw it.
  * - stop({ release: true }) hands the lease back (holder cleared, duration 1 s) so a standby takes
  *   over at its next retry instead of waiting for expiry.
  */
@@ -24,19 +28,28 @@ export interface LeaseSpec {
   leaseTransitions?: number;
 }
 
-/** What leader election needs of the Lease API (resources/kubernetes-leases.ts in production). */
+/**
+ * What leader election needs of the Lease API (resources/kubernetes-leases.ts in production). A
+ * call given a signal rejects once the signal aborts.
+ */
 export interface LeaseClient {
-  get(namespace: string, name: string): Promise<{ resourceVersion: string; spec: LeaseSpec } | undefined>;
+  get(
+    namespace: string,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<{ resourceVersion: string; spec: LeaseSpec } | undefined>;
   create(
     namespace: string,
     name: string,
     spec: LeaseSpec,
+    signal?: AbortSignal,
   ): Promise<{ resourceVersion: string; spec: LeaseSpec }>;
   replace(
     namespace: string,
     name: string,
     resourceVersion: string,
     spec: LeaseSpec,
+    signal?: AbortSignal,
   ): Promise<{ resourceVersion: string; spec: LeaseSpec }>;
 }
 
@@ -58,7 +71,7 @@ export interface LeaderElectionOptions {
   /** Awaited before the lease is released (stop) or campaigning resumes (lost leadership). */
   onStoppedLeading: () => void | Promise<void>;
   log?: LeaderElectionLog;
-  /** For tests. */
+  /** For tests; must advance with real time (the renew deadline is also a timer). */
   now?: () => number;
 }
 
@@ -136,41 +149,57 @@ export class LeaderElector {
 
   async #run(): Promise<void> {
     const stop = this.#stopAbort.signal;
-    const { retryPeriodMs, renewDeadlineMs } = this.#options;
+    const { retryPeriodMs } = this.#options;
     while (!stop.aborted) {
       // Candidate: try until acquired.
-      while (!stop.aborted && !(await this.#tryAcquireOrRenew())) {
+      let acquiredAt = this.#now();
+      while (!stop.aborted && !(await this.#tryAcquireOrRenew(stop))) {
         await this.#wait(retryPeriodMs * (1 + Math.random() * JITTER_FACTOR));
+        acquiredAt = this.#now();
       }
       if (stop.aborted) return;
       this.#leader = true;
       this.#log.info({ identity: this.identity, lease: this.#options.name }, 'became the leader');
       this.#options.onStartedLeading();
-      // Leader: renew until the deadline passes without a renewal, or someone else holds it.
-      let renewedAt = this.#now();
-      while (!stop.aborted) {
-        await this.#wait(retryPeriodMs);
-        if (stop.aborted) return;
-        if (await this.#tryAcquireOrRenew()) {
-          renewedAt = this.#now();
-          continue;
-        }
-        const holder = this.observedHolder();
-        if (holder !== undefined && holder !== this.identity) {
-          this.#log.warn({ identity: this.identity, holder }, 'the lease was taken over; stepping down');
-          break;
-        }
-        if (this.#now() - renewedAt >= renewDeadlineMs) {
-          this.#log.warn(
-            { identity: this.identity, renewDeadlineMs },
-            'could not renew the lease in time; stepping down',
-          );
-          break;
-        }
-      }
+      await this.#lead(acquiredAt);
       if (stop.aborted) return;
       this.#leader = false;
       await this.#options.onStoppedLeading();
+    }
+  }
+
+  /**
+   * Renews until the renew deadline passes without a renewal, or someone else holds the lease;
+   * returns then (or on stop). `renewedAt` is when the last successful attempt started.
+   */
+  async #lead(renewedAt: number): Promise<void> {
+    const stop = this.#stopAbort.signal;
+    const { retryPeriodMs, renewDeadlineMs } = this.#options;
+    const remaining = () => renewedAt + renewDeadlineMs - this.#now();
+    while (!stop.aborted) {
+      await this.#wait(Math.min(retryPeriodMs, Math.max(0, remaining())));
+      if (stop.aborted) return;
+      const attemptAt = this.#now();
+      const leftMs = remaining();
+      if (leftMs > 0) {
+        const deadline = AbortSignal.any([stop, AbortSignal.timeout(leftMs)]);
+        if (await this.#tryAcquireOrRenew(deadline)) {
+          renewedAt = attemptAt;
+          continue;
+        }
+        if (stop.aborted) return;
+        const holder = this.observedHolder();
+        if (holder !== undefined && holder !== this.identity) {
+          this.#log.warn({ identity: this.identity, holder }, 'the lease was taken over; stepping down');
+          return;
+        }
+        if (!deadline.aborted && remaining() > 0) continue;
+      }
+      this.#log.warn(
+        { identity: this.identity, renewDeadlineMs },
+        'could not renew the lease in time; stepping down',
+      );
+      return;
     }
   }
 
@@ -178,8 +207,11 @@ export class LeaderElector {
     await sleep(ms, undefined, { signal: this.#stopAbort.signal }).catch(() => {});
   }
 
-  /** client-go's tryAcquireOrRenew: true when this process holds the lease afterwards. */
-  async #tryAcquireOrRenew(): Promise<boolean> {
+  /**
+   * client-go's tryAcquireOrRenew: true when this process holds the lease afterwards; false on any
+   * failure, including `signal` aborting the requests.
+   */
+  async #tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
     const { leases, namespace, name, identity, leaseDurationMs } = this.#options;
     const now = this.#now();
     const desired: LeaseSpec = {
@@ -190,9 +222,9 @@ export class LeaderElector {
       leaseTransitions: 0,
     };
     try {
-      const current = await leases.get(namespace, name);
+      const current = await leases.get(namespace, name, signal);
       if (!current) {
-        this.#remember(await leases.create(namespace, name, desired));
+        this.#remember(await leases.create(namespace, name, desired, signal));
         return true;
       }
       if (!this.#observed || !isDeepStrictEqual(this.#observed.spec, current.spec)) {
@@ -209,7 +241,7 @@ export class LeaderElector {
       } else {
         desired.leaseTransitions = transitions + 1;
       }
-      this.#remember(await leases.replace(namespace, name, current.resourceVersion, desired));
+      this.#remember(await leases.replace(namespace, name, current.resourceVersion, desired, signal));
       return true;
     } catch (error) {
       this.#log.debug?.({ identity, err: error }, 'lease acquire/renew failed');

@@ -16,18 +16,21 @@ type WatchScript = (response: ServerResponse, query: URLSearchParams) => void;
 class FakeCollection {
   items: Thing[] = [];
   resourceVersion = 10;
-  readonly requests: { watch: boolean; query: URLSearchParams }[] = [];
+  readonly requests: { watch: boolean; query: URLSearchParams; at: number }[] = [];
   readonly watchScripts: WatchScript[] = [];
   readonly openWatches = new Set<ServerResponse>();
   server: Server;
+  port = 0;
 
   constructor() {
     this.server = createServer((request, response) => this.#handle(request, response));
   }
 
+  /** Listens on a free port the first time, on the same port after close() (the server is back). */
   async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return `http://127.0.0.1:${this.port}`;
   }
 
   async close(): Promise<void> {
@@ -50,6 +53,12 @@ class FakeCollection {
     return this.requests.filter((request) => request.watch).map((request) => request.query);
   }
 
+  /** Milliseconds between consecutive watch requests. */
+  watchGaps(): number[] {
+    const times = this.requests.filter((request) => request.watch).map((request) => request.at);
+    return times.slice(1).map((at, index) => at - (times[index] ?? at));
+  }
+
   lists(): number {
     return this.requests.filter((request) => !request.watch).length;
   }
@@ -57,7 +66,7 @@ class FakeCollection {
   #handle(request: IncomingMessage, response: ServerResponse): void {
     const url = new URL(request.url ?? '/', 'http://fake');
     const watch = url.searchParams.get('watch') === 'true';
-    this.requests.push({ watch, query: url.searchParams });
+    this.requests.push({ watch, query: url.searchParams, at: performance.now() });
     if (!watch) {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(
@@ -130,6 +139,7 @@ describe('KubeInformer', () => {
     events = [];
   });
   afterEach(async () => {
+    vi.restoreAllMocks();
     await informer?.stop();
     informer = undefined;
     await transport.close();
@@ -139,12 +149,14 @@ describe('KubeInformer', () => {
   const start = (
     timings: ConstructorParameters<typeof KubeInformer>[0]['timings'] = {},
     keep?: (thing: Thing) => boolean,
+    selectors: { labelSelector?: string; fieldSelector?: string } = {},
   ) => {
     informer = new KubeInformer<Thing>({
       transport,
       name: 'Thing',
       path: '/apis/example.io/v1/things',
       keep,
+      ...selectors,
       timings: { backoffBaseMs: 20, backoffMaxMs: 200, ...timings },
     });
     informer.on((change) => events.push(change));
@@ -212,20 +224,41 @@ describe('KubeInformer', () => {
   });
 
   it('retries failures with growing backoff, from the last resourceVersion, without relisting', async () => {
-    fake.watchScripts.push(status(500), status(500), status(500));
-    const running = start({ backoffBaseMs: 40, backoffMaxMs: 1000 });
-    await vi.waitFor(() => expect(fake.watches()).toHaveLength(4), { timeout: 5_000 });
+    // Jitter takes 50 to 100 % of the delay; at its top the delays are exactly 100, 200, then the
+    // 300 ms cap.
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    fake.watchScripts.push(status(500), status(500), status(500), status(500));
+    const running = start({ backoffBaseMs: 100, backoffMaxMs: 300 });
+    await vi.waitFor(() => expect(fake.watches()).toHaveLength(5), { timeout: 5_000 });
+    const expected = [100, 200, 300, 300];
+    const gaps = fake.watchGaps();
+    expect(gaps).toHaveLength(expected.length);
+    gaps.forEach((gap, index) => {
+      const delay = expected[index] ?? 0;
+      // Not before the delay (timers may round a millisecond early), nor much after it.
+      expect(gap, `retry ${index + 1}`).toBeGreaterThanOrEqual(delay - 2);
+      expect(gap, `retry ${index + 1}`).toBeLessThan(delay + 90);
+    });
     expect(fake.lists()).toBe(1);
     expect(new Set(fake.watches().map((query) => query.get('resourceVersion')))).toEqual(new Set(['10']));
-    // The fourth watch is healthy and open: the failure count resets once it delivers.
-    expect(running.health.failures).toBe(3);
+    // The fifth watch is healthy and open, but has delivered nothing yet: the count stands.
+    expect(running.health.failures).toBe(4);
   });
 
   it('keeps retrying while the server is down, then recovers', async () => {
+    fake.put('a', 1);
     await fake.close();
     const running = start({ backoffBaseMs: 10, backoffMaxMs: 50 });
     await vi.waitFor(() => expect(running.health.failures).toBeGreaterThanOrEqual(3));
     expect(running.synced).toBe(false);
+    expect(fake.requests).toEqual([]);
+    // The server comes back on the same address.
+    await fake.listen();
+    await running.whenSynced();
+    expect(running.get('a', 'ns')?.value).toBe(1);
+    expect(summary()).toEqual(['added:a']);
+    expect(running.health.failures).toBe(0);
+    await vi.waitFor(() => expect(fake.watches()).toHaveLength(1));
   });
 
   it('restarts a watch that stays silent past the watchdog limit', async () => {
@@ -237,6 +270,20 @@ describe('KubeInformer', () => {
   it('relists periodically', async () => {
     start({ relistIntervalMs: 200 });
     await vi.waitFor(() => expect(fake.lists()).toBeGreaterThanOrEqual(2), { timeout: 3_000 });
+  });
+
+  it('sends its label and field selectors with every list and watch, so the server filters', async () => {
+    fake.watchScripts.push(streamEvents(event('BOOKMARK', { metadata: { resourceVersion: '55' } })));
+    const selectors = { labelSelector: 'app=x', fieldSelector: 'type!=a/b,type!=c' };
+    start({ relistIntervalMs: 200 }, undefined, selectors);
+    await vi.waitFor(() => {
+      expect(fake.lists()).toBeGreaterThanOrEqual(2);
+      expect(fake.watches().length).toBeGreaterThanOrEqual(2);
+    });
+    for (const { query } of fake.requests) {
+      expect(query.get('labelSelector')).toBe('app=x');
+      expect(query.get('fieldSelector')).toBe('type!=a/b,type!=c');
+    }
   });
 
   it('caches only what `keep` accepts, and drops an object that stops matching', async () => {

@@ -15,7 +15,8 @@
  *   minutes) is aborted and restarted; this catches a dead peer that TCP keepalive has not.
  * - Periodic relist every `relistIntervalMs`, a safety net for anything a watch may have missed.
  *
- * `keep` filters objects before they enter the cache (e.g. only Secrets of tenant namespaces).
+ * `labelSelector` and `fieldSelector` filter on the server (what is not selected never crosses the
+ * wire); `keep` filters on the client what selectors cannot express (e.g. a namespace prefix).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isKubeStatus, KubeApiError, type KubeStatus, type KubeTransport } from './kubernetes-transport.ts';
@@ -64,6 +65,8 @@ export interface InformerOptions<T extends KubeObject> {
   /** The collection path, e.g. `/apis/gateway.service.io/v1alpha1/tenants` (all namespaces). */
   path: string;
   labelSelector?: string;
+  /** e.g. `type!=helm.sh/release.v1`; sent with every list and watch. */
+  fieldSelector?: string;
   /** apiVersion and kind set on every cached object (list items may come without them). */
   stamp?: { apiVersion: string; kind: string };
   keep?: (object: T) => boolean;
@@ -103,6 +106,7 @@ export class KubeInformer<T extends KubeObject> {
   readonly #transport: KubeTransport;
   readonly #path: string;
   readonly #labelSelector: string | undefined;
+  readonly #fieldSelector: string | undefined;
   readonly #keep: (object: T) => boolean;
   readonly #stamp: { apiVersion: string; kind: string } | undefined;
   readonly #timings: InformerTimings;
@@ -128,6 +132,7 @@ export class KubeInformer<T extends KubeObject> {
     this.#transport = options.transport;
     this.#path = options.path;
     this.#labelSelector = options.labelSelector;
+    this.#fieldSelector = options.fieldSelector;
     this.#keep = options.keep ?? (() => true);
     this.#stamp = options.stamp;
     this.#timings = { ...DEFAULT_INFORMER_TIMINGS, ...options.timings };
@@ -236,7 +241,12 @@ export class KubeInformer<T extends KubeObject> {
       const page = await this.#transport.request<ListPage<T>>({
         method: 'GET',
         path: this.#path,
-        query: { labelSelector: this.#labelSelector, limit: LIST_PAGE_SIZE, continue: continueToken },
+        query: {
+          labelSelector: this.#labelSelector,
+          fieldSelector: this.#fieldSelector,
+          limit: LIST_PAGE_SIZE,
+          continue: continueToken,
+        },
         timeoutMs: this.#timings.listTimeoutMs,
         signal: this.#stopAbort.signal,
       });
@@ -286,6 +296,7 @@ export class KubeInformer<T extends KubeObject> {
           allowWatchBookmarks: true,
           timeoutSeconds,
           labelSelector: this.#labelSelector,
+          fieldSelector: this.#fieldSelector,
         },
         abort.signal,
         (line) => {

@@ -1,6 +1,7 @@
 /**
  * coordination.k8s.io/v1 Leases for leader election: read, create, and replace guarded by the
- * resourceVersion that was read (a 409 means someone else wrote first).
+ * resourceVersion that was read (a 409 means someone else wrote first). Each request ends at its
+ * timeout or when the caller's signal aborts (leader election passes its renew deadline).
  */
 import { isKubeStatus, type KubeTransport } from './kubernetes-transport.ts';
 
@@ -45,20 +46,22 @@ export class KubernetesLeases {
     this.#timeoutMs = options.timeoutMs ?? 5_000;
   }
 
-  async get(namespace: string, name: string): Promise<StoredLease | undefined> {
+  async get(namespace: string, name: string, signal?: AbortSignal): Promise<StoredLease | undefined> {
     const lease = await this.#transport.requestOptional<LeaseObject>({
       method: 'GET',
       path: this.#path(namespace, name),
       timeoutMs: this.#timeoutMs,
+      signal,
     });
     return lease && this.#stored(lease);
   }
 
-  async create(namespace: string, name: string, spec: LeaseSpec): Promise<StoredLease> {
+  async create(namespace: string, name: string, spec: LeaseSpec, signal?: AbortSignal): Promise<StoredLease> {
     return this.#write(name, {
       method: 'POST',
       path: `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`,
       body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec },
+      signal,
     });
   }
 
@@ -67,6 +70,7 @@ export class KubernetesLeases {
     name: string,
     resourceVersion: string,
     spec: LeaseSpec,
+    signal?: AbortSignal,
   ): Promise<StoredLease> {
     return this.#write(name, {
       method: 'PUT',
@@ -77,12 +81,13 @@ export class KubernetesLeases {
         metadata: { name, namespace, resourceVersion },
         spec,
       },
+      signal,
     });
   }
 
   async #write(
     name: string,
-    request: { method: 'POST' | 'PUT'; path: string; body: object },
+    request: { method: 'POST' | 'PUT'; path: string; body: object; signal: AbortSignal | undefined },
   ): Promise<StoredLease> {
     try {
       return this.#stored(

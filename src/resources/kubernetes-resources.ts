@@ -4,8 +4,12 @@
  * reads come from informers (list+watch caches, see kubernetes-informer.ts) once started, from the
  * API otherwise.
  *
- * Secrets are watched in every namespace but only those of tenant namespaces (`tenant-*`, where
- * Connections and credential Secrets live) enter the cache; a Connection's Secret needs no label.
+ * Secrets are watched in every namespace, narrowed as far as the API allows without asking users
+ * to label their Secrets (a Connection's Secret needs no label): the server leaves out the Secret
+ * types Kubernetes and Helm keep for themselves (IGNORED_SECRET_TYPES), and only Secrets of tenant
+ * namespaces (`tenant-*`, where Connections and credential Secrets live) enter the cache. Neither
+ * a namespace prefix nor "Secrets a Connection names" can be a selector, and RBAC cannot grant
+ * Secrets of tenant-* namespaces alone; values.yaml ("Secrets") says what this costs.
  *
  * Beyond ResourcesClient it offers what the operator needs: synchronous cache reads, change events
  * with the previous object, finalizers applied alone, status by server-side apply on the status
@@ -86,6 +90,20 @@ const KINDS: Record<ResourceKind, KindInfo> = {
   Secret: { apiVersion: 'v1', plural: 'secrets', namespaced: true },
 };
 
+/**
+ * Secret types never read as credentials: service-account and bootstrap tokens, image pull
+ * secrets, TLS key pairs and Helm release records (often the largest Secrets of a cluster). A
+ * Connection's or a key's Secret is Opaque (or of any other type).
+ */
+export const IGNORED_SECRET_TYPES = [
+  'kubernetes.io/service-account-token',
+  'bootstrap.kubernetes.io/token',
+  'kubernetes.io/dockercfg',
+  'kubernetes.io/dockerconfigjson',
+  'kubernetes.io/tls',
+  'helm.sh/release.v1',
+] as const;
+
 function collectionPath(kind: ResourceKind, namespace?: string): string {
   const info = KINDS[kind];
   const base = kind === 'Secret' ? '/api/v1' : CUSTOM_API;
@@ -148,13 +166,16 @@ export class KubernetesResources implements ResourcesClient {
     this.#log = options.log ?? { warn: () => {} };
     const prefix = options.secretNamespacePrefix ?? 'tenant-';
     this.#secretNamespacePrefix = prefix;
-    const informer = <K extends ResourceKind>(kind: K, keep?: (object: ResourceByKind[K]) => boolean) =>
+    const informer = <K extends ResourceKind>(
+      kind: K,
+      filter: { keep?: (object: ResourceByKind[K]) => boolean; fieldSelector?: string } = {},
+    ) =>
       new KubeInformer<ResourceByKind[K]>({
         transport: this.#transport,
         name: kind,
         path: collectionPath(kind),
         stamp: { apiVersion: KINDS[kind].apiVersion, kind },
-        keep,
+        ...filter,
         timings: options.informerTimings,
         log: this.#log,
       });
@@ -162,7 +183,10 @@ export class KubernetesResources implements ResourcesClient {
       Tenant: informer('Tenant'),
       CachePolicy: informer('CachePolicy'),
       Connection: informer('Connection'),
-      Secret: informer('Secret', (secret) => (secret.metadata.namespace ?? '').startsWith(prefix)),
+      Secret: informer('Secret', {
+        fieldSelector: IGNORED_SECRET_TYPES.map((type) => `type!=${type}`).join(','),
+        keep: (secret) => (secret.metadata.namespace ?? '').startsWith(prefix),
+      }),
     };
   }
 
@@ -392,7 +416,10 @@ export class KubernetesResources implements ResourcesClient {
     });
   }
 
-  /** Whether reads of this kind and namespace can be served from the informer cache. */
+  /**
+   * Whether reads of this kind and namespace can be served from the informer cache. (Secrets of
+   * IGNORED_SECRET_TYPES are not in it: once started, reads do not see them.)
+   */
   #cachesNamespace(kind: ResourceKind, namespace: string | undefined): boolean {
     return kind !== 'Secret' || (namespace ?? '').startsWith(this.#secretNamespacePrefix);
   }

@@ -120,26 +120,56 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end -}}
 
+{{/*
+The keys are files of a read-only volume, not environment variables (src/config/settings.ts reads
+the *_FILE settings): they stay out of the process environment and of `kubectl describe pod`.
+*/}}
+{{- define "ig.keysDir" -}}/etc/inference-gateway/keys{{- end -}}
+
 {{- define "ig.env.encryptionKey" -}}
-- name: SERVICE_ENCRYPTION_KEY
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "ig.encryptionKeySecret" . }}
-      key: {{ include "ig.encryptionKeyKey" . }}
+- name: SERVICE_ENCRYPTION_KEY_FILE
+  value: {{ include "ig.keysDir" . }}/encryption-key
 {{- end -}}
 
 {{- define "ig.env.signingKey" -}}
-- name: SERVICE_TOKEN_SIGNING_KEY
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "ig.signingKeySecret" . }}
-      key: {{ include "ig.signingKeyKey" . }}
-- name: SERVICE_TOKEN_VERIFY_KEYS
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "ig.signingKeySecret" . }}
-      key: verify-keys
-      optional: true
+- name: SERVICE_TOKEN_SIGNING_KEY_FILE
+  value: {{ include "ig.keysDir" . }}/signing-key
+- name: SERVICE_TOKEN_VERIFY_KEYS_FILE
+  value: {{ include "ig.keysDir" . }}/verify-keys
+{{- end -}}
+
+{{- define "ig.keysVolumeMount" -}}
+- name: keys
+  mountPath: {{ include "ig.keysDir" . }}
+  readOnly: true
+{{- end -}}
+
+{{/* The keys volume; pass (dict "ctx" $ "signing" true) for a role that also signs or verifies tokens. */}}
+{{- define "ig.keysVolume" -}}
+- name: keys
+  projected:
+    # 0440: the owner and the pod's fsGroup (podSecurityContext) may read; nobody may write.
+    defaultMode: 288
+    sources:
+      - secret:
+          name: {{ include "ig.encryptionKeySecret" .ctx }}
+          items:
+            - key: {{ include "ig.encryptionKeyKey" .ctx }}
+              path: encryption-key
+      {{- if .signing }}
+      - secret:
+          name: {{ include "ig.signingKeySecret" .ctx }}
+          items:
+            - key: {{ include "ig.signingKeyKey" .ctx }}
+              path: signing-key
+      # Older keys still accepted while rotating, when the Secret has them (no file otherwise).
+      - secret:
+          name: {{ include "ig.signingKeySecret" .ctx }}
+          optional: true
+          items:
+            - key: verify-keys
+              path: verify-keys
+      {{- end }}
 {{- end -}}
 
 {{/* Platform provider keys, loaded as environment variables named by the Secret's keys. */}}

@@ -6,10 +6,13 @@
  * `kubectl apply --dry-run=server` against the real test API server, whose RBAC then grants each
  * ServiceAccount what it needs and no more.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { loadSettings } from '../../../src/config/settings.ts';
+import { PROVIDER_NAMES } from '../../../src/providers/registry.ts';
 import { helmAvailable, REPO_ROOT, type RunResult, requireHelmTools, run } from '../../helpers/helm.ts';
 import {
   type KubeControlPlane,
@@ -49,12 +52,22 @@ interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
+}
+interface SecretProjection {
+  name: string;
+  optional?: boolean;
+  items?: { key: string; path: string }[];
 }
 interface PodSpec {
   serviceAccountName?: string;
   automountServiceAccountToken?: boolean;
-  securityContext?: { runAsNonRoot?: boolean; seccompProfile?: { type: string } };
+  securityContext?: { runAsNonRoot?: boolean; seccompProfile?: { type: string }; fsGroup?: number };
   containers: Container[];
+  volumes?: {
+    name: string;
+    projected?: { defaultMode?: number; sources: { secret?: SecretProjection }[] };
+  }[];
 }
 interface K8sObject {
   apiVersion: string;
@@ -100,6 +113,39 @@ function podSpec(object: K8sObject): PodSpec {
 
 function envOf(container: Container): Map<string, EnvVar> {
   return new Map((container.env ?? []).map((entry) => [entry.name, entry]));
+}
+
+/**
+ * The role's environment with its key files in place, as the kubelet would make them: the keys
+ * volume's Secret projections written from the rendered Secrets into a temporary folder (a missing
+ * key of an optional source is no file), and the mount path replaced by that folder.
+ */
+function projectKeys(
+  pod: PodSpec,
+  container: Container,
+  secrets: Map<string, K8sObject>,
+): Record<string, string> {
+  const mount = container.volumeMounts?.find((entry) => entry.name === 'keys');
+  const volume = pod.volumes?.find((entry) => entry.name === 'keys')?.projected;
+  expect(mount?.readOnly).toBe(true);
+  // 0440, readable through the pod's fsGroup.
+  expect(volume?.defaultMode).toBe(0o440);
+  expect(pod.securityContext?.fsGroup).toBeDefined();
+  const dir = mkdtempSync(join(tmpdir(), 'chart-keys-'));
+  for (const { secret } of volume?.sources ?? []) {
+    if (!secret) continue;
+    for (const { key, path } of secret.items ?? []) {
+      const value = secrets.get(secret.name)?.data?.[key];
+      if (value === undefined && secret.optional) continue;
+      if (value === undefined) throw new Error(`Secret ${secret.name} has no key ${key}`);
+      writeFileSync(join(dir, path), Buffer.from(value, 'base64'));
+    }
+  }
+  const env: Record<string, string> = {};
+  for (const entry of container.env ?? []) {
+    if (entry.value !== undefined) env[entry.name] = entry.value.replace(mount?.mountPath ?? '', dir);
+  }
+  return env;
 }
 
 function expectSuccess(result: RunResult, what: string): void {
@@ -253,25 +299,45 @@ describe.runIf(helmOk)('the Helm chart', () => {
     for (const role of [gateway, controlPlane, operator]) {
       expect(role.get('HOST')?.value).toBe('0.0.0.0');
       expect(role.get('REDIS_URL')?.value).toBe(`redis://${RELEASE}-redis:6379`);
-      expect(role.get('SERVICE_ENCRYPTION_KEY')?.valueFrom?.secretKeyRef).toEqual({
-        name: `${RELEASE}-encryption`,
-        key: 'encryption-key',
-      });
     }
     expect(gateway.get('GATEWAY_PORT')?.value).toBe('8080');
     expect(controlPlane.get('CONTROL_PORT')?.value).toBe('8081');
-    for (const role of [gateway, controlPlane]) {
-      expect(role.get('SERVICE_TOKEN_SIGNING_KEY')?.valueFrom?.secretKeyRef).toEqual({
-        name: `${RELEASE}-token-signing`,
-        key: 'signing-key',
-      });
-    }
-    // The operator never mints or verifies tokens.
-    expect(operator.get('SERVICE_TOKEN_SIGNING_KEY')).toBeUndefined();
     expect(operator.get('OPERATOR_LEASE_NAME')?.value).toBe(`${RELEASE}-operator`);
     expect(operator.get('OPERATOR_NAMESPACE')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.namespace');
     expect(operator.get('POD_NAME')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.name');
     expect(operator.get('OPERATOR_PORT')?.value).toBe('8082');
+  });
+
+  it('mounts the keys as read-only files, never as environment variables, and the settings read them', async () => {
+    const { objects } = await render([
+      'tokenSigningKey.verifyKeys=old:verify-key-0123456789abcdef0123456789',
+    ]);
+    const secrets = new Map(
+      objects.filter((object) => object.kind === 'Secret').map((object) => [object.metadata.name, object]),
+    );
+    const decoded = (name: string, key: string) =>
+      Buffer.from(secrets.get(name)?.data?.[key] ?? '', 'base64').toString();
+    const encryptionKey = Buffer.from(decoded(`${RELEASE}-encryption`, 'encryption-key'), 'base64');
+    for (const { name, role } of WORKLOADS) {
+      const pod = podSpec(find(objects, 'Deployment', name));
+      const container = pod.containers[0] as Container;
+      for (const variable of [
+        'SERVICE_ENCRYPTION_KEY',
+        'SERVICE_TOKEN_SIGNING_KEY',
+        'SERVICE_TOKEN_VERIFY_KEYS',
+      ]) {
+        expect(envOf(container).get(variable), `${role} ${variable}`).toBeUndefined();
+      }
+      // What the kubelet would project (the rendered Secrets, the volume's items) into a folder,
+      // and the mount path in the role's environment pointed at that folder.
+      const settings = loadSettings(projectKeys(pod, container, secrets), PROVIDER_NAMES);
+      expect(settings.encryptionKey, role).toEqual(encryptionKey);
+      const tokenKeys = settings.tokenSigningKeys.map((key) => key.id);
+      // The operator never mints or verifies tokens.
+      expect(tokenKeys, role).toEqual(role === 'operator' ? [] : ['k1', 'old']);
+      if (role !== 'operator')
+        expect(settings.tokenSigningKeys[0]?.secret).toBe(decoded(`${RELEASE}-token-signing`, 'signing-key'));
+    }
   });
 
   it('creates platform provider keys from values, loaded as environment variables', async () => {
@@ -292,17 +358,16 @@ describe.runIf(helmOk)('the Helm chart', () => {
     const { objects } = await render(EXTERNAL_VALUES);
     expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
     expect(objects.find((object) => object.kind === 'StatefulSet')).toBeUndefined();
-    const gateway = podSpec(find(objects, 'Deployment', `${RELEASE}-gateway`)).containers[0] as Container;
+    const gatewayPod = podSpec(find(objects, 'Deployment', `${RELEASE}-gateway`));
+    const gateway = gatewayPod.containers[0] as Container;
     const env = envOf(gateway);
     expect(env.get('REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'redis-credentials', key: 'url' });
-    expect(env.get('SERVICE_TOKEN_SIGNING_KEY')?.valueFrom?.secretKeyRef).toEqual({
-      name: 'gateway-keys',
-      key: 'signing-key',
-    });
-    expect(env.get('SERVICE_ENCRYPTION_KEY')?.valueFrom?.secretKeyRef).toEqual({
-      name: 'gateway-keys',
-      key: 'encryption-key',
-    });
+    const keys = gatewayPod.volumes?.find((volume) => volume.name === 'keys')?.projected;
+    expect(keys?.sources.map((source) => source.secret)).toEqual([
+      { name: 'gateway-keys', items: [{ key: 'encryption-key', path: 'encryption-key' }] },
+      { name: 'gateway-keys', items: [{ key: 'signing-key', path: 'signing-key' }] },
+      { name: 'gateway-keys', optional: true, items: [{ key: 'verify-keys', path: 'verify-keys' }] },
+    ]);
     expect(gateway.envFrom).toEqual([{ secretRef: { name: 'provider-keys', optional: true } }]);
 
     const byUrl = await render(['redis.enabled=false', 'redis.url=rediss://:pw@redis.example:6380/0']);
@@ -339,22 +404,16 @@ describe.runIf(helmOk)('the Helm chart', () => {
       {
         apiGroups: ['gateway.service.io'],
         resources: ['tenants', 'cachepolicies', 'connections'],
-        verbs: ['get', 'list', 'watch', 'patch', 'update'],
+        verbs: ['get', 'list', 'watch', 'patch'],
       },
       {
         apiGroups: ['gateway.service.io'],
         resources: ['tenants/status', 'cachepolicies/status', 'connections/status'],
-        verbs: ['get', 'patch', 'update'],
+        verbs: ['patch'],
       },
-      {
-        apiGroups: ['gateway.service.io'],
-        resources: ['tenants/finalizers', 'cachepolicies/finalizers', 'connections/finalizers'],
-        verbs: ['get', 'patch', 'update'],
-      },
-      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
-      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'patch'] },
+      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
     ]);
     const lease = find(objects, 'Role', `${RELEASE}-operator-leader-election`);
     expect(lease.metadata.namespace).toBe(NAMESPACE);
@@ -364,19 +423,63 @@ describe.runIf(helmOk)('the Helm chart', () => {
         apiGroups: ['coordination.k8s.io'],
         resources: ['leases'],
         resourceNames: [`${RELEASE}-operator`],
-        verbs: ['get', 'update', 'patch'],
+        verbs: ['get', 'update'],
       },
     ]);
     const controlPlane = find(objects, 'ClusterRole', `${RELEASE}-controlplane`);
-    const all = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
     expect(controlPlane.rules).toEqual([
       {
         apiGroups: ['gateway.service.io'],
-        resources: ['tenants', 'cachepolicies', 'connections'],
-        verbs: all,
+        resources: ['connections'],
+        verbs: ['list', 'create', 'patch', 'delete'],
       },
-      { apiGroups: [''], resources: ['secrets'], verbs: all },
+      {
+        apiGroups: ['gateway.service.io'],
+        resources: ['cachepolicies'],
+        verbs: ['create', 'patch', 'delete'],
+      },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'create', 'patch', 'delete'] },
     ]);
+  });
+
+  it("requires the Kubernetes version its CRDs' validation rules need, and refuses older ones", async () => {
+    // The first 1.x whose API server knows each field of an x-kubernetes-validations entry (rules
+    // are on by default from 1.25; messageExpression 1.27; fieldPath and reason 1.28; optionalOldSelf
+    // needs CRDValidationRatcheting, on by default from 1.30).
+    const since: Record<string, number> = {
+      rule: 25,
+      message: 25,
+      messageExpression: 27,
+      fieldPath: 28,
+      reason: 28,
+      optionalOldSelf: 30,
+    };
+    const fields = new Set<string>();
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) for (const child of node) collect(child);
+      else if (node !== null && typeof node === 'object') {
+        const rules = (node as Record<string, unknown>)['x-kubernetes-validations'];
+        for (const rule of Array.isArray(rules) ? rules : [])
+          for (const field of Object.keys(rule)) fields.add(field);
+        for (const child of Object.values(node)) collect(child);
+      }
+    };
+    for (const file of readdirSync(join(REPO_ROOT, 'crds'))) {
+      for (const document of parseAllDocuments(readFileSync(join(REPO_ROOT, 'crds', file), 'utf8'))) {
+        collect(document.toJS());
+      }
+    }
+    expect([...fields].filter((field) => !(field in since))).toEqual([]);
+    const minor = Math.max(...[...fields].map((field) => since[field] ?? 0));
+    expect(minor).toBe(28);
+    const chart = parseAllDocuments(readFileSync(join(CHART, 'Chart.yaml'), 'utf8'))[0]?.toJS() as {
+      kubeVersion: string;
+    };
+    expect(chart.kubeVersion).toBe(`>=1.${minor}.0-0`);
+    const older = await template([], ['--kube-version', `1.${minor - 1}.9`]);
+    expect(older.code).not.toBe(0);
+    expect(older.stderr).toContain('kubeVersion');
+    expectSuccess(await template([], ['--kube-version', `1.${minor}.0`]), `helm template for 1.${minor}.0`);
   });
 
   it("ships the repository's CRDs unchanged in charts/inference-gateway/crds", () => {
@@ -481,33 +584,47 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
         'cachepolicies.gateway.service.io',
         'connections.gateway.service.io',
       ]) {
-        for (const verb of ['get', 'list', 'watch', 'patch', 'update']) {
+        for (const verb of ['get', 'list', 'watch', 'patch']) {
           expect(await can(sa, verb, resource, 'tenant-acme'), `${verb} ${resource}`).toBe(true);
         }
-        expect(await can(sa, 'delete', resource, 'tenant-acme'), `delete ${resource}`).toBe(false);
-        expect(await can(sa, 'create', resource, 'tenant-acme'), `create ${resource}`).toBe(false);
+        for (const verb of ['update', 'delete', 'create']) {
+          expect(await can(sa, verb, resource, 'tenant-acme'), `${verb} ${resource}`).toBe(false);
+        }
       }
       expect(await can(sa, 'patch', 'connections.gateway.service.io', 'tenant-acme', 'status')).toBe(true);
-      expect(await can(sa, 'update', 'cachepolicies.gateway.service.io', 'tenant-acme', 'status')).toBe(true);
-      expect(await can(sa, 'update', 'tenants.gateway.service.io', undefined, 'finalizers')).toBe(true);
+      expect(await can(sa, 'update', 'cachepolicies.gateway.service.io', 'tenant-acme', 'status')).toBe(
+        false,
+      );
+      expect(await can(sa, 'update', 'tenants.gateway.service.io', undefined, 'finalizers')).toBe(false);
       expect(await can(sa, 'watch', 'secrets', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'get', 'secrets', 'tenant-acme')).toBe(false);
       expect(await can(sa, 'create', 'secrets', 'tenant-acme')).toBe(false);
       expect(await can(sa, 'create', 'namespaces')).toBe(true);
+      expect(await can(sa, 'get', 'namespaces')).toBe(false);
       expect(await can(sa, 'delete', 'namespaces')).toBe(false);
-      expect(await can(sa, 'create', 'events', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'create', 'events.events.k8s.io', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'create', 'events', 'tenant-acme')).toBe(false);
       expect(await can(sa, 'create', 'leases.coordination.k8s.io', NAMESPACE)).toBe(true);
       expect(await can(sa, 'update', `leases.coordination.k8s.io/${RELEASE}-operator`, NAMESPACE)).toBe(true);
+      expect(await can(sa, 'patch', `leases.coordination.k8s.io/${RELEASE}-operator`, NAMESPACE)).toBe(false);
       expect(await can(sa, 'update', 'leases.coordination.k8s.io/someone-else', NAMESPACE)).toBe(false);
       expect(await can(sa, 'create', 'leases.coordination.k8s.io', 'tenant-acme')).toBe(false);
     });
 
     it('lets the control plane write resources and Secrets, and nothing else', async () => {
       const sa = `${RELEASE}-controlplane`;
-      for (const verb of ['create', 'update', 'patch', 'delete', 'get', 'list', 'watch']) {
+      for (const verb of ['create', 'patch', 'delete']) {
         expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(true);
+        expect(await can(sa, verb, 'cachepolicies.gateway.service.io', 'tenant-acme'), verb).toBe(true);
         expect(await can(sa, verb, 'secrets', 'tenant-acme'), verb).toBe(true);
       }
-      expect(await can(sa, 'create', 'tenants.gateway.service.io')).toBe(true);
+      expect(await can(sa, 'list', 'connections.gateway.service.io', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'get', 'secrets', 'tenant-acme')).toBe(true);
+      for (const verb of ['update', 'watch']) {
+        expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(false);
+        expect(await can(sa, verb, 'secrets', 'tenant-acme'), verb).toBe(false);
+      }
+      expect(await can(sa, 'create', 'tenants.gateway.service.io')).toBe(false);
       expect(await can(sa, 'patch', 'connections.gateway.service.io', 'tenant-acme', 'status')).toBe(false);
       expect(await can(sa, 'create', 'namespaces')).toBe(false);
       expect(await can(sa, 'get', 'pods', NAMESPACE)).toBe(false);

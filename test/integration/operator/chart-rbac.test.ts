@@ -1,15 +1,29 @@
 /**
- * The chart's operator RBAC, for real: `helm template` renders the operator's ServiceAccount,
- * ClusterRole, Role and bindings; they are applied to the test API server; a token for the
- * ServiceAccount comes from the TokenRequest API; an operator running with only that token
- * reconciles a Tenant, CachePolicy and Connection end to end (finalizers, namespace, status,
- * events, the Lease), and the same token is refused what the role does not grant.
+ * The chart's RBAC, for real: `helm template` renders the ServiceAccounts, ClusterRoles, Role and
+ * bindings of the operator and the control plane; they are applied to the test API server; tokens
+ * for the ServiceAccounts come from the TokenRequest API. With only those tokens, an operator
+ * reconciles a Tenant, CachePolicy and Connection end to end (finalizers, namespace, status, events,
+ * the Lease) and a control plane serves every mutation that writes resources; and each token is
+ * refused every verb its role does not grant (SelfSubjectAccessReviews, see chart-access.ts).
  */
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { generateCredential } from '../../../src/auth/credential-hash.ts';
+import { loadSettings } from '../../../src/config/settings.ts';
+import { type RunningControlPlane, startControlPlane } from '../../../src/main/controlplane-role.ts';
+import { createLogger } from '../../../src/observability/logger.ts';
 import type { OperatorHandle } from '../../../src/operator/operator.ts';
+import { PROVIDER_NAMES } from '../../../src/providers/registry.ts';
+import { graphql } from '../../helpers/graphql.ts';
 import { helmAvailable, REPO_ROOT, requireHelmTools, run } from '../../helpers/helm.ts';
+import {
+  allowedVerbs,
+  controlPlaneGrants,
+  describeTarget,
+  type Grant,
+  operatorGrants,
+} from './chart-access.ts';
 import {
   cachePolicy,
   condition,
@@ -24,20 +38,16 @@ import {
 
 const available = operatorSuitesAvailable() && helmAvailable();
 const NAMESPACE = 'gateway-system';
-const OPERATOR_KINDS = new Set([
-  'ServiceAccount',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'Role',
-  'RoleBinding',
-]);
+const TENANT_NAMESPACE = 'tenant-rbac';
+const RBAC_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
 
 interface RenderedObject extends KubeObject {
   spec?: { template?: { spec?: { containers?: { env?: { name: string; value?: string }[] }[] } } };
   subjects?: { kind: string; name: string }[];
+  roleRef?: { name: string };
 }
 
-async function renderOperatorObjects(): Promise<RenderedObject[]> {
+async function renderChart(): Promise<RenderedObject[]> {
   const { helm } = requireHelmTools();
   const result = await run(helm, [
     'template',
@@ -45,10 +55,7 @@ async function renderOperatorObjects(): Promise<RenderedObject[]> {
     `${REPO_ROOT}/charts/inference-gateway`,
     '--namespace',
     NAMESPACE,
-    '--show-only',
-    'templates/rbac.yaml',
-    '--show-only',
-    'templates/operator.yaml',
+    ...['rbac', 'operator', 'controlplane'].flatMap((name) => ['--show-only', `templates/${name}.yaml`]),
   ]);
   if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr}`);
   return parseAllDocuments(result.stdout)
@@ -56,52 +63,44 @@ async function renderOperatorObjects(): Promise<RenderedObject[]> {
     .filter((object): object is RenderedObject => object !== null);
 }
 
-describe.runIf(available)("the chart's operator RBAC", () => {
+describe.runIf(available)("the chart's RBAC", () => {
   let bed: OperatorTestBed;
   let operator: OperatorHandle;
-  let token: string;
-  let serviceAccount: string;
+  let controlPlane: RunningControlPlane;
+  let operatorToken: string;
+  let controlPlaneToken: string;
+  let leaseName: string;
+  const pat = generateCredential('tt_pat_');
 
   const asOperator = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${bed.plane.server}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       dispatcher: bed.plane.dispatcher,
     });
     return response.status;
   };
 
-  beforeAll(async () => {
-    bed = await startOperatorTestBed();
-    const rendered = await renderOperatorObjects();
-    const account = rendered.find((object) => object.kind === 'ServiceAccount');
-    if (!account) throw new Error('the chart renders no operator ServiceAccount');
-    serviceAccount = account.metadata.name;
-    // The operator's objects: its ServiceAccount and the roles bound to it (not the control plane's).
+  /** Applies a ServiceAccount with the roles bound to it, and returns a token for it. */
+  const serviceAccountToken = async (rendered: RenderedObject[], name: string) => {
     const bindings = rendered.filter(
       (object) =>
-        (object.kind === 'ClusterRoleBinding' || object.kind === 'RoleBinding') &&
-        object.subjects?.some(
-          (subject) => subject.kind === 'ServiceAccount' && subject.name === serviceAccount,
-        ),
+        RBAC_KINDS.has(object.kind) &&
+        object.subjects?.some((subject) => subject.kind === 'ServiceAccount' && subject.name === name),
     );
-    const roleNames = new Set(bindings.map((binding) => (binding.roleRef as { name: string }).name));
+    const roleNames = new Set(bindings.map((binding) => binding.roleRef?.name));
     const objects = rendered.filter(
       (object) =>
-        OPERATOR_KINDS.has(object.kind) &&
-        (object.kind === 'ServiceAccount' ||
-          bindings.includes(object) ||
-          roleNames.has(object.metadata.name)),
+        (object.kind === 'ServiceAccount' && object.metadata.name === name) ||
+        bindings.includes(object) ||
+        ((object.kind === 'ClusterRole' || object.kind === 'Role') && roleNames.has(object.metadata.name)),
     );
-    expect(objects.map((object) => object.kind).sort()).toEqual(
-      ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'ServiceAccount'].sort(),
-    );
+    expect(objects.map((object) => object.kind).sort(), name).toContain('ServiceAccount');
     for (const object of objects) {
-      const path = rbacPath(object);
       const result = await bed.plane.request(
         'PATCH',
-        `${path}?fieldManager=helm&force=true`,
+        `${rbacPath(object)}?fieldManager=helm&force=true`,
         object,
         'application/apply-patch+yaml',
       );
@@ -110,28 +109,67 @@ describe.runIf(available)("the chart's operator RBAC", () => {
     }
     const tokenRequest = await bed.plane.request(
       'POST',
-      `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/${serviceAccount}/token`,
+      `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/${name}/token`,
       { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
     );
-    token = (tokenRequest.body as { status: { token: string } }).status.token;
+    const token = (tokenRequest.body as { status: { token: string } }).status.token;
     expect(token).toBeTruthy();
+    return { token, kinds: objects.map((object) => object.kind).sort() };
+  };
 
-    const deployment = rendered.find((object) => object.kind === 'Deployment');
+  beforeAll(async () => {
+    bed = await startOperatorTestBed();
+    const rendered = await renderChart();
+    const accounts = rendered.filter((object) => object.kind === 'ServiceAccount');
+    const accountOf = (component: string) =>
+      accounts.find((object) => object.metadata.name.endsWith(`-${component}`))?.metadata.name ?? '';
+    const operatorAccount = await serviceAccountToken(rendered, accountOf('operator'));
+    expect(operatorAccount.kinds).toEqual(
+      ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'ServiceAccount'].sort(),
+    );
+    operatorToken = operatorAccount.token;
+    const controlPlaneAccount = await serviceAccountToken(rendered, accountOf('controlplane'));
+    expect(controlPlaneAccount.kinds).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ServiceAccount']);
+    controlPlaneToken = controlPlaneAccount.token;
+
+    const deployment = rendered.find(
+      (object) => object.kind === 'Deployment' && object.metadata.name.endsWith('-operator'),
+    );
     const env = deployment?.spec?.template?.spec?.containers?.[0]?.env ?? [];
-    const leaseName = env.find((entry) => entry.name === 'OPERATOR_LEASE_NAME')?.value;
+    leaseName = env.find((entry) => entry.name === 'OPERATOR_LEASE_NAME')?.value ?? '';
+    expect(leaseName).toBeTruthy();
     operator = await bed.startOperator({
-      kubeconfigPath: await bed.plane.writeKubeconfig(token, serviceAccount),
+      kubeconfigPath: await bed.plane.writeKubeconfig(operatorToken, accountOf('operator')),
       leaseNamespace: NAMESPACE,
       leaseName,
     });
     await vi.waitFor(() => expect(operator.isLeader()).toBe(true), { timeout: 10_000 });
+
+    // The control-plane role finds the cluster through KUBECONFIG, as in a pod through its
+    // service account.
+    process.env.KUBECONFIG = await bed.plane.writeKubeconfig(controlPlaneToken, accountOf('controlplane'));
+    controlPlane = await startControlPlane(
+      loadSettings(
+        {
+          HOST: '127.0.0.1',
+          CONTROL_PORT: '0',
+          REDIS_URL: bed.redis.url,
+          SERVICE_ENCRYPTION_KEY: bed.encryptionKey.toString('hex'),
+          SERVICE_TOKEN_SIGNING_KEY: 'rbac-signing-key-0123456789abcdef0123456789',
+          LOG_LEVEL: 'silent',
+        },
+        PROVIDER_NAMES,
+      ),
+      createLogger('silent', 'controlplane'),
+    );
   });
   afterAll(async () => {
+    await controlPlane?.close();
     await bed?.close();
   });
 
-  it('is enough to reconcile a Tenant, a CachePolicy and a Connection fully', async () => {
-    const ns = 'tenant-rbac';
+  it('is enough for the operator to reconcile a Tenant, a CachePolicy and a Connection fully', async () => {
+    const ns = TENANT_NAMESPACE;
     await bed.applyTenant(tenant('rbac'));
     await expect.poll(() => bed.read('Namespace', ns), { timeout: 10_000 }).toBeDefined();
     await bed.apply(secret('key', ns, { apiKey: 'sk-rbac-test-key-000000001' }));
@@ -159,17 +197,80 @@ describe.runIf(available)("the chart's operator RBAC", () => {
     const events = await bed.plane.request('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`);
     expect((events.body as { items: unknown[] }).items.length).toBeGreaterThan(0);
     await operator.settled();
-    const refusals = bed.logs.filter(
-      (line) => line.includes('"statusCode":403') || line.includes('forbidden'),
-    );
-    expect(refusals).toEqual([]);
+    expect(refusals()).toEqual([]);
   });
 
-  it('is no more: the token cannot read pods, delete namespaces, write Secrets or delete resources', async () => {
+  it('is enough for the control plane to write keys, cache policies and provider credentials', async () => {
+    await bed.applyTenant(tenant('rbac'));
+    await bed.apply(
+      secret(
+        'admin-pat',
+        TENANT_NAMESPACE,
+        { id: pat.id, hash: pat.hash, permissions: 'keys:manage,cache:manage,credentials:manage' },
+        { 'gateway.service.io/credential': 'pat' },
+      ),
+    );
+    const call = async (query: string, variables: Record<string, unknown> = {}) => {
+      const result = await graphql(controlPlane.url, pat.plaintext, query, variables);
+      expect(result.errors, query).toBeUndefined();
+      return result.data as Record<string, unknown>;
+    };
+    await expect
+      .poll(async () => (await graphql(controlPlane.url, pat.plaintext, '{ apiKeys { id } }')).status, {
+        timeout: 10_000,
+      })
+      .toBe(200);
+
+    const created = await call('mutation { createApiKey(workspaceId: "main") { id } }');
+    const keyId = (created.createApiKey as { id: string }).id;
+    expect(await call('mutation($id: String!) { revokeApiKey(id: $id) }', { id: keyId })).toEqual({
+      revokeApiKey: true,
+    });
+
+    await call('mutation { upsertCachePolicy(input: { name: "docs", ttlSeconds: 60 }) { name } }');
+    expect(await call('mutation { deleteCachePolicy(name: "docs") }')).toEqual({ deleteCachePolicy: true });
+
+    const upsert = `mutation($apiKey: String) {
+      upsertProviderCredential(providerName: "openai", slug: "own", apiKey: $apiKey) { keyHint ready }
+    }`;
+    expect(await call(upsert, { apiKey: 'sk-rbac-own-key-first-01234' })).toEqual({
+      upsertProviderCredential: { keyHint: 'sk-…1234', ready: true },
+    });
+    // A second upsert reads the Secret back (get) and updates both objects.
+    expect(await call(upsert, { apiKey: 'sk-rbac-own-key-second-5678' })).toEqual({
+      upsertProviderCredential: { keyHint: 'sk-…5678', ready: true },
+    });
+    expect(await call('{ providerCredentials { slug } }')).toEqual({
+      providerCredentials: [{ slug: 'own' }],
+    });
+    expect(await call('mutation { revokeProviderCredential(slug: "own") }')).toEqual({
+      revokeProviderCredential: true,
+    });
+    expect(await bed.read('Secret', 'own-credential', TENANT_NAMESPACE)).toBeUndefined();
+  });
+
+  it('is no more: each token is refused every verb its role does not grant', async () => {
+    const check = async (token: string, grants: Grant[]) => {
+      const actual = await Promise.all(
+        grants.map(async ({ verbs: _expected, ...target }) => ({
+          target: describeTarget(target),
+          verbs: (await allowedVerbs(bed.plane, token, target)).sort(),
+        })),
+      );
+      expect(actual).toEqual(
+        grants.map(({ verbs, ...target }) => ({ target: describeTarget(target), verbs: [...verbs].sort() })),
+      );
+    };
+    await check(operatorToken, operatorGrants(TENANT_NAMESPACE, NAMESPACE, leaseName));
+    await check(controlPlaneToken, controlPlaneGrants(TENANT_NAMESPACE, NAMESPACE));
+  });
+
+  it('is no more, on real requests: the operator token cannot read pods, delete, or write Secrets', async () => {
     expect(await asOperator('GET', '/api/v1/pods')).toBe(403);
-    expect(await asOperator('DELETE', '/api/v1/namespaces/tenant-rbac')).toBe(403);
+    expect(await asOperator('DELETE', `/api/v1/namespaces/${TENANT_NAMESPACE}`)).toBe(403);
+    expect(await asOperator('GET', `/api/v1/namespaces/${TENANT_NAMESPACE}`)).toBe(403);
     expect(
-      await asOperator('POST', '/api/v1/namespaces/tenant-rbac/secrets', {
+      await asOperator('POST', `/api/v1/namespaces/${TENANT_NAMESPACE}/secrets`, {
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name: 'planted' },
@@ -181,6 +282,10 @@ describe.runIf(available)("the chart's operator RBAC", () => {
     ).toBe(403);
     expect(await asOperator('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles')).toBe(403);
   });
+
+  /** Log lines where the API server refused the operator something. */
+  const refusals = () =>
+    bed.logs.filter((line) => line.includes('"statusCode":403') || line.includes('forbidden'));
 });
 
 function rbacPath(object: RenderedObject): string {

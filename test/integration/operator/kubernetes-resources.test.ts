@@ -117,6 +117,36 @@ describe.runIf(available)('KubernetesResources', () => {
     ).toBe(true);
   });
 
+  it('leaves out, on the server, the Secret types Kubernetes and Helm keep for themselves', async () => {
+    const typed = (name: string, type: string, data: Record<string, string>) =>
+      plane.request('POST', '/api/v1/namespaces/tenant-globex/secrets', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name },
+        type,
+        stringData: data,
+      });
+    for (const [name, type, data] of [
+      ['release', 'helm.sh/release.v1', { release: 'H4sI' }],
+      ['pull', 'kubernetes.io/dockerconfigjson', { '.dockerconfigjson': '{"auths":{}}' }],
+      ['cert', 'kubernetes.io/tls', { 'tls.crt': '', 'tls.key': '' }],
+      ['custom', 'example.com/llm-key', { apiKey: 'sk-custom' }],
+    ] as const) {
+      expect((await typed(name, type, data)).status, type).toBe(201);
+    }
+    // Events arrive in order: once the last one is cached, the others were seen (or left out).
+    await vi.waitFor(() => expect(resources.cached('Secret', 'custom', 'tenant-globex')).toBeDefined());
+    for (const name of ['release', 'pull', 'cert']) {
+      expect(resources.cached('Secret', name, 'tenant-globex'), name).toBeUndefined();
+    }
+    expect(
+      resources
+        .cachedList('Secret', 'tenant-globex')
+        .map((item) => item.metadata.name)
+        .sort(),
+    ).toEqual(['custom', 'key']);
+  });
+
   it('writes status through the status subresource, leaving spec alone', async () => {
     await resources.patchStatus('Tenant', 'globex', undefined, {
       observedGeneration: 1,
