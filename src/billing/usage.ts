@@ -42,6 +42,18 @@ export function parseAnthropicUsage(usage: unknown, into?: TokenUsage): TokenUsa
   return result;
 }
 
+/** Bedrock Converse `usage` (exclusive like Anthropic's: inputTokens leave out cache reads and writes). */
+export function parseConverseUsage(usage: unknown): TokenUsage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const record = usage as Record<string, unknown>;
+  return {
+    inputTokens: count(record.inputTokens),
+    cachedInputTokens: count(record.cacheReadInputTokens),
+    cacheWriteTokens: count(record.cacheWriteInputTokens),
+    outputTokens: count(record.outputTokens),
+  };
+}
+
 /** Cost in whole USD micros, rounded up so that a non-zero usage never costs nothing. */
 export function computeCostMicros(price: ModelPrice, usage: TokenUsage): number {
   const microsTimesMillion =

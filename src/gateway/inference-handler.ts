@@ -23,6 +23,7 @@ import {
 import { CACHE_HEADER, type CachePlan, newEntry, planCache, serveFromCache } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
 import { relayStream } from './relay-stream.ts';
+import { upstreamUsageReader } from './upstream-usage.ts';
 import { createAnthropicStreamObserver, createOpenAiStreamObserver } from './stream-usage.ts';
 import { CLIENT_SHAPE, canTranslate, planTranslation, type TranslationPlan } from './translation.ts';
 import { createCallSender } from './upstream-calls.ts';
@@ -212,7 +213,15 @@ async function forward(
   if (exchange.translation?.execute !== undefined) {
     exchange.dispatchedAt = performance.now();
     const answer = await exchange.translation.execute(createCallSender(exchange, headers, signal, deps));
-    return replyWithJson(reply, exchange, deps, 200, 'application/json', JSON.stringify(answer));
+    return replyWithJson(
+      reply,
+      exchange,
+      deps,
+      200,
+      'application/json',
+      JSON.stringify(answer),
+      usageOf(answer, CLIENT_SHAPE[exchange.operation]),
+    );
   }
   // --- end multi-call translations ---
 
@@ -282,9 +291,11 @@ async function forward(
   }
 
   const upstreamText = await readText(response, signal, deps, route);
-  const text =
-    exchange.translation === undefined ? upstreamText : translateJson(exchange.translation, upstreamText);
-  return replyWithJson(reply, exchange, deps, response.statusCode, contentType, text);
+  const { text, usage } =
+    exchange.translation === undefined
+      ? { text: upstreamText, usage: readJsonUsage(upstreamText, CLIENT_SHAPE[exchange.operation]) }
+      : translateJson(exchange, upstreamText);
+  return replyWithJson(reply, exchange, deps, response.statusCode, contentType, text, usage);
 }
 
 /** Accounts for a JSON answer (usage as reported, else estimated), caches it when planned, and sends it. */
@@ -295,6 +306,7 @@ async function replyWithJson(
   statusCode: number,
   contentType: string,
   text: string,
+  reportedUsage: TokenUsage | undefined,
 ): Promise<unknown> {
   const { route, routeLabel } = exchange;
   const upstreamDoneAt = performance.now();
@@ -302,12 +314,7 @@ async function replyWithJson(
     { provider: route.provider.name, route: routeLabel },
     (upstreamDoneAt - exchange.dispatchedAt) / 1000,
   );
-  const usage = usageOrEstimate(
-    deps,
-    exchange,
-    readJsonUsage(text, CLIENT_SHAPE[exchange.operation]),
-    text.length,
-  );
+  const usage = usageOrEstimate(deps, exchange, reportedUsage, text.length);
   const charge = await accountFor(deps, exchange, usage);
   reply
     .code(statusCode)
@@ -384,24 +391,38 @@ function countUpstreamFailure(deps: InferenceDeps, route: ResolvedRoute, error: 
   deps.log.warn({ provider: route.provider.name, err: error }, 'upstream request failed');
 }
 
-/** The upstream's JSON answer in the client's shape; an unreadable answer is a 502. */
-function translateJson(translation: TranslationPlan, upstreamText: string): string {
+/**
+ * The upstream's JSON answer in the client's shape, and its usage: read off the upstream's own
+ * answer where the client's shape would lose part of it (cache writes), else off the translated one.
+ * An unreadable answer is a 502.
+ */
+function translateJson(
+  exchange: Exchange,
+  upstreamText: string,
+): { text: string; usage: TokenUsage | undefined } {
   let upstream: unknown;
   try {
     upstream = JSON.parse(upstreamText);
   } catch {
     throw new UpstreamError(502, 200, 'the upstream answered with malformed JSON', 'api_error', true);
   }
-  return JSON.stringify(translation.response(upstream));
+  const translated = (exchange.translation as TranslationPlan).response(upstream);
+  const reader = upstreamUsageReader(exchange.route.provider.shape);
+  return {
+    text: JSON.stringify(translated),
+    usage: reader?.fromJson(upstream) ?? usageOf(translated, CLIENT_SHAPE[exchange.operation]),
+  };
 }
 
 function readJsonUsage(text: string, shape: ApiShape): TokenUsage | undefined {
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return usageOf(JSON.parse(text), shape);
   } catch {
     return undefined;
   }
-  const usage = (json as { usage?: unknown } | null)?.usage;
+}
+
+function usageOf(answer: unknown, shape: ApiShape): TokenUsage | undefined {
+  const usage = (answer as { usage?: unknown } | null)?.usage;
   return shape === 'anthropic' ? parseAnthropicUsage(usage) : parseOpenAiUsage(usage);
 }

@@ -15,6 +15,7 @@ import { classifyTransportError, type UpstreamResponse } from '../upstream/upstr
 import { CACHE_HEADER, newEntry } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
 import type { StreamObserver } from './stream-usage.ts';
+import { upstreamUsageReader } from './upstream-usage.ts';
 
 export async function relayStream(
   reply: FastifyReply,
@@ -49,6 +50,9 @@ export async function relayStream(
   const recorded: string[] | undefined = exchange.cacheWrite?.write ? [] : undefined;
   let failed = false;
   const translator = exchange.translation?.stream();
+  // Billing reads the upstream's own events where the client's shape would lose part of the usage.
+  const upstreamUsage =
+    translator === undefined ? undefined : upstreamUsageReader(route.provider.shape)?.stream();
   const emit = (event: SseEvent) => {
     if (observer.accept(event)) pending.push(serializeSseEvent(event));
   };
@@ -59,7 +63,10 @@ export async function relayStream(
     exchange.translation?.framing ?? 'sse',
     (event) => {
       if (translator === undefined) emit(event);
-      else for (const translated of translator.push(event)) emit(translated);
+      else {
+        upstreamUsage?.accept(event);
+        for (const translated of translator.push(event)) emit(translated);
+      }
     },
     (comment) => pending.push(serializeSseComment(comment)),
   );
@@ -97,7 +104,12 @@ export async function relayStream(
   } finally {
     if (!raw.destroyed) raw.end();
     deps.metrics.inflightStreams.dec({ route: routeLabel });
-    const usage = usageOrEstimate(deps, exchange, observer.usage(), observer.outputChars());
+    const usage = usageOrEstimate(
+      deps,
+      exchange,
+      upstreamUsage?.usage() ?? observer.usage(),
+      observer.outputChars(),
+    );
     const cacheWrite = exchange.cacheWrite;
     // Awaited (the client has its whole answer already): a refresh holding the SWR lock gives it
     // back only once the fresh entry is stored, so no second caller refreshes in between.

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic } from '../../fakes/fake-anthropic.ts';
+import { anthropicMessage, anthropicStreamEvents, startFakeAnthropic } from '../../fakes/fake-anthropic.ts';
 import { FAKE_GEMINI_REPLY, startFakeGemini } from '../../fakes/fake-gemini.ts';
 import { FAKE_OPENAI_REPLY, STREAM_PIECES, startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import { type FakeServer, sendJson, sendSse } from '../../fakes/fake-server.ts';
@@ -78,6 +78,60 @@ describe('anthropic/* on /v1/chat/completions', () => {
     );
     // 20 input * $3 + 10 output * $15 per million.
     expect(response.headers.get('x-service-balance-charged-micros')).toBe('210');
+  });
+
+  // 10 input * $3 + 2000 cache reads * $0.30 + 1000 cache writes * $3.75 + 4 output * $15 per million:
+  // prompt-cache writes at their own price, though OpenAI's usage folds them into prompt_tokens.
+  const CACHED_USAGE = {
+    input_tokens: 10,
+    cache_creation_input_tokens: 1000,
+    cache_read_input_tokens: 2000,
+    output_tokens: 4,
+  };
+  const CACHED_COST = 10 * 3 + 2000 * 0.3 + 1000 * 3.75 + 4 * 15;
+
+  it('bills prompt-cache writes at their own price (JSON)', async () => {
+    anthropicFake.overrideNext((_request, response) =>
+      sendJson(response, 200, { ...anthropicMessage('claude-3-5-sonnet-20241022'), usage: CACHED_USAGE }),
+    );
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      { model: 'anthropic/claude-3-5-sonnet-20241022', messages: [{ role: 'user', content: 'Hi' }] },
+      gateway.credentials.apiKey,
+    );
+    expect(((await response.json()) as { usage: unknown }).usage).toMatchObject({
+      prompt_tokens: 3010,
+      prompt_tokens_details: { cached_tokens: 2000 },
+    });
+    expect(response.headers.get('x-service-balance-charged-micros')).toBe(String(CACHED_COST));
+  });
+
+  it('bills prompt-cache writes at their own price (stream)', async () => {
+    const balance = async () =>
+      (await gateway.running.stores.runtime.getBalance(gateway.credentials.tenantId))!;
+    const before = await balance();
+    anthropicFake.overrideNext(async (_request, response) => {
+      const events = anthropicStreamEvents('claude-3-5-sonnet-20241022', ['Hi']).map((event) =>
+        event.startsWith('event: message_start')
+          ? event
+              .replace('"cache_creation_input_tokens":0', '"cache_creation_input_tokens":1000')
+              .replace('"cache_read_input_tokens":0', '"cache_read_input_tokens":2000')
+              .replace('"input_tokens":20', '"input_tokens":10')
+          : event.replace('"output_tokens":1}', '"output_tokens":4}'),
+      );
+      await sendSse(response, events);
+    });
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      {
+        model: 'anthropic/claude-3-5-sonnet-20241022',
+        stream: true,
+        messages: [{ role: 'user', content: 'Hi' }],
+      },
+      gateway.credentials.apiKey,
+    );
+    expect(await response.text()).toContain('[DONE]');
+    await expect.poll(balance).toBe(before - CACHED_COST);
   });
 });
 
