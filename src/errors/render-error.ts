@@ -1,4 +1,4 @@
-import type { AnthropicErrorType } from '../shapes/anthropic.ts';
+import { type AnthropicErrorType, anthropicErrorTypeOfStatus } from '../shapes/anthropic.ts';
 import { GatewayError, InternalError } from './gateway-error.ts';
 
 /** Which envelope the client expects: OpenAI's on chat/embeddings, Anthropic's on /v1/messages. */
@@ -40,20 +40,6 @@ const ANTHROPIC_TYPES: ReadonlySet<string> = new Set<AnthropicErrorType>([
   'overloaded_error',
 ]);
 
-/** By status, for the gateway's types Anthropic lacks (insufficient_quota, upstream_auth_error, ...). */
-const ANTHROPIC_TYPE_BY_STATUS: ReadonlyMap<number, AnthropicErrorType> = new Map([
-  [400, 'invalid_request_error'],
-  [401, 'authentication_error'],
-  [402, 'billing_error'],
-  [403, 'permission_error'],
-  [404, 'not_found_error'],
-  [413, 'request_too_large'],
-  [429, 'rate_limit_error'],
-  [503, 'overloaded_error'],
-  [504, 'timeout_error'],
-  [529, 'overloaded_error'],
-]);
-
 /**
  * The error type as the dialect knows it. On the Anthropic envelope a gateway type that is not
  * Anthropic's becomes the one its status means there (a 502 upstream_auth_error is the gateway's
@@ -61,10 +47,7 @@ const ANTHROPIC_TYPE_BY_STATUS: ReadonlyMap<number, AnthropicErrorType> = new Ma
  */
 export function mapErrorType(error: GatewayError, dialect: ErrorDialect): string {
   if (dialect === 'openai' || ANTHROPIC_TYPES.has(error.type)) return error.type;
-  return (
-    ANTHROPIC_TYPE_BY_STATUS.get(error.statusCode) ??
-    (error.statusCode >= 400 && error.statusCode < 500 ? 'invalid_request_error' : 'api_error')
-  );
+  return anthropicErrorTypeOfStatus(error.statusCode);
 }
 
 /** The inner `error` object, for the envelope below and for error events written mid-stream. */

@@ -234,6 +234,28 @@ export type AnthropicErrorType =
   | 'api_error'
   | 'overloaded_error';
 
+/** The error type Anthropic answers with at each HTTP status (reference/providers.md section 2, "Errors"). */
+const ANTHROPIC_ERROR_TYPE_BY_STATUS: ReadonlyMap<number, AnthropicErrorType> = new Map([
+  [400, 'invalid_request_error'],
+  [401, 'authentication_error'],
+  [402, 'billing_error'],
+  [403, 'permission_error'],
+  [404, 'not_found_error'],
+  [413, 'request_too_large'],
+  [429, 'rate_limit_error'],
+  [503, 'overloaded_error'],
+  [504, 'timeout_error'],
+  [529, 'overloaded_error'],
+]);
+
+/** Anthropic's error type for an HTTP status: its own where it has one, else by class (4xx, 5xx). */
+export function anthropicErrorTypeOfStatus(status: number): AnthropicErrorType {
+  return (
+    ANTHROPIC_ERROR_TYPE_BY_STATUS.get(status) ??
+    (status >= 400 && status < 500 ? 'invalid_request_error' : 'api_error')
+  );
+}
+
 /** Error body of any status, and the in-stream `error` event (which can follow a 200). */
 export interface AnthropicErrorBody {
   type: 'error';

@@ -4,7 +4,7 @@
  * `type` fields, never the message text; the status mapping (reference/providers.md section 7) is
  * the gateway's, in upstream/error-mapping.ts.
  */
-import type { AnthropicErrorType } from '../../shapes/anthropic.ts';
+import { type AnthropicErrorType, anthropicErrorTypeOfStatus } from '../../shapes/anthropic.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
 import type { UpstreamErrorDetail } from '../types.ts';
 
@@ -31,20 +31,6 @@ const TYPE_TYPES: ReadonlyMap<string, AnthropicErrorType> = new Map([
   ['overloaded_error', 'overloaded_error'],
 ]);
 
-/** Numeric `code`s (vLLM and other compatible servers put the HTTP status there). */
-const STATUS_TYPES: ReadonlyMap<number, AnthropicErrorType> = new Map([
-  [400, 'invalid_request_error'],
-  [401, 'authentication_error'],
-  [402, 'billing_error'],
-  [403, 'permission_error'],
-  [404, 'not_found_error'],
-  [413, 'request_too_large'],
-  [429, 'rate_limit_error'],
-  [503, 'overloaded_error'],
-  [504, 'timeout_error'],
-  [529, 'overloaded_error'],
-]);
-
 const MAX_MESSAGE_LENGTH = 1000;
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -54,8 +40,8 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 function classify(code: unknown, type: unknown): AnthropicErrorType {
   if (typeof code === 'string' && CODE_TYPES.has(code)) return CODE_TYPES.get(code)!;
   if (typeof type === 'string' && TYPE_TYPES.has(type)) return TYPE_TYPES.get(type)!;
-  if (typeof code === 'number')
-    return STATUS_TYPES.get(code) ?? (code >= 400 && code < 500 ? 'invalid_request_error' : 'api_error');
+  // Numeric `code`s: vLLM and other compatible servers put the HTTP status there.
+  if (typeof code === 'number') return anthropicErrorTypeOfStatus(code);
   return 'api_error';
 }
 
