@@ -14,8 +14,8 @@ import { GatewayError, InvalidRequestError, PayloadTooLargeError } from '../erro
 import { type ErrorDialect, renderError, toGatewayError } from '../errors/render-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
-import { createInferenceHandler, type InferenceDeps } from './inference-handler.ts';
 import { registerCors } from './cors.ts';
+import { createInferenceHandler, type InferenceDeps } from './inference-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 
 export interface GatewayAppDeps extends InferenceDeps {

@@ -23,10 +23,10 @@ import {
 import { CACHE_HEADER, type CachePlan, newEntry, planCache, serveFromCache } from './cache-step.ts';
 import { accountFor, type Exchange, type InferenceDeps, usageOrEstimate } from './exchange.ts';
 import { relayStream } from './relay-stream.ts';
-import { upstreamUsageReader } from './upstream-usage.ts';
 import { createAnthropicStreamObserver, createOpenAiStreamObserver } from './stream-usage.ts';
 import { CLIENT_SHAPE, canTranslate, planTranslation, type TranslationPlan } from './translation.ts';
 import { createCallSender } from './upstream-calls.ts';
+import { upstreamUsageReader } from './upstream-usage.ts';
 import { type JsonObject, validateInferenceBody } from './validate-body.ts';
 
 export type { InferenceDeps } from './exchange.ts';
