@@ -430,13 +430,8 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expect(controlPlane.rules).toEqual([
       {
         apiGroups: ['gateway.service.io'],
-        resources: ['connections'],
+        resources: ['connections', 'cachepolicies'],
         verbs: ['list', 'create', 'patch', 'delete'],
-      },
-      {
-        apiGroups: ['gateway.service.io'],
-        resources: ['cachepolicies'],
-        verbs: ['create', 'patch', 'delete'],
       },
       { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'create', 'patch', 'delete'] },
     ]);
@@ -619,6 +614,7 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
         expect(await can(sa, verb, 'secrets', 'tenant-acme'), verb).toBe(true);
       }
       expect(await can(sa, 'list', 'connections.gateway.service.io', 'tenant-acme')).toBe(true);
+      expect(await can(sa, 'list', 'cachepolicies.gateway.service.io', 'tenant-acme')).toBe(true);
       expect(await can(sa, 'get', 'secrets', 'tenant-acme')).toBe(true);
       for (const verb of ['update', 'watch']) {
         expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(false);

@@ -122,8 +122,8 @@ export function operatorGrants(
 /**
  * The control plane's grants, exactly (src/control-plane/graphql/*.ts through KubernetesResources):
  * server-side apply (patch, create) and delete of CachePolicies, Connections and Secrets, list of
- * Connections, get and list of Secrets. Refused on purpose: Tenants, status, watch, update, reading
- * CachePolicies (the control plane reads them from the config store), namespaces, Leases, Events.
+ * CachePolicies and Connections (to find the object behind a name), get and list of Secrets.
+ * Refused on purpose: Tenants, status, watch, update, namespaces, Leases, Events.
  */
 export function controlPlaneGrants(tenantNamespace: string, releaseNamespace: string): Grant[] {
   return [
@@ -133,7 +133,7 @@ export function controlPlaneGrants(tenantNamespace: string, releaseNamespace: st
       group: GROUP,
       resource: 'cachepolicies',
       namespace: tenantNamespace,
-      verbs: ['create', 'patch', 'delete'],
+      verbs: ['list', 'create', 'patch', 'delete'],
     },
     {
       group: GROUP,
