@@ -7,7 +7,6 @@
 import { parseAnthropicUsage, parseConverseUsage, type TokenUsage } from '../billing/usage.ts';
 import type { ApiShape } from '../providers/registry.ts';
 import type { SseEvent } from '../sse/sse-events.ts';
-import { createAnthropicStreamObserver } from './stream-usage.ts';
 
 /** Fed each upstream event of a stream (parsed, before translation). */
 export interface UpstreamStreamUsage {
@@ -24,6 +23,23 @@ function usageField(upstream: unknown): unknown {
   return typeof upstream === 'object' && upstream !== null
     ? (upstream as { usage?: unknown }).usage
     : undefined;
+}
+
+/** Anthropic: message_start and the (cumulative) message_delta carry the usage; nothing else is parsed. */
+function createAnthropicStreamUsage(): UpstreamStreamUsage {
+  let usage: TokenUsage | undefined;
+  return {
+    accept(event) {
+      if (event.event !== 'message_start' && event.event !== 'message_delta') return;
+      try {
+        const data = JSON.parse(event.data) as { message?: unknown; usage?: unknown };
+        usage = parseAnthropicUsage(usageField(event.event === 'message_start' ? data.message : data), usage);
+      } catch {
+        // Not JSON: the translator reports the broken stream.
+      }
+    },
+    usage: () => usage,
+  };
 }
 
 /** ConverseStream: the closing `metadata` event carries the usage. */
@@ -47,10 +63,7 @@ const READERS: ReadonlyMap<ApiShape, UpstreamUsageReader> = new Map<ApiShape, Up
     'anthropic',
     {
       fromJson: (upstream) => parseAnthropicUsage(usageField(upstream)),
-      stream: () => {
-        const observer = createAnthropicStreamObserver();
-        return { accept: (event) => void observer.accept(event), usage: () => observer.usage() };
-      },
+      stream: createAnthropicStreamUsage,
     },
   ],
   [
