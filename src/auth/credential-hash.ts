@@ -2,7 +2,7 @@
  * Long-lived credentials (workspace API keys, PATs, provisioning keys): generation, the hash that
  * is stored instead of the plaintext, and the hint that may be shown in place of a secret.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export type CredentialPrefix = 'tt_sk_' | 'tt_pat_' | 'tt_prov_';
 
@@ -35,7 +35,8 @@ export function generateCredential(prefix: CredentialPrefix): GeneratedCredentia
 
 /** Hex SHA-256 of the whole plaintext credential, prefix included. */
 export function hashCredential(plaintext: string): string {
-  return createHash('sha256').update(plaintext, 'utf8').digest('hex');
+  // One-shot: on every request of a workspace key, a fraction of createHash's cost.
+  return hash('sha256', plaintext, 'hex');
 }
 
 /** Shorter secrets get no hint at all: four characters of eleven would give too much away. */

@@ -130,7 +130,10 @@ export class PriceList {
   }
 
   priceOf(model: string): PricedModel {
-    const listed = this.#overrides.get(model) ?? this.#overrides.get(priceAlias(model)) ?? lookupPrice(model);
+    const listed =
+      this.#overrides.size === 0
+        ? lookupPrice(model)
+        : (this.#overrides.get(model) ?? this.#overrides.get(priceAlias(model)) ?? lookupPrice(model));
     return listed === undefined ? { price: this.#fallback, listed: false } : { price: listed, listed: true };
   }
 }
