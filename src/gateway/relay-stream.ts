@@ -71,11 +71,14 @@ export async function relayStream(
     (comment) => pending.push(serializeSseComment(comment)),
   );
   const flush = async () => {
-    if (pending.length === 0) return;
+    if (pending.length === 0 || raw.writableEnded) return;
     const text = pending.length === 1 ? pending[0]! : pending.join('');
     pending.length = 0;
     recorded?.push(text);
-    if (!raw.write(text)) await once(raw, 'drain', { signal });
+    // The client's end marker is out ([DONE], message_stop): the answer ends with this write, one
+    // syscall less than a write and a later end. The upstream body is still read to its end.
+    if (observer.completed()) raw.end(text);
+    else if (!raw.write(text)) await once(raw, 'drain', { signal });
   };
   try {
     for await (const chunk of response.body) {
@@ -95,14 +98,15 @@ export async function relayStream(
       );
       const failure = toGatewayError(classifyTransportError(route.provider.name, error, signal));
       const inner = renderErrorInner(failure, exchange.operation === 'messages' ? 'anthropic' : 'openai');
-      raw.write(
-        exchange.operation === 'messages'
-          ? serializeSseEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: inner }) })
-          : serializeSseEvent({ data: JSON.stringify({ error: inner }) }),
-      );
+      if (!raw.writableEnded)
+        raw.write(
+          exchange.operation === 'messages'
+            ? serializeSseEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: inner }) })
+            : serializeSseEvent({ data: JSON.stringify({ error: inner }) }),
+        );
     }
   } finally {
-    if (!raw.destroyed) raw.end();
+    if (!raw.destroyed && !raw.writableEnded) raw.end();
     deps.metrics.inflightStreams.dec({ route: routeLabel });
     const usage = usageOrEstimate(
       deps,
