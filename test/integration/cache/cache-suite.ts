@@ -333,10 +333,7 @@ export function describeCache(name: string, env: () => Record<string, string> | 
 
     it('does not serve an answer that was on its way when its tag was revalidated', async () => {
       const body = unique();
-      let release: () => void = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const { promise: released, resolve: release } = Promise.withResolvers<void>();
       openai.overrideNext(async (_request, response) => {
         await released;
         sendJson(response, 200, {
@@ -499,10 +496,7 @@ export function describeCache(name: string, env: () => Record<string, string> | 
       await (await send(body, headers)).text();
       // Only time makes an entry stale: wait out the one-second TTL.
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      let release: () => void = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const { promise: released, resolve: release } = Promise.withResolvers<void>();
       openai.overrideNext(async (_request, response) => {
         await released;
         sendJson(response, 200, {

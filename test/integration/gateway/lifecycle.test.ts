@@ -112,10 +112,7 @@ describe('health, readiness and metrics', () => {
 describe('graceful shutdown', () => {
   it('finishes an open stream, then stops accepting', async () => {
     const gateway = await startTestGateway(env());
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { promise: released, resolve: release } = Promise.withResolvers<void>();
     openai.overrideNext(async (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write(

@@ -46,6 +46,18 @@ function dataEvents(text: string): string[] {
     .map((block) => block.slice('data: '.length));
 }
 
+/** One chat.completion.chunk event carrying `content`, as an upstream writes it. */
+const chatChunk = (content: string) =>
+  `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+
+/** The rest of a streamed body, as text. */
+async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  let rest = '';
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+    rest += new TextDecoder().decode(chunk.value);
+  return rest;
+}
+
 describe('POST /v1/chat/completions (OpenAI passthrough)', () => {
   it('forwards a JSON completion with the platform key and the provider prefix stripped', async () => {
     const before = openai.requests.length;
@@ -130,17 +142,12 @@ describe('POST /v1/chat/completions (OpenAI passthrough)', () => {
   });
 
   it("relays the upstream's keep-alive comments while the first token is awaited", async () => {
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { promise: released, resolve: release } = Promise.withResolvers<void>();
     openai.overrideNext(async (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write(': OPENROUTER PROCESSING\n\n');
       await released;
-      response.write(
-        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'hi' } }] })}\n\n`,
-      );
+      response.write(chatChunk('hi'));
       response.end('data: [DONE]\n\n');
     });
     const response = await postJson(
@@ -152,22 +159,15 @@ describe('POST /v1/chat/completions (OpenAI passthrough)', () => {
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toBe(': OPENROUTER PROCESSING\n\n');
     release();
-    let rest = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
-      rest += new TextDecoder().decode(chunk.value);
+    const rest = await readRest(reader);
     expect(dataEvents(rest).at(-1)).toBe('[DONE]');
   });
 
   it('relays the first chunk before the upstream has finished', async () => {
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { promise: released, resolve: release } = Promise.withResolvers<void>();
     openai.overrideNext(async (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write(
-        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'first' } }] })}\n\n`,
-      );
+      response.write(chatChunk('first'));
       await released;
       response.end('data: [DONE]\n\n');
     });
@@ -180,9 +180,7 @@ describe('POST /v1/chat/completions (OpenAI passthrough)', () => {
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toContain('first');
     release();
-    let rest = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
-      rest += new TextDecoder().decode(chunk.value);
+    const rest = await readRest(reader);
     expect(rest).toContain('[DONE]');
   });
 });
