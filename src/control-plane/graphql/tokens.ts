@@ -23,11 +23,11 @@ export const tokenTypeDefs = /* GraphQL */ `
 
   input MintEphemeralTokenInput {
     "The workspace key the token derives from; its scopes cannot exceed this key's grants."
-    parentKeyId: String
+    parentKeyId: String!
     "At least one of chat, embeddings, messages, model:<id>."
-    scopes: [String!]
+    scopes: [String!]!
     "Lifetime in seconds, 1 to 86400."
-    ttlSeconds: Int
+    ttlSeconds: Int!
     "Spend cap in USD micros for this token only."
     budgetMicros: Float
     rateLimits: RateLimitsInput
