@@ -41,13 +41,21 @@ describe('TokenLimiter budget', () => {
     const principal = tokenPrincipal(start + 600_000);
     const first = await MemoryRuntimeStore.open({ persistFile: file });
     const limiter = new TokenLimiter(first);
-    await limiter.settle(await limiter.admit(principal, 100), 700, USAGE);
+    const hold = await limiter.admit(principal);
+    await limiter.reserve(hold, 100);
+    await limiter.settle(hold, 700, USAGE);
     await first.close();
 
     const second = await MemoryRuntimeStore.open({ persistFile: file });
     expect(await second.getCounter(budgetCounterName('jti_1'))).toBe(700);
-    // 700 of 1000 spent: an estimate of 400 no longer fits.
-    await expect(new TokenLimiter(second).admit(principal, 400)).rejects.toBeInstanceOf(
+    // 700 of 1000 spent: 300 are left, and a request estimated at 400 reserves them.
+    const limiter2 = new TokenLimiter(second);
+    const next = await limiter2.admit(principal);
+    await limiter2.reserve(next, 400);
+    expect(next?.reservedMicros).toBe(300);
+    expect(await second.getCounter(budgetCounterName('jti_1'))).toBe(1000);
+    // Used up: the next request is refused.
+    await expect(limiter2.reserve(await limiter2.admit(principal), 1)).rejects.toBeInstanceOf(
       CreditCapExceededError,
     );
     await second.close();
@@ -69,11 +77,11 @@ describe('TokenLimiter budget', () => {
       token: { ...budgeted.token!, limits: { requestsPerMinute: 1 } },
     };
     const first = await MemoryRuntimeStore.open({ persistFile: file });
-    await new TokenLimiter(first).admit(principal, 1);
+    await new TokenLimiter(first).admit(principal);
     await first.close();
     const second = await MemoryRuntimeStore.open({ persistFile: file });
     // The window restarts with the process: the one request allowed is allowed again.
-    await expect(new TokenLimiter(second).admit(principal, 1)).resolves.toBeDefined();
+    await expect(new TokenLimiter(second).admit(principal)).resolves.toBeDefined();
     await second.close();
   });
 });
@@ -86,7 +94,8 @@ describe('TokenLimiter.settle', () => {
       ...tokenPrincipal(Date.now() + 600_000),
       token: { ...tokenPrincipal(Date.now() + 600_000).token!, limits: { tokensPerMinute: 1000 } },
     };
-    const hold = await limiter.admit(principal, 300);
+    const hold = await limiter.admit(principal);
+    await limiter.reserve(hold, 300);
     expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(300);
     await limiter.settle(hold, 250, USAGE);
     expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);

@@ -2,12 +2,16 @@
  * Per-token budget and rate limits, counted in the runtime store so that every gateway process
  * shares them.
  *
- * Budget: before forwarding, the request's estimated cost is reserved against the token's cap in
- * one atomic step (refused with 402 if it does not fit); after the response, the reservation is
- * replaced by the actual cost. The estimate is the input (about four characters per token) plus
- * `max_tokens` of output at the model's prices, so with `max_tokens` set concurrent requests cannot
- * overshoot the cap beyond the input estimate's error; without it, the overshoot is bounded by the
- * output cost of the requests in flight at the moment the cap is reached.
+ * Budget (specification 5, rule 3: refused with 402 once the cap is used up): a request that
+ * goes upstream reserves `min(estimate, what is left)` against the token's cap in one atomic step,
+ * and is refused only when nothing is left; after the response the reservation is replaced by the
+ * actual cost, which may take the spend past the cap (then every later request is refused). So a
+ * token with a budget of 1 micro serves one paid request. Sharing out what is left bounds the
+ * overshoot: once the reservations in flight cover the cap, concurrent requests are refused rather
+ * than all passing on the last micro; the spend can exceed the cap by at most the difference
+ * between actual and reserved cost of the requests in flight. The estimate is the input (about four
+ * characters per token) plus `max_tokens` of output at the model's prices. A cache hit never
+ * reserves (the lookup comes first) and costs nothing.
  *
  * The budget's counter lives as long as the token (plus a minute) and is durable, as spend is
  * (DESIGN section 8): a standalone restart does not hand a token its budget back.
@@ -22,10 +26,12 @@ import type { RuntimeStore } from '../stores/types.ts';
 import type { ModelPrice } from './prices.ts';
 import { computeCostMicros, type TokenUsage } from './usage.ts';
 
-/** One request's admission of a token: its budget reservation and rate window; settled at most once. */
+/** One request's admission of a token: its rate window and budget reservation; settled at most once. */
 export interface TokenHold {
   readonly jti: string;
-  readonly reservedMicros: number;
+  readonly budgetMicros: number | undefined;
+  /** Reserved against the budget so far (0 until `reserve`). */
+  reservedMicros: number;
   readonly window: number;
   readonly ttlSeconds: number;
   readonly budgeted: boolean;
@@ -68,12 +74,11 @@ export class TokenLimiter {
     this.#runtime = runtime;
   }
 
-  /** Checks limits and reserves budget; undefined for principals that are not tokens. */
-  async admit(
-    principal: Principal,
-    estimatedMicros: number,
-    nowMs = Date.now(),
-  ): Promise<TokenHold | undefined> {
+  /**
+   * Checks the rate limits (every request counts, cache hits too); undefined for principals that
+   * are not tokens. The budget is reserved later, by `reserve`, once the request goes upstream.
+   */
+  async admit(principal: Principal, nowMs = Date.now()): Promise<TokenHold | undefined> {
     const token = principal.token;
     if (token === undefined) return undefined;
     const window = Math.floor(nowMs / WINDOW_MS);
@@ -99,31 +104,35 @@ export class TokenLimiter {
         retryAfter,
       );
     }
-    const ttlSeconds = Math.max(60, Math.ceil((token.expiresAtMs - nowMs) / 1000) + 60);
-    let reservedMicros = 0;
-    if (token.budgetMicros !== undefined) {
-      // At least one micro, so that a spent budget refuses even requests estimated at nothing.
-      reservedMicros = Math.max(1, estimatedMicros);
-      const reservation = await this.#runtime.reserveWithinCap(
-        budgetCounterName(token.jti),
-        reservedMicros,
-        token.budgetMicros,
-        ttlSeconds,
-        'durable',
-      );
-      if (!reservation.ok) {
-        throw new CreditCapExceededError(`this token's budget of ${token.budgetMicros} micros is used up`);
-      }
-    }
     return {
       jti: token.jti,
-      reservedMicros,
+      budgetMicros: token.budgetMicros,
+      reservedMicros: 0,
       window,
-      ttlSeconds,
+      ttlSeconds: Math.max(60, Math.ceil((token.expiresAtMs - nowMs) / 1000) + 60),
       budgeted: token.budgetMicros !== undefined,
       countsTokens: limits?.tokensPerMinute !== undefined,
       settled: false,
     };
+  }
+
+  /**
+   * Reserves `min(estimate, what is left)` of the token's budget (at least one micro, so that an
+   * estimate of nothing still needs something left); 402 once the budget is used up.
+   */
+  async reserve(hold: TokenHold | undefined, estimatedMicros: number): Promise<void> {
+    if (hold?.budgetMicros === undefined || hold.settled) return;
+    const reservation = await this.#runtime.reserveUpToCap(
+      budgetCounterName(hold.jti),
+      Math.max(1, estimatedMicros),
+      hold.budgetMicros,
+      hold.ttlSeconds,
+      'durable',
+    );
+    if (!reservation.ok) {
+      throw new CreditCapExceededError(`this token's budget of ${hold.budgetMicros} micros is used up`);
+    }
+    hold.reservedMicros += reservation.reserved;
   }
 
   /**

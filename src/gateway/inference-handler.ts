@@ -102,7 +102,8 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       payload.length,
       maxOutputTokens(parsed.body),
     );
-    const hold = await deps.limiter.admit(principal, estimatedMicros);
+    // Rate limits count every request; the budget is reserved only once it goes upstream (below).
+    const hold = await deps.limiter.admit(principal);
     const exchange: Exchange = {
       operation,
       routeLabel,
@@ -148,8 +149,9 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
           deps.cacheMetrics.results.inc({ route: routeLabel, result });
         }
       }
-      // BYOK daily cap (billing/connection-caps.ts): reserved only now that the request goes upstream
-      // (a cache hit does not use the Connection); settled in accountFor, given back in the catch.
+      // A token's budget and a Connection's daily cap (billing/): reserved only now that the request
+      // goes upstream (a cache hit costs nothing); settled in accountFor, given back in the catch.
+      await deps.limiter.reserve(hold, estimatedMicros);
       exchange.capHold = await deps.connectionCaps.admit(principal, route, estimatedMicros);
       const served = await forward(
         request,

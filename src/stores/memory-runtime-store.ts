@@ -306,6 +306,22 @@ export class MemoryRuntimeStore implements RuntimeStore {
     return { ok: true, value: this.#increment(name, amount, ttlSeconds, keep) };
   }
 
+  async reserveUpToCap(
+    name: string,
+    amount: number,
+    cap: number,
+    ttlSeconds?: number,
+    keep: CounterKeep = 'memory',
+  ): Promise<{ ok: boolean; reserved: number; value: number }> {
+    assertSafeInteger('amount', amount);
+    assertSafeInteger('cap', cap);
+    assertTtlSeconds(ttlSeconds);
+    const current = this.#counterValue(name);
+    if (current >= cap || amount <= 0) return { ok: current < cap, reserved: 0, value: current };
+    const reserved = Math.min(amount, cap - current);
+    return { ok: true, reserved, value: this.#increment(name, reserved, ttlSeconds, keep) };
+  }
+
   async recordToken(record: TokenRecord): Promise<void> {
     assertTokenRecord(record);
     // Already expired: nothing will ever ask about it (Redis could not even set its PX).

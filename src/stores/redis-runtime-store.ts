@@ -99,6 +99,28 @@ return {1, value}`,
 );
 
 /**
+ * KEYS: the counter. ARGV: amount, cap, TTL in seconds or ''. Below the cap, adds
+ * min(amount, cap - current) (setting the TTL on creation); at or above it, adds nothing.
+ * Returns {1 or 0, reserved, value}.
+ */
+const RESERVE_UP_TO_CAP = new RedisScript(
+  `local raw = redis.call('GET', KEYS[1])
+local current = 0
+if raw then
+  current = tonumber(raw)
+  if current == nil then return redis.error_reply('ERR counter holds a non-integer value') end
+end
+local cap = tonumber(ARGV[2])
+if current >= cap then return {0, 0, raw or '0'} end
+local reserved = math.min(tonumber(ARGV[1]), cap - current)
+if reserved <= 0 then return {1, 0, raw or '0'} end
+local value = redis.call('INCRBY', KEYS[1], reserved)
+if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[3], 'NX') end
+return {1, reserved, value}`,
+  1,
+);
+
+/**
  * KEYS: the item's key, the index. ARGV: member, time (ms), PX for the item's key, trim bound
  * (index scores at or below it have expired), feed channel, feed message prefix, feed field.
  * Keeps the later of the stored and the given time (never moves back), trims the index, indexes
@@ -247,6 +269,23 @@ export class RedisRuntimeStore implements RuntimeStore {
       [amount, cap, ttlSeconds ?? ''],
     )) as [number, number | string];
     return { ok: ok === 1, value: parseInteger(String(value)) ?? 0 };
+  }
+
+  async reserveUpToCap(
+    name: string,
+    amount: number,
+    cap: number,
+    ttlSeconds?: number,
+  ): Promise<{ ok: boolean; reserved: number; value: number }> {
+    assertSafeInteger('amount', amount);
+    assertSafeInteger('cap', cap);
+    assertTtlSeconds(ttlSeconds);
+    const [ok, reserved, value] = (await RESERVE_UP_TO_CAP.run(
+      this.#client,
+      [this.#keys.counter(name)],
+      [amount, cap, ttlSeconds ?? ''],
+    )) as [number, number, number | string];
+    return { ok: ok === 1, reserved, value: parseInteger(String(value)) ?? 0 };
   }
 
   async recordToken(record: TokenRecord): Promise<void> {

@@ -71,6 +71,19 @@ export interface RuntimeStore {
     ttlSeconds?: number,
     keep?: CounterKeep,
   ): Promise<{ ok: boolean; value: number }>;
+  /**
+   * Atomically reserves `min(amount, cap - value)` on a counter that is still below `cap`, and
+   * refuses (adding nothing) once it is at or above it. Returns whether it reserved, how much, and
+   * the counter's value afterwards. Concurrent callers therefore share out what is left instead of
+   * all passing on the last unit. TTL and durability as with reserveWithinCap.
+   */
+  reserveUpToCap(
+    name: string,
+    amount: number,
+    cap: number,
+    ttlSeconds?: number,
+    keep?: CounterKeep,
+  ): Promise<{ ok: boolean; reserved: number; value: number }>;
 
   /** Records a minted ephemeral token's owner (for revocation checks); kept until it expires. Durable. */
   recordToken(record: TokenRecord): Promise<void>;

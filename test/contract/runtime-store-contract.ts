@@ -289,6 +289,46 @@ export function describeRuntimeStoreContract(name: string, createScope: CreateRu
       });
     });
 
+    describe('reserveUpToCap', () => {
+      it('reserves what is left below the cap, and refuses only once the cap is reached', async () => {
+        expect(await store.reserveUpToCap('budget', 60, 100)).toEqual({ ok: true, reserved: 60, value: 60 });
+        // 41 does not fit: the 40 left are reserved.
+        expect(await store.reserveUpToCap('budget', 41, 100)).toEqual({ ok: true, reserved: 40, value: 100 });
+        expect(await store.reserveUpToCap('budget', 1, 100)).toEqual({ ok: false, reserved: 0, value: 100 });
+        // A settle may take the counter past the cap; it stays refused.
+        expect(await store.incrementCounter('budget', 7)).toBe(107);
+        expect(await store.reserveUpToCap('budget', 1, 100)).toEqual({ ok: false, reserved: 0, value: 107 });
+        expect(await store.incrementCounter('budget', -8)).toBe(99);
+        expect(await store.reserveUpToCap('budget', 5, 100)).toEqual({ ok: true, reserved: 1, value: 100 });
+      });
+
+      it('serves a 1-unit cap exactly once, and creates nothing when refused', async () => {
+        expect(await store.reserveUpToCap('one', 500, 1, 60)).toEqual({ ok: true, reserved: 1, value: 1 });
+        expect(await store.reserveUpToCap('one', 500, 1, 60)).toEqual({ ok: false, reserved: 0, value: 1 });
+        expect(await store.reserveUpToCap('zero', 5, 0, 60)).toEqual({ ok: false, reserved: 0, value: 0 });
+        expect(await store.getCounter('zero')).toBe(0);
+      });
+
+      it('lets exactly as many concurrent callers through as there are units left', async () => {
+        const other = await scope.open();
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, index) =>
+            (index % 2 === 0 ? store : other).reserveUpToCap('last', 10, 25, 60, 'durable'),
+          ),
+        );
+        const accepted = results.filter((result) => result.ok);
+        expect(accepted.map((result) => result.reserved).sort((a, b) => a - b)).toEqual([5, 10, 10]);
+        expect(await store.getCounter('last')).toBe(25);
+      });
+
+      it('rejects amounts, caps and TTLs that are not integers with a TypeError', async () => {
+        await expect(store.reserveUpToCap('c', 0.5, 10)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.reserveUpToCap('c', 1, Number.NaN)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.reserveUpToCap('c', 1, 10, 0)).rejects.toBeInstanceOf(TypeError);
+        expect(await store.getCounter('c')).toBe(0);
+      });
+    });
+
     describe('tokens', () => {
       it('records a token and reads it back until it expires', async () => {
         const record = makeTokenRecord('j1');

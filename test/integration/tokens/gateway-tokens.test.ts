@@ -165,10 +165,12 @@ describe('ephemeral tokens on the gateway', () => {
     expect((await chat(key)).status).toBe(401);
   });
 
-  it('stops a token at its budget with 402 while other workspace traffic goes on', async () => {
+  it('stops a token with 402 once its budget is used up, while other workspace traffic goes on', async () => {
     // gpt-4o at the fake's 12 in / 8 out tokens: 12*2.5 + 8*10 = 110 micros a request.
     const { token } = await mint({ scopes: ['chat'], budgetMicros: 250 });
     expect((await chat(token)).status).toBe(200);
+    expect((await chat(token)).status).toBe(200);
+    // 30 micros are left: not used up, so this one is served too (spend 330).
     expect((await chat(token)).status).toBe(200);
     const refused = await chat(token);
     expect(refused.status).toBe(402);
@@ -181,6 +183,7 @@ describe('ephemeral tokens on the gateway', () => {
   it('binds a budget on a model nobody priced, at the fallback price', async () => {
     // The fallback price ($15 in, $75 out per million): 12*15 + 8*75 = 780 micros a request.
     const { token } = await mint({ scopes: ['chat'], budgetMicros: 1000 });
+    expect((await chat(token, 'openai/some-private-model')).status).toBe(200);
     expect((await chat(token, 'openai/some-private-model')).status).toBe(200);
     const refused = await chat(token, 'openai/some-private-model');
     expect(refused.status).toBe(402);

@@ -106,10 +106,13 @@ describe.runIf(redis !== undefined)('two gateway processes sharing one Redis', (
   });
 
   it('shares one budget across both processes', async () => {
-    // 110 micros a request (see gateway-tokens.test.ts): two fit in 250, the third does not.
+    // 110 micros a request (see gateway-tokens.test.ts): 250 serve three (the last on the 30
+    // left), then the budget is used up on both.
     const { token } = await mint({ budgetMicros: 250 });
     expect(await chat(first.url, token)).toBe(200);
     expect(await chat(second.url, token)).toBe(200);
+    expect(await chat(first.url, token)).toBe(200);
+    expect(await chat(second.url, token)).toBe(402);
     expect(await chat(first.url, token)).toBe(402);
     expect(await chat(second.url, token)).toBe(402);
   });
