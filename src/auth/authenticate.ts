@@ -3,7 +3,7 @@
  * config view (no store round trip); ephemeral tokens are verified by the verifier given (none
  * configured: every `tt_ev_` is invalid).
  */
-import { InvalidKeyError, ScopeDeniedError } from '../errors/gateway-error.ts';
+import { InvalidKeyError, ScopeDeniedError, TenantSuspendedError } from '../errors/gateway-error.ts';
 import type { Operation } from '../providers/registry.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import { hashCredential } from './credential-hash.ts';
@@ -64,6 +64,7 @@ export class Authenticator {
   #authenticateApiKey(credential: string): Principal {
     const record = this.#view.apiKeyByHash(hashCredential(credential));
     if (record === undefined || this.#view.tenant(record.tenantId) === undefined) throw new InvalidKeyError();
+    if (this.#view.isSuspended(record.tenantId)) throw new TenantSuspendedError();
     let grants = this.#grantCache.get(record);
     if (grants === undefined) {
       grants = new Set(record.grants);

@@ -25,12 +25,14 @@ export interface GeneratedCredential {
   plaintext: string;
   /** Hex SHA-256 of `plaintext`, what the config store holds. */
   hash: string;
+  /** `tt_sk_…abcd`: the prefix and four of the 43 random characters, so its owner can tell keys apart. */
+  hint: string;
 }
 
 export function generateCredential(prefix: CredentialPrefix): GeneratedCredential {
   const plaintext = prefix + randomBytes(SECRET_BYTES).toString('base64url');
   const id = ID_PREFIX[prefix] + randomBytes(ID_RANDOM_BYTES).toString('base64url');
-  return { id, plaintext, hash: hashCredential(plaintext) };
+  return { id, plaintext, hash: hashCredential(plaintext), hint: `${prefix}…${plaintext.slice(-HINT_TAIL)}` };
 }
 
 /** Hex SHA-256 of the whole plaintext credential, prefix included. */

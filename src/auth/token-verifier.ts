@@ -3,7 +3,7 @@
  * then the denylist from a local mirror kept current by the runtime store's revocation feed. While
  * the feed is down (or not yet loaded) the mirror cannot be trusted and the store is asked directly.
  */
-import { RevokedKeyError } from '../errors/gateway-error.ts';
+import { RevokedKeyError, TenantSuspendedError } from '../errors/gateway-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import {
@@ -186,6 +186,7 @@ export class TokenVerifier implements EphemeralTokenVerifier {
       throw new RevokedKeyError('the key this token was minted from has been revoked');
     }
     if (await this.#mirror.isRevoked(claims.jti, claims.pk, claims.iat, nowMs)) throw new RevokedKeyError();
+    if (this.#view.isSuspended(claims.tenant)) throw new TenantSuspendedError();
     const routes = new Set<string>();
     const models = new Set<string>();
     for (const scope of claims.scopes) {

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
 
 export interface ProviderEndpointSettings {
   /** Upstream base URL, without a trailing slash. */
@@ -98,6 +99,8 @@ export interface Settings {
   billingPrices: ReadonlyMap<string, PriceSetting>;
   /** The price of a model in neither the table nor BILLING_PRICES_FILE (BILLING_FALLBACK_PRICE). */
   billingFallbackPrice: PriceSetting;
+  /** Organisation creation, provisioning and their abuse limits (tenancy-settings.ts). */
+  tenancy: TenancySettings;
 }
 
 /**
@@ -448,6 +451,14 @@ export function loadSettings(
     corsOrigins: readCorsOrigins(env),
     billingPrices: readBillingPrices(env, cwd),
     billingFallbackPrice: readFallbackPrice(env),
+    tenancy: readTenancySettings(
+      env,
+      (message) => {
+        throw new SettingsError(message);
+      },
+      (name, fallback) => readBool(env, name, fallback),
+      (name, fallback, min, max) => readInt(env, name, fallback, min, max),
+    ),
   };
   if (!providerNames.includes(settings.defaultProvider)) {
     throw new SettingsError(`GATEWAY_DEFAULT_PROVIDER '${settings.defaultProvider}' is not a known provider`);

@@ -1,10 +1,22 @@
 /**
- * The control plane's fastify app: `POST /graphql` (Bearer PAT), health and readiness.
+ * The control plane's fastify app: `POST /graphql` (Bearer PAT), `POST /admin/graphql` (Bearer
+ * platform-admin PAT), `POST /provision/tenant` (Bearer provisioning key), `POST /auth/org/create`
+ * (anonymous), health and readiness.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { ExecutionResult } from 'graphql';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import { hashCredential } from '../auth/credential-hash.ts';
+import type { TenancySettings } from '../config/tenancy-settings.ts';
 import type { Logger } from '../observability/logger.ts';
+import type { PatRecord } from '../stores/records.ts';
+import { AbuseLimiter } from './abuse-limits.ts';
+import { buildAdminSchema } from './graphql/admin.ts';
 import type { ControlPlaneServices } from './graphql/context.ts';
 import {
   DEFAULT_LIMITS,
@@ -13,18 +25,49 @@ import {
   type GraphQLRequestBody,
 } from './graphql/execute.ts';
 import { buildControlPlaneSchema } from './graphql/schema.ts';
+import { organizationRoutes } from './organizations.ts';
+import { provisioningRoutes } from './provisioning.ts';
 
 export interface ControlPlaneDeps {
   log: Logger;
   isReady(): Promise<boolean>;
   services: ControlPlaneServices;
+  tenancy: TenancySettings;
   limits?: Partial<ExecutionLimits>;
 }
 
 const PAT_PREFIX = 'tt_pat_';
 
-function unauthenticated(message: string): ExecutionResult {
-  return { errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } } as never] };
+function graphqlError(message: string, code: string): ExecutionResult {
+  return { errors: [{ message, extensions: { code } } as never] };
+}
+
+/** The PAT of the request, or the reply to send instead (401, or 403 for a suspended tenant or a non-admin). */
+function authenticatePat(
+  services: ControlPlaneServices,
+  request: FastifyRequest,
+  admin: boolean,
+): { pat: PatRecord } | { status: number; body: ExecutionResult } {
+  const authorization = request.headers.authorization;
+  const credential =
+    typeof authorization === 'string' && authorization.toLowerCase().startsWith('bearer ')
+      ? authorization.slice(7).trim()
+      : undefined;
+  const expected = admin ? 'platform-admin personal access token' : 'personal access token';
+  if (credential === undefined || !credential.startsWith(PAT_PREFIX) || credential.length > 512) {
+    return { status: 401, body: graphqlError(`send Authorization: Bearer <${expected}>`, 'UNAUTHENTICATED') };
+  }
+  const pat = services.view.patByHash(hashCredential(credential));
+  if (pat === undefined || services.view.tenant(pat.tenantId) === undefined) {
+    return { status: 401, body: graphqlError('unknown or revoked personal access token', 'UNAUTHENTICATED') };
+  }
+  if (admin && !pat.admin) {
+    return { status: 403, body: graphqlError('/admin/graphql needs a platform-admin PAT', 'FORBIDDEN') };
+  }
+  if (!admin && services.view.isSuspended(pat.tenantId)) {
+    return { status: 403, body: graphqlError('this tenant is suspended', 'TENANT_SUSPENDED') };
+  }
+  return { pat };
 }
 
 export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<FastifyInstance> {
@@ -32,9 +75,11 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
     loggerInstance: deps.log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 256 * 1024,
+    // A hop count is valid (proxy-addr); fastify's types only list the other forms.
+    trustProxy: deps.tenancy.trustProxy as boolean | string,
   });
-  const schema = buildControlPlaneSchema();
   const limits: ExecutionLimits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const limiter = new AbuseLimiter(deps.services.runtime, deps.log);
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
@@ -45,31 +90,29 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
       .send({ errors: [{ message: status < 500 ? error.message : 'internal error', extensions: { code } }] });
   });
 
-  app.post('/graphql', async (request, reply) => {
-    const authorization = request.headers.authorization;
-    const credential =
-      typeof authorization === 'string' && authorization.toLowerCase().startsWith('bearer ')
-        ? authorization.slice(7).trim()
-        : undefined;
-    if (credential === undefined || !credential.startsWith(PAT_PREFIX) || credential.length > 512) {
-      return reply.code(401).send(unauthenticated('send Authorization: Bearer <personal access token>'));
-    }
-    const pat = deps.services.view.patByHash(hashCredential(credential));
-    if (pat === undefined || deps.services.view.tenant(pat.tenantId) === undefined) {
-      return reply.code(401).send(unauthenticated('unknown or revoked personal access token'));
-    }
-    const result = await executeGraphQL(
-      schema,
-      (request.body ?? {}) as GraphQLRequestBody,
-      { services: deps.services, pat, tenantId: pat.tenantId },
-      limits,
-      (error) => deps.log.error({ err: error }, 'resolver failed'),
-    );
-    const badRequest =
-      result.data === undefined &&
-      result.errors?.some((error) => error.extensions?.code !== 'INTERNAL_SERVER_ERROR');
-    return reply.code(badRequest ? 400 : 200).send(result);
-  });
+  const serveGraphQL =
+    (schema: GraphQLSchema, admin: boolean) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const caller = authenticatePat(deps.services, request, admin);
+      if ('status' in caller) return reply.code(caller.status).send(caller.body);
+      const result = await executeGraphQL(
+        schema,
+        (request.body ?? {}) as GraphQLRequestBody,
+        { services: deps.services, pat: caller.pat, tenantId: caller.pat.tenantId },
+        limits,
+        (error) => deps.log.error({ err: error }, 'resolver failed'),
+      );
+      const badRequest =
+        result.data === undefined &&
+        result.errors?.some((error) => error.extensions?.code !== 'INTERNAL_SERVER_ERROR');
+      return reply.code(badRequest ? 400 : 200).send(result);
+    };
+  app.post('/graphql', serveGraphQL(buildControlPlaneSchema(), false));
+  app.post('/admin/graphql', serveGraphQL(buildAdminSchema(), true));
+
+  const restDeps = { services: deps.services, settings: deps.tenancy, limiter, log: deps.log };
+  await app.register(provisioningRoutes, restDeps);
+  await app.register(organizationRoutes, restDeps);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

@@ -74,6 +74,13 @@ export class ScopeDeniedError extends GatewayError {
   }
 }
 
+/** 403: the tenant (or its liable parent) is suspended by the platform. */
+export class TenantSuspendedError extends GatewayError {
+  constructor(message = 'this tenant is suspended; contact the platform to resume it') {
+    super('service.tenant_suspended', 403, 'permission_error', message);
+  }
+}
+
 /** 402: a spend cap (token budget, connection daily cap) is used up. */
 export class CreditCapExceededError extends GatewayError {
   constructor(message: string) {

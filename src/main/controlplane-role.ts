@@ -36,6 +36,7 @@ export async function startControlPlane(
     log,
     isReady: () => stores.runtime.ping(),
     limits: { introspection: settings.graphqlIntrospection },
+    tenancy: settings.tenancy,
     services: {
       view,
       runtime: stores.runtime,

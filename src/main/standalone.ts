@@ -83,6 +83,7 @@ export async function startStandalone(
     log,
     isReady: () => stores.runtime.ping(),
     limits: { introspection: settings.graphqlIntrospection },
+    tenancy: settings.tenancy,
     services: {
       view,
       runtime: stores.runtime,

@@ -1,11 +1,11 @@
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 /**
  * The service logger. Secrets never reach it: authorization headers and known secret fields are
  * redacted, and callers never pass keys or bodies.
  */
-export function createLogger(level: string, name: string): Logger {
-  return pino({
+export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
+  const options = {
     name,
     level,
     redact: {
@@ -20,7 +20,8 @@ export function createLogger(level: string, name: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }
 
 export type { Logger };

@@ -19,6 +19,7 @@ export interface OwnedStatus {
   observedGeneration: number;
   conditions: Condition[];
   keyHint?: string;
+  slug?: string;
 }
 
 export function buildConditions(
@@ -37,11 +38,14 @@ export function buildConditions(
 
 /** Whether `current` already says everything `desired` says. */
 export function statusUpToDate(
-  current: { observedGeneration?: number; conditions?: Condition[]; keyHint?: string } | undefined,
+  current:
+    | { observedGeneration?: number; conditions?: Condition[]; keyHint?: string; slug?: string }
+    | undefined,
   desired: OwnedStatus,
 ): boolean {
   if (current?.observedGeneration !== desired.observedGeneration) return false;
   if ((current.keyHint ?? undefined) !== desired.keyHint) return false;
+  if ((current.slug ?? undefined) !== desired.slug) return false;
   return desired.conditions.every((wanted) => {
     const found = current.conditions?.find((condition) => condition.type === wanted.type);
     return (

@@ -162,6 +162,8 @@ export async function unpublishRecords(context: ControllerContext, owner: string
 export interface StatusInput {
   conditions: ConditionInput[];
   keyHint?: string;
+  /** A Tenant's slug in force (spec.slug, else its name). */
+  slug?: string;
 }
 
 /**
@@ -188,6 +190,7 @@ export async function writeStatus(
     observedGeneration: generation,
     conditions,
     ...(input.keyHint ? { keyHint: input.keyHint } : {}),
+    ...(input.slug ? { slug: input.slug } : {}),
   };
   if (statusUpToDate(current, desired)) return;
   context.assertLeading();

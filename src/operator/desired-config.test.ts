@@ -89,10 +89,23 @@ describe('desiredTenantRecords', () => {
       v: 1,
       id: 'acme',
       displayName: 'Acme',
+      slug: 'acme',
       billingMode: 'delegated',
       strictByok: false,
+      createdAt: '2025-01-01T00:00:00Z',
       workspaces: [{ id: 'main', name: 'Main' }],
     });
+  });
+
+  it('carries the slug in force, suspension and the referral', () => {
+    const { tenant: record } = desiredTenantRecords(
+      tenant('acme', { slug: 'acme-corp', suspended: true, referral: 'partner.x' }),
+      [],
+    );
+    expect(record).toMatchObject({ slug: 'acme-corp', suspended: true, referral: 'partner.x' });
+    expect(desiredTenantRecords(tenant('acme', { suspended: false }), []).tenant).not.toHaveProperty(
+      'suspended',
+    );
   });
 
   it('takes the parent from parentRef, and region and strictByok from the spec', () => {

@@ -127,20 +127,23 @@ function credentialRecord(
   if (!data.id) return fail('data.id is missing');
   if (!data.hash || !SHA256_HEX.test(data.hash))
     return fail('data.hash must be a hex SHA-256 (64 lowercase hex digits)');
-  const common = {
+  const common = withoutUndefined({
     v: 1 as const,
     id: data.id,
     hash: data.hash,
+    keyHint: data.keyHint || undefined,
     tenantId: tenant.id,
     createdAt: data.createdAt ?? secret.metadata.creationTimestamp ?? '',
-  };
-  if (type === 'provisioning-key') return { type, record: common };
+  });
+  const name = data.name || undefined;
+  if (type === 'provisioning-key') return { type, record: withoutUndefined({ ...common, name }) };
   if (type === 'pat') {
-    const record: PatRecord = {
+    const record: PatRecord = withoutUndefined({
       ...common,
+      name,
       permissions: splitList(data.permissions),
       admin: data.admin === 'true',
-    };
+    });
     return { type, record };
   }
   if (type !== 'api-key') return fail(`label ${CREDENTIAL_LABEL} has unknown value '${type}'`);
@@ -165,6 +168,11 @@ function credentialRecord(
   return { type, record };
 }
 
+/** The slug in force: spec.slug, else the Tenant's name. */
+export function tenantSlug(tenant: TenantResource): string {
+  return tenant.spec.slug ?? tenant.metadata.name;
+}
+
 /** The tenant record and its credential records (Secrets labelled CREDENTIAL_LABEL in its namespace). */
 export function desiredTenantRecords(
   tenant: TenantResource,
@@ -182,10 +190,14 @@ export function desiredTenantRecords(
     v: 1,
     id: tenant.metadata.name,
     displayName: spec.displayName,
+    slug: tenantSlug(tenant),
     parentId: spec.parentRef?.name,
     region: spec.region,
     billingMode: 'delegated',
     strictByok: spec.strictByok ?? false,
+    suspended: spec.suspended === true ? true : undefined,
+    referral: spec.referral,
+    createdAt: tenant.metadata.creationTimestamp,
     workspaces: (spec.workspaces ?? []).map(({ id, name }) => ({ id, name })),
   });
   result.tenant = record;

@@ -19,6 +19,7 @@ import {
   unpublishRecords,
   writeStatus,
 } from './controller-support.ts';
+import { ageKey, tenantSlug } from './desired-config.ts';
 import { isDeleting, objectKey, tenantOutcome } from './object-outcomes.ts';
 
 export const TENANT_LABEL = 'gateway.service.io/tenant';
@@ -80,24 +81,59 @@ export class TenantController {
       await writeStatus(context, tenant, { conditions: [storeUnavailableCondition(error)] });
       throw error;
     }
-    await writeStatus(context, tenant, { conditions: [this.#ready(tenant, outcome)] });
+    await writeStatus(context, tenant, {
+      conditions: [this.#ready(tenant, outcome)],
+      slug: tenantSlug(tenant),
+    });
   }
 
+  /**
+   * Ready=True only when everything the tenant holds is published: a key Secret left out (bad
+   * hash, unknown workspace or grant, an id another Secret holds) makes it Ready=False with the
+   * reason, so that `kubectl wait --for=condition=Ready` does not pass over a key that cannot work.
+   * The valid keys are published all the same.
+   */
   #ready(tenant: TenantResource, outcome: ReturnType<typeof tenantOutcome>) {
     const tenantProblems = outcome.problems.filter(
       (problem) => problem.kind === 'Tenant' && problem.reason !== 'DuplicateCredentialId',
     );
+    if (tenantProblems.length > 0) return readyCondition(tenantProblems, '');
     const credentials = outcome.records.length - 1;
     const workspaces = tenant.spec.workspaces?.length ?? 0;
-    let message = `namespace ${tenantNamespace(tenant.metadata.name)} ready; tenant, ${plural(workspaces, 'workspace')} and ${plural(credentials, 'credential')} published`;
-    const ignored = outcome.problems.filter((problem) => !tenantProblems.includes(problem));
-    if (ignored.length > 0) {
-      const details = ignored.map((problem) =>
-        problem.kind === 'Secret' ? `Secret ${problem.name}: ${problem.message}` : problem.message,
-      );
-      message += `; ${plural(ignored.length, 'credential problem')}: ${details.join('; ')}`;
+    const published = `tenant, ${plural(workspaces, 'workspace')} and ${plural(credentials, 'credential')} published`;
+    const slugHolder = this.#olderTenantWithSlug(tenant);
+    if (slugHolder !== undefined) {
+      const message = `slug '${tenantSlug(tenant)}' is already Tenant ${slugHolder}'s; ${published} (organization(slug) finds the older tenant)`;
+      return readyCondition([{ reason: 'SlugConflict', message }], '');
     }
-    return readyCondition(tenantProblems, message);
+    const credentialProblems = outcome.problems;
+    if (credentialProblems.length === 0) {
+      return readyCondition([], `namespace ${tenantNamespace(tenant.metadata.name)} ready; ${published}`);
+    }
+    const details = credentialProblems.map((problem) =>
+      problem.kind === 'Secret' ? `Secret ${problem.name}: ${problem.message}` : problem.message,
+    );
+    const message = `${plural(credentialProblems.length, 'key Secret')} could not be published (${details.join('; ')}); ${published}`;
+    const reason =
+      credentialProblems.length === 1
+        ? (credentialProblems[0]?.reason ?? 'InvalidCredential')
+        : 'InvalidCredentials';
+    return readyCondition([{ reason, message }], '');
+  }
+
+  /** The name of an older live Tenant whose slug in force is this one's, if any. */
+  #olderTenantWithSlug(tenant: TenantResource): string | undefined {
+    const slug = tenantSlug(tenant);
+    const own = ageKey(tenant);
+    return this.#context.resources
+      .cachedList('Tenant')
+      .find(
+        (other) =>
+          other.metadata.name !== tenant.metadata.name &&
+          !isDeleting(other) &&
+          tenantSlug(other) === slug &&
+          ageKey(other) < own,
+      )?.metadata.name;
   }
 
   /** A credential id held by another Tenant that still exists keeps its owner. */

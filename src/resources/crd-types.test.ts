@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROVIDER_KINDS } from '../stores/records.ts';
 import type { CachePolicySpec, Condition, ConnectionSpec, TenantSpec } from './crd-types.ts';
-import type { ConnectionResource } from './types.ts';
+import type { ConnectionResource, TenantResource } from './types.ts';
 import { API_GROUP } from './types.ts';
 import { MAX_DEFAULT_TAGS, MAX_TENANT_NAME, MAX_TTL_SECONDS, SLUG_PATTERN, TAG_PATTERN } from './validate.ts';
 
@@ -124,7 +124,10 @@ const tenantSample: Required<TenantSpec> = {
   parentRef: { name: 'holding' },
   region: 'eu-west-1',
   billingMode: 'delegated',
+  slug: 'acme',
   referral: 'partner.x',
+  contactEmail: 'owner@acme.example',
+  suspended: false,
   strictByok: true,
   workspaces: [{ id: 'main', name: 'Main' }],
 };
@@ -168,6 +171,24 @@ const connectionStatusSample: Required<NonNullable<ConnectionResource['status']>
   keyHint: 'sk-…abcd',
 };
 
+const tenantStatusSample: Required<NonNullable<TenantResource['status']>> = {
+  observedGeneration: 1,
+  conditions: [conditionSample],
+  slug: 'acme',
+};
+
+/** Paths of schema properties (items included) that lack a description, which `kubectl explain` shows. */
+function undescribed(schema: Schema, path: string): string[] {
+  const missing: string[] = [];
+  for (const [key, inner] of Object.entries(schema.properties ?? {})) {
+    const innerPath = `${path}.${key}`;
+    if (!(inner as { description?: string }).description) missing.push(innerPath);
+    missing.push(...undescribed(inner, innerPath));
+    if (inner.items) missing.push(...undescribed(inner.items, `${innerPath}[]`));
+  }
+  return missing;
+}
+
 const KINDS = [
   { plural: 'tenants', kind: 'Tenant', scope: 'Cluster', spec: tenantSample, required: TENANT_REQUIRED },
   {
@@ -209,6 +230,10 @@ describe('CRD YAML and the TypeScript CRD types', () => {
         expect(compareShape(spec, child(root, 'spec'), 'spec')).toEqual([]);
       });
 
+      it('describes every field, for kubectl explain', () => {
+        expect(undescribed(root, kind)).toEqual([]);
+      });
+
       it('requires exactly the non-optional spec properties', () => {
         expect(requiredKeysMatch).toEqual([true, true, true, true]);
         expect([...(child(root, 'spec').required ?? [])].sort()).toEqual([...required].sort());
@@ -219,7 +244,9 @@ describe('CRD YAML and the TypeScript CRD types', () => {
         const sample =
           kind === 'Connection'
             ? connectionStatusSample
-            : { observedGeneration: 1, conditions: [conditionSample] };
+            : kind === 'Tenant'
+              ? tenantStatusSample
+              : { observedGeneration: 1, conditions: [conditionSample] };
         expect(compareShape(sample, status, 'status')).toEqual([]);
         const condition = child(status, 'conditions', '[]');
         expect([...(condition.required ?? [])].sort()).toEqual([...CONDITION_REQUIRED].sort());

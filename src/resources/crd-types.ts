@@ -20,14 +20,27 @@ export interface ResourceStatus {
 
 export interface TenantSpec {
   displayName: string;
+  /** The handle organisations are found by (admin `organization(slug)`); defaults to metadata.name. */
+  slug?: string;
   /** The liable parent tenant. */
   parentRef?: { name: string };
   region?: string;
   billingMode?: 'delegated' | 'pooled';
+  /** Referral tag, set once at creation and never changed; never logged. */
   referral?: string;
+  /** The owner's e-mail address, given at organisation creation. */
+  contactEmail?: string;
+  /** Every key, token and PAT of the tenant (and of its children) is refused with 403. */
+  suspended?: boolean;
   /** An `@slug/` that matches no Connection is refused (404) instead of served on the platform key. */
   strictByok?: boolean;
   workspaces: { id: string; name: string }[];
+}
+
+/** The Tenant's status: conditions and the slug in force. */
+export interface TenantStatus extends ResourceStatus {
+  /** spec.slug, else metadata.name (a printer column). */
+  slug?: string;
 }
 
 export interface CachePolicySpec {

@@ -17,7 +17,7 @@ export function credentialSecretName(type: CredentialSecretType, hash: string): 
 export function credentialSecret(
   tenant: string,
   type: CredentialSecretType,
-  credential: { id: string; hash: string },
+  credential: { id: string; hash: string; hint?: string },
   attributes: Record<string, string>,
 ): SecretResource {
   return {
@@ -32,6 +32,7 @@ export function credentialSecret(
     stringData: {
       id: credential.id,
       hash: credential.hash,
+      ...(credential.hint === undefined ? {} : { keyHint: credential.hint }),
       createdAt: new Date().toISOString(),
       ...attributes,
     },

@@ -26,7 +26,12 @@ import {
   type KubeTransportOptions,
   loadKubeConfig,
 } from './kubernetes-transport.ts';
-import { ResourceNotFoundError, type ResourcesLog, ResourceValidationError } from './local-resources.ts';
+import {
+  ResourceConflictError,
+  ResourceNotFoundError,
+  type ResourcesLog,
+  ResourceValidationError,
+} from './local-resources.ts';
 import {
   type AnyResource,
   API_GROUP,
@@ -281,6 +286,57 @@ export class KubernetesResources implements ResourcesClient {
       });
     } catch (error) {
       throw validationError(error, describeObject(kind, metadata.name, metadata.namespace));
+    }
+  }
+
+  async create<R extends AnyResource>(resource: R): Promise<R> {
+    const { kind, metadata } = resource;
+    const body = { ...clone(resource) } as Record<string, unknown>;
+    delete body.status;
+    body.metadata = { ...metadata };
+    body.apiVersion = KINDS[kind].apiVersion;
+    const what = describeObject(kind, metadata.name, metadata.namespace);
+    try {
+      return await this.#transport.request<R>({
+        method: 'POST',
+        path: collectionPath(kind, metadata.namespace),
+        query: { fieldManager: this.#fieldManager },
+        body,
+      });
+    } catch (error) {
+      if (isKubeStatus(error, 409)) throw new ResourceConflictError(what, 'exists');
+      throw validationError(error, what);
+    }
+  }
+
+  /**
+   * Server-side apply with the resourceVersion kept: the API server then treats it as a
+   * precondition and answers 409 when the object moved on.
+   */
+  async update<R extends AnyResource>(resource: R): Promise<R> {
+    const { kind, metadata } = resource;
+    const what = describeObject(kind, metadata.name, metadata.namespace);
+    if (metadata.resourceVersion === undefined) throw new ResourceConflictError(what, 'changed');
+    const body = { ...clone(resource) } as Record<string, unknown>;
+    delete body.status;
+    const cleanMetadata = { ...metadata };
+    for (const field of ['uid', 'generation', 'creationTimestamp', 'managedFields'] as const) {
+      delete (cleanMetadata as Record<string, unknown>)[field];
+    }
+    body.metadata = cleanMetadata;
+    body.apiVersion = KINDS[kind].apiVersion;
+    try {
+      return await this.#transport.request<R>({
+        method: 'PATCH',
+        path: objectPath(kind, metadata.name, metadata.namespace),
+        query: { fieldManager: this.#fieldManager, force: true },
+        body,
+        contentType: CONTENT_TYPE_APPLY,
+      });
+    } catch (error) {
+      if (isKubeStatus(error, 409)) throw new ResourceConflictError(what, 'changed');
+      if (isKubeStatus(error, 404)) throw new ResourceNotFoundError(what);
+      throw validationError(error, what);
     }
   }
 

@@ -56,6 +56,18 @@ export class ResourceNotFoundError extends Error {
   }
 }
 
+/** A create of a name that is taken, or an update whose resourceVersion moved meanwhile. */
+export class ResourceConflictError extends Error {
+  constructor(resource: string, reason: 'exists' | 'changed') {
+    super(
+      reason === 'exists'
+        ? `${resource} already exists`
+        : `${resource} was changed by someone else meanwhile; read it again`,
+    );
+    this.name = 'ResourceConflictError';
+  }
+}
+
 const STATE_VERSION = 1;
 
 interface StateFile {
@@ -187,11 +199,34 @@ export class LocalResources implements ResourcesClient {
 
   async apply<R extends AnyResource>(resource: R): Promise<R> {
     this.#checkOpen();
-    const messages = validateResource(resource);
+    const metadata = resource.metadata as AnyResource['metadata'] | undefined;
+    const previous =
+      metadata === undefined
+        ? undefined
+        : this.#objects.get(keyOf(resource.kind, metadata.name, metadata.namespace));
+    const messages = validateResource(resource, previous);
     if (messages.length > 0) {
       throw new ResourceValidationError(keyOfDocument(resource) ?? 'resource', messages);
     }
     return cloneJson(this.#store(resource).stored) as R;
+  }
+
+  async create<R extends AnyResource>(resource: R): Promise<R> {
+    this.#checkOpen();
+    const key = keyOf(resource.kind, resource.metadata.name, resource.metadata.namespace);
+    if (this.#objects.has(key)) throw new ResourceConflictError(key, 'exists');
+    return this.apply(resource);
+  }
+
+  async update<R extends AnyResource>(resource: R): Promise<R> {
+    this.#checkOpen();
+    const key = keyOf(resource.kind, resource.metadata.name, resource.metadata.namespace);
+    const existing = this.#objects.get(key);
+    if (!existing) throw new ResourceNotFoundError(key);
+    if (existing.metadata.resourceVersion !== resource.metadata.resourceVersion) {
+      throw new ResourceConflictError(key, 'changed');
+    }
+    return this.apply(resource);
   }
 
   async delete(kind: ResourceKind, name: string, namespace?: string): Promise<boolean> {

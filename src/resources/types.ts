@@ -3,7 +3,13 @@
  * (custom resources and Secrets), an in-process store under STATE_DIR in standalone. The shapes
  * follow Kubernetes objects so that the same YAML works in both.
  */
-import type { CachePolicySpec, ConnectionSpec, ResourceStatus, TenantSpec } from './crd-types.ts';
+import type {
+  CachePolicySpec,
+  ConnectionSpec,
+  ResourceStatus,
+  TenantSpec,
+  TenantStatus,
+} from './crd-types.ts';
 
 export const API_GROUP = 'gateway.service.io';
 export const API_VERSION = `${API_GROUP}/v1alpha1`;
@@ -26,7 +32,7 @@ export interface TenantResource {
   kind: 'Tenant';
   metadata: ObjectMeta;
   spec: TenantSpec;
-  status?: ResourceStatus;
+  status?: TenantStatus;
 }
 
 export interface CachePolicyResource {
@@ -80,6 +86,17 @@ export interface ResourcesClient {
   ): Promise<ResourceByKind[K] | undefined>;
   /** Creates the object or replaces its spec/data (server-side apply in Kubernetes). */
   apply<R extends AnyResource>(resource: R): Promise<R>;
+  /**
+   * Creates the object only if no object of that name exists: ResourceConflictError otherwise.
+   * For names that must not be taken twice (an organisation's slug, an idempotent provisioning).
+   */
+  create<R extends AnyResource>(resource: R): Promise<R>;
+  /**
+   * Replaces the spec/data of an existing object if its `metadata.resourceVersion` is still the
+   * one given (read, change, write): ResourceConflictError when it moved, ResourceNotFoundError
+   * when the object is gone.
+   */
+  update<R extends AnyResource>(resource: R): Promise<R>;
   /** Deletes the object; false when it did not exist. */
   delete(kind: ResourceKind, name: string, namespace?: string): Promise<boolean>;
   /** Replaces the status subresource. */

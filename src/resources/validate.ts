@@ -18,7 +18,11 @@ export const MAX_DEFAULT_TAGS = 16;
 export const MAX_TTL_SECONDS = 86_400;
 /** The tenant's namespace is `tenant-<name>`, which must itself be a DNS label. */
 export const MAX_TENANT_NAME = DNS_LABEL_MAX - 'tenant-'.length;
-const REFERRAL_PATTERN = /^[a-z0-9._-]{1,64}$/;
+export const REFERRAL_PATTERN = /^[a-z0-9._-]{1,64}$/;
+/** An organisation's slug: a Tenant name (its namespace is tenant-<slug>). */
+export const TENANT_SLUG_PATTERN = /^[a-z0-9]([a-z0-9-]{0,54}[a-z0-9])?$/;
+/** Enough of an address to reach someone; the mail system is the real check. */
+export const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const SECRET_KEY_PATTERN = /^[-._a-zA-Z0-9]{1,253}$/;
 const LABEL_VALUE_PATTERN = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -160,7 +164,21 @@ function checkTenantSpec(check: Checker, spec: Fields, name: unknown): void {
   } else if (spec.billingMode !== undefined && spec.billingMode !== 'delegated') {
     check.fail('spec.billingMode must be delegated');
   }
-  check.string(spec.referral, 'spec.referral', REFERRAL_PATTERN, 'be at most 64 of a-z 0-9 . _ -');
+  // The referral is never repeated in a message (it is never logged).
+  if (
+    spec.referral !== undefined &&
+    (typeof spec.referral !== 'string' || !REFERRAL_PATTERN.test(spec.referral))
+  )
+    check.fail('spec.referral must be at most 64 of a-z 0-9 . _ -');
+  if (spec.slug !== undefined) {
+    check.string(spec.slug, 'spec.slug', TENANT_SLUG_PATTERN, 'be a slug of at most 56 of a-z 0-9 and -');
+  }
+  if (spec.contactEmail !== undefined) {
+    const email = spec.contactEmail;
+    if (typeof email !== 'string' || email.length > 254 || !EMAIL_PATTERN.test(email))
+      check.fail('spec.contactEmail must be an e-mail address');
+  }
+  check.boolean(spec.suspended, 'spec.suspended');
   check.boolean(spec.strictByok, 'spec.strictByok');
   if (!check.present(spec.workspaces, 'spec.workspaces')) return;
   if (!Array.isArray(spec.workspaces)) {
@@ -259,8 +277,19 @@ function checkSecretBody(check: Checker, resource: Fields): void {
   }
 }
 
-/** Every rule the object breaks, as messages; empty when it is valid. */
-export function validateResource(resource: unknown): string[] {
+/** Rules on a change (the CRD's transition rules): what an update may not do to the object. */
+function checkTransition(check: Checker, kind: ResourceKind, spec: Fields, previous: Fields): void {
+  if (kind !== 'Tenant') return;
+  if (spec.referral !== previous.referral) {
+    check.fail('spec.referral is set once, at creation, and never changed');
+  }
+}
+
+/**
+ * Every rule the object breaks, as messages; empty when it is valid. With `previous` (the object
+ * it replaces) the transition rules apply too.
+ */
+export function validateResource(resource: unknown, previous?: unknown): string[] {
   const check = new Checker();
   if (!isObject(resource)) return ['the resource must be an object'];
   const kind = resource.kind;
@@ -284,5 +313,8 @@ export function validateResource(resource: unknown): string[] {
   if (resourceKind === 'Tenant') checkTenantSpec(check, resource.spec, name);
   else if (resourceKind === 'CachePolicy') checkCachePolicySpec(check, resource.spec);
   else checkConnectionSpec(check, resource.spec);
+  if (isObject(previous) && isObject(previous.spec)) {
+    checkTransition(check, resourceKind, resource.spec, previous.spec);
+  }
   return check.messages;
 }

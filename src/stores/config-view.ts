@@ -60,6 +60,8 @@ interface Waiter {
 }
 
 const NO_CONNECTIONS: readonly ConnectionRecord[] = Object.freeze([]);
+/** Parent links followed at most (a chain is a couple of levels; a loop must not spin). */
+const MAX_TENANT_DEPTH = 16;
 const MAX_RETRY_DELAY_MS = 5000;
 
 function deepFreeze<T>(value: T): T {
@@ -120,6 +122,35 @@ export class ConfigView {
 
   tenant(id: string): TenantRecord | undefined {
     return this.#records.tenant.get(id);
+  }
+
+  /**
+   * Whether the tenant or one of its ancestors (its liable parent, and so on up) is suspended.
+   * A couple of Map gets on the request path; a parent chain that loops stops at a tenant seen.
+   */
+  isSuspended(tenantId: string): boolean {
+    let current = this.#records.tenant.get(tenantId);
+    for (let hops = 0; current !== undefined && hops < MAX_TENANT_DEPTH; hops += 1) {
+      if (current.suspended === true) return true;
+      if (current.parentId === undefined || current.parentId === current.id) return false;
+      current = this.#records.tenant.get(current.parentId);
+    }
+    return false;
+  }
+
+  /** The tenant whose slug in force is `slug` (the oldest, should two claim it); admin lookups only. */
+  tenantBySlug(slug: string): TenantRecord | undefined {
+    let found: TenantRecord | undefined;
+    for (const tenant of this.#records.tenant.values()) {
+      if ((tenant.slug ?? tenant.id) !== slug) continue;
+      if (found === undefined || (tenant.createdAt ?? '') < (found.createdAt ?? '')) found = tenant;
+    }
+    return found;
+  }
+
+  /** The tenants whose liable parent is `tenantId` (a scan: control-plane reads only). */
+  childrenOf(tenantId: string): TenantRecord[] {
+    return [...this.#records.tenant.values()].filter((tenant) => tenant.parentId === tenantId);
   }
 
   apiKey(id: string): ApiKeyRecord | undefined {

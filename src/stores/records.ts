@@ -27,11 +27,19 @@ export interface TenantRecord {
   v: 1;
   id: string;
   displayName: string;
+  /** The organisation's handle: spec.slug, else the tenant id. Older records lack it (use the id). */
+  slug?: string;
   parentId?: string;
   region?: string;
   billingMode: 'delegated';
   /** Strict BYOK: an `@slug/` that matches no Connection is a 404 instead of the platform key. */
   strictByok: boolean;
+  /** Refused on the gateway and the control plane (403), as are its children. */
+  suspended?: boolean;
+  /** Set once at creation; shown only on /admin/graphql, never logged. */
+  referral?: string;
+  /** ISO 8601 creation time of the Tenant resource. */
+  createdAt?: string;
   workspaces: WorkspaceEntry[];
 }
 
@@ -44,6 +52,8 @@ export interface ApiKeyRecord {
   id: string;
   /** Hex SHA-256 of the whole plaintext key. */
   hash: string;
+  /** `tt_sk_…abcd`, recorded at creation (absent for keys made without one). */
+  keyHint?: string;
   tenantId: string;
   workspaceId: string;
   grants: ApiKeyGrant[];
@@ -54,6 +64,9 @@ export interface PatRecord {
   v: 1;
   id: string;
   hash: string;
+  keyHint?: string;
+  /** A name its owner gave it. */
+  name?: string;
   tenantId: string;
   permissions: string[];
   /** Platform admin: may use /admin/graphql. */
@@ -65,6 +78,8 @@ export interface ProvisioningKeyRecord {
   v: 1;
   id: string;
   hash: string;
+  keyHint?: string;
+  name?: string;
   tenantId: string;
   createdAt: string;
 }

@@ -21,9 +21,15 @@ export interface TestGateway {
   stop(options?: { keepState?: boolean }): Promise<void>;
 }
 
+export interface TestGatewayOptions {
+  /** Receives every log line (JSON) of the service, at LOG_LEVEL (default: TEST_LOG_LEVEL or silent). */
+  logLines?: string[];
+}
+
 export async function startTestGateway(
   env: Record<string, string> = {},
   stateDir?: string,
+  options: TestGatewayOptions = {},
 ): Promise<TestGateway> {
   const dir = stateDir ?? (await mkdtemp(join(tmpdir(), 'gateway-test-')));
   const bootstrapFile = join(dir, 'bootstrap.json');
@@ -41,7 +47,16 @@ export async function startTestGateway(
     },
     PROVIDER_NAMES,
   );
-  const running = await startStandalone(settings, createLogger(settings.logLevel, 'test'), {
+  const lines = options.logLines;
+  const destination =
+    lines === undefined
+      ? undefined
+      : {
+          write(line: string) {
+            lines.push(line);
+          },
+        };
+  const running = await startStandalone(settings, createLogger(settings.logLevel, 'test', destination), {
     announce: () => {},
   });
   const credentials = JSON.parse(await readFile(bootstrapFile, 'utf8')) as BootstrapCredentials;

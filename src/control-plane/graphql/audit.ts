@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { AuditEntry } from '../../stores/types.ts';
-import { type ResolverContext, validationError } from './context.ts';
+import { type ControlPlaneServices, type ResolverContext, validationError } from './context.ts';
 
 export const auditTypeDefs = /* GraphQL */ `
   type AuditEntry {
@@ -32,6 +32,33 @@ function auditId(now: number): string {
   return `${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(5, '0')}${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * Appends one entry to a tenant's audit log; a failure to write is logged, never thrown (the
+ * action it records has happened).
+ */
+export function recordAudit(
+  services: ControlPlaneServices,
+  tenantId: string,
+  entry: {
+    actor: string;
+    operation: string;
+    target: string;
+    outcome: AuditEntry['outcome'];
+    message?: string;
+  },
+): Promise<void> {
+  const now = Date.now();
+  return services.runtime
+    .appendAudit(tenantId, {
+      id: auditId(now),
+      at: new Date(now).toISOString(),
+      ...entry,
+    })
+    .catch((error: unknown) =>
+      services.log.error({ err: error, operation: entry.operation }, 'writing the audit log failed'),
+    );
+}
+
 type Resolver<Args> = (parent: unknown, args: Args, context: ResolverContext) => Promise<unknown>;
 
 /** Wraps a mutation resolver so its outcome is audit-logged; `target` names what it acted on. */
@@ -41,22 +68,14 @@ export function audited<Args>(
   resolver: Resolver<Args>,
 ): Resolver<Args> {
   return async (parent, args, context) => {
-    const write = (outcome: AuditEntry['outcome'], message?: string) => {
-      const now = Date.now();
-      return context.services.runtime
-        .appendAudit(context.tenantId, {
-          id: auditId(now),
-          at: new Date(now).toISOString(),
-          actor: context.pat.id,
-          operation,
-          target: target(args),
-          outcome,
-          ...(message === undefined ? {} : { message }),
-        })
-        .catch((error: unknown) =>
-          context.services.log.error({ err: error, operation }, 'writing the audit log failed'),
-        );
-    };
+    const write = (outcome: AuditEntry['outcome'], message?: string) =>
+      recordAudit(context.services, context.tenantId, {
+        actor: context.pat.id,
+        operation,
+        target: target(args),
+        outcome,
+        ...(message === undefined ? {} : { message }),
+      });
     try {
       const result = await resolver(parent, args, context);
       await write('success');

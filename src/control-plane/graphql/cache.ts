@@ -11,6 +11,7 @@ import { API_VERSION, type CachePolicyResource, tenantNamespace } from '../../re
 import { cachePolicyId } from '../../stores/records.ts';
 import { audited } from './audit.ts';
 import {
+  asValidation,
   notFound,
   type ResolverContext,
   requirePermission,
@@ -155,15 +156,6 @@ async function findPolicyResource(
     (policy) =>
       (policy.spec.policyName ?? policy.metadata.name) === name && policy.spec.workspace === workspaceId,
   );
-}
-
-/** Resource validation failures (local or the API server's) are the caller's to fix. */
-function asValidation(error: unknown): never {
-  const messages = (error as { messages?: unknown }).messages;
-  if (Array.isArray(messages)) throw validationError(messages.join('; '));
-  // The Kubernetes API server refuses invalid objects with 422 and the CRD's own message.
-  if ((error as { statusCode?: unknown }).statusCode === 422) throw validationError((error as Error).message);
-  throw error;
 }
 
 async function upsertCachePolicy(_parent: unknown, args: { input: PolicyInput }, context: ResolverContext) {

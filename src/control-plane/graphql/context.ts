@@ -52,6 +52,15 @@ export function validationError(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'VALIDATION_ERROR' } });
 }
 
+/** Resource validation failures (local rules or the API server's 422) are the caller's to fix. */
+export function asValidation(error: unknown): never {
+  const messages = (error as { messages?: unknown }).messages;
+  if (Array.isArray(messages)) throw validationError(messages.join('; '));
+  // The Kubernetes API server refuses invalid objects with 422 and the CRD's own message.
+  if ((error as { statusCode?: unknown }).statusCode === 422) throw validationError((error as Error).message);
+  throw error;
+}
+
 export function forbidden(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'FORBIDDEN' } });
 }

@@ -36,6 +36,7 @@ import { type ConnectionRecord, PROVIDER_KINDS, type ProviderKind } from '../../
 import { probeConnection } from '../credential-probe.ts';
 import { audited } from './audit.ts';
 import {
+  asValidation,
   notFound,
   type ResolverContext,
   requirePermission,
@@ -304,14 +305,6 @@ function encodeData(material: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(material).map(([key, value]) => [key, Buffer.from(value, 'utf8').toString('base64')]),
   );
-}
-
-/** Resource validation (local rules or the API server's 422) is the caller's to fix. */
-function asValidation(error: unknown): never {
-  const messages = (error as { messages?: unknown }).messages;
-  if (Array.isArray(messages)) throw validationError(messages.join('; '));
-  if ((error as { statusCode?: unknown }).statusCode === 422) throw validationError((error as Error).message);
-  throw error;
 }
 
 /** Whether the gateway's record reflects this spec (secret aside). */

@@ -3,12 +3,9 @@
  * written through the resources interface; a created key works on the gateway when the mutation
  * returns, and a revoked one (with every token minted from it) stops working at once.
  */
-import { generateCredential } from '../../auth/credential-hash.ts';
 import { revokeTokensOfKey } from '../../auth/key-revocation.ts';
-import { decodeSecretData } from '../../operator/desired-config.ts';
-import { credentialSecret, credentialSecretName } from '../../resources/credential-secret.ts';
-import { CREDENTIAL_LABEL, tenantNamespace } from '../../resources/types.ts';
 import { API_KEY_GRANTS, type ApiKeyGrant } from '../../stores/records.ts';
+import { deleteCredential, issueCredential } from '../tenant-writes.ts';
 import { audited } from './audit.ts';
 import {
   notFound,
@@ -23,6 +20,8 @@ export const keyTypeDefs = /* GraphQL */ `
     id: String!
     workspaceId: String!
     grants: [String!]!
+    "tt_sk_…abcd (absent for keys made without one, e.g. from YAML)"
+    keyHint: String
     createdAt: String!
   }
 
@@ -65,14 +64,10 @@ async function createApiKey(
   requirePermission(context, 'keys:manage');
   requireWorkspace(context, args.workspaceId);
   const grants = checkGrants(args.grants);
-  const credential = generateCredential('tt_sk_');
-  await context.services.resources.apply(
-    credentialSecret(context.tenantId, 'api-key', credential, {
-      workspace: args.workspaceId,
-      grants: grants.join(','),
-    }),
-  );
-  await context.services.awaitConfig('apiKey', credential.id, (record) => record !== undefined);
+  const credential = await issueCredential(context.services, context.tenantId, 'api-key', {
+    workspace: args.workspaceId,
+    grants: grants.join(','),
+  });
   return { id: credential.id, workspaceId: args.workspaceId, grants, key: credential.plaintext };
 }
 
@@ -84,18 +79,7 @@ async function revokeApiKey(_parent: unknown, args: { id: string }, context: Res
   // The denylist entry makes the key's tokens fail on every gateway at once, before the key's
   // record is gone from every process's view.
   await revokeTokensOfKey(context.services.runtime, key.id);
-  const namespace = tenantNamespace(context.tenantId);
-  const secrets = await context.services.resources.list('Secret', namespace);
-  // Keys may also come from YAML with Secrets named freely: find the one that holds this key.
-  const secret =
-    secrets.find((candidate) => candidate.metadata.name === credentialSecretName('api-key', key.hash)) ??
-    secrets.find(
-      (candidate) =>
-        candidate.metadata.labels?.[CREDENTIAL_LABEL] === 'api-key' &&
-        decodeSecretData(candidate).id === key.id,
-    );
-  if (secret !== undefined)
-    await context.services.resources.delete('Secret', secret.metadata.name, namespace);
+  await deleteCredential(context.services, context.tenantId, 'api-key', key);
   await context.services.awaitConfig('apiKey', key.id, (record) => record === undefined);
   return true;
 }
@@ -114,6 +98,7 @@ export const keyResolvers = {
           id: key.id,
           workspaceId: key.workspaceId,
           grants: key.grants,
+          keyHint: key.keyHint ?? null,
           createdAt: key.createdAt,
         }));
     },

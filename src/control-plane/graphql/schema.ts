@@ -3,15 +3,19 @@
  */
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
+import { accessResolvers, accessTypeDefs } from './access.ts';
 import { auditResolvers, auditTypeDefs } from './audit.ts';
 import { cacheResolvers, cacheTypeDefs } from './cache.ts';
 import { credentialResolvers, credentialTypeDefs } from './credentials.ts';
 import { keyResolvers, keyTypeDefs } from './keys.ts';
+import { tenancyResolvers, tenancyTypeDefs } from './tenancy.ts';
 import { tokenResolvers, tokenTypeDefs } from './tokens.ts';
 
-/** Domain modules; later domains (cache, credentials) add their pair here. */
+/** Domain modules of `/graphql` (the admin API is a schema of its own: admin.ts). */
 const MODULES = [
   { typeDefs: auditTypeDefs, resolvers: auditResolvers },
+  { typeDefs: tenancyTypeDefs, resolvers: tenancyResolvers },
+  { typeDefs: accessTypeDefs, resolvers: accessResolvers },
   { typeDefs: tokenTypeDefs, resolvers: tokenResolvers },
   { typeDefs: keyTypeDefs, resolvers: keyResolvers },
   { typeDefs: cacheTypeDefs, resolvers: cacheResolvers },

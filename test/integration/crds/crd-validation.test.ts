@@ -320,7 +320,10 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
         parentRef: { name: 'acme' },
         region: 'us-east-1',
         billingMode: 'delegated',
+        slug: 'full-corp',
         referral: 'partner.x_1',
+        contactEmail: 'owner@full.example',
+        suspended: true,
         strictByok: true,
         workspaces: [
           { id: 'main', name: 'Main' },

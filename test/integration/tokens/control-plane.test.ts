@@ -1,3 +1,4 @@
+import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../../src/auth/credential-hash.ts';
 import { credentialSecret } from '../../../src/resources/credential-secret.ts';
@@ -76,22 +77,41 @@ describe('mintEphemeralToken', () => {
 
   it.each([
     ['empty scopes', { scopes: [] }, 'at least one scope'],
-    ['missing scopes', { scopes: undefined }, 'at least one scope'],
     ['an unknown scope', { scopes: ['chat', 'admin'] }, "unknown scope 'admin'"],
     ['only model scopes', { scopes: ['model:gpt-4o'] }, 'route scope'],
-    ['missing ttlSeconds', { ttlSeconds: undefined }, 'ttlSeconds is required'],
     ['ttlSeconds of 0', { ttlSeconds: 0 }, 'positive integer'],
     ['negative ttlSeconds', { ttlSeconds: -5 }, 'positive integer'],
     ['ttlSeconds over a day', { ttlSeconds: 86_401 }, 'at most 86400'],
     ['a fractional budget', { budgetMicros: 1.5 }, 'budgetMicros'],
     ['a zero rate limit', { rateLimits: { requestsPerMinute: 0 } }, 'rateLimits.requestsPerMinute'],
-    ['a missing parent key', { parentKeyId: undefined }, 'parentKeyId is required'],
     ['an unknown parent key', { parentKeyId: 'key_nope' }, 'not an active key of your tenant'],
   ])('refuses %s with VALIDATION_ERROR naming the rule', async (_name, change, message) => {
     const result = await mint({ ...valid(), ...change });
     expect(result.data?.mintEphemeralToken ?? null).toBeNull();
     expect(result.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
     expect(result.errors?.[0]?.message).toContain(message);
+  });
+
+  it.each([
+    ['parentKeyId', 'String!'],
+    ['scopes', '[String!]!'],
+    ['ttlSeconds', 'Int!'],
+  ])('declares %s required in the schema, so a typed client catches its absence', async (field, type) => {
+    const introspected = await graphql<{
+      __type: { inputFields: { name: string; type: { kind: string; ofType: { name: string | null } } }[] };
+    }>(
+      gateway.controlUrl,
+      gateway.credentials.pat,
+      '{ __type(name: "MintEphemeralTokenInput") { inputFields { name type { kind ofType { name } } } } }',
+    );
+    const declared = introspected.data!.__type.inputFields.find((input) => input.name === field);
+    expect(declared?.type.kind).toBe('NON_NULL');
+    const result = await mint({ ...valid(), [field]: undefined });
+    expect(result.data ?? null).toBeNull();
+    expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(result.errors?.[0]?.message).toContain(
+      `Field "${field}" of required type "${type}" was not provided`,
+    );
   });
 
   it("refuses another tenant's key as parent", async () => {
@@ -207,14 +227,44 @@ describe('control plane authentication and limits', () => {
     expect(key.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
-  it('refuses queries deeper than the limit', async () => {
-    // Nine levels: __schema > types > fields > type > ofType x4 > name.
+  it.each([
+    ['/graphql', () => gateway.credentials.pat],
+    ['/admin/graphql', () => gateway.credentials.adminPat],
+  ])(
+    'answers the full getIntrospectionQuery() of GraphQL tools on %s, and buildClientSchema accepts it',
+    async (path, pat) => {
+      const query = getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        inputValueDeprecation: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+      });
+      const result = await graphql<IntrospectionQuery>(gateway.controlUrl, pat(), query, {}, path);
+      expect(result.errors).toBeUndefined();
+      expect(result.status).toBe(200);
+      const schema = buildClientSchema(result.data as IntrospectionQuery);
+      const root = path === '/graphql' ? 'mintEphemeralToken' : 'suspendTenant';
+      expect(schema.getMutationType()?.getFields()[root]).toBeDefined();
+    },
+  );
+
+  it('refuses an ordinary query deeper than the limit', async () => {
+    // Nine levels: tenant > children x7 > id.
     const deep =
-      '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }';
+      '{ tenant { children { children { children { children { children { children { children { id } } } } } } } } }';
     const result = await graphql(gateway.controlUrl, gateway.credentials.pat, deep);
     expect(result.status).toBe(400);
     expect(result.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
-    expect(result.errors?.[0]?.message).toContain('deeper than');
+    expect(result.errors?.[0]?.message).toContain('deeper than 8 levels');
+    const admin = await graphql(
+      gateway.controlUrl,
+      gateway.credentials.adminPat,
+      '{ tenantTree { children { children { children { children { children { children { children { id } } } } } } } } }',
+      {},
+      '/admin/graphql',
+    );
+    expect(admin.errors?.[0]?.message).toContain('deeper than 8 levels');
   });
 
   it('refuses a fragment bomb at once with VALIDATION_ERROR', async () => {
