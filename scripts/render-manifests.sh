@@ -53,6 +53,8 @@ cp "$repo_root"/crds/*.yaml "$work/chart/crds/"
 #
 # Pods wait (CreateContainerConfigError) until the keys Secret exists. The image is
 # inference-gateway:<appVersion>: push your build and edit the image lines, or use the chart.
+# No credential is baked in here: make the platform's admin PAT as a labelled key Secret (README,
+# "Keys as Secrets"); the chart makes one for you.
 ---
 apiVersion: v1
 kind: Namespace
@@ -67,7 +69,8 @@ HEADER
     --include-crds \
     --set tokenSigningKey.existingSecret="$release-keys" \
     --set encryptionKey.existingSecret="$release-keys" \
-    --set providerKeys.existingSecret="$release-provider-keys"
+    --set providerKeys.existingSecret="$release-provider-keys" \
+    --set bootstrap.adminPat.enabled=false
 } >"$work/install.yaml"
 
 if [[ "$mode" == check ]]; then

@@ -177,12 +177,17 @@ const tenantStatusSample: Required<NonNullable<TenantResource['status']>> = {
   slug: 'acme',
 };
 
-/** Paths of schema properties (items included) that lack a description, which `kubectl explain` shows. */
+/**
+ * Paths of schema properties (items included) that lack a description, which `kubectl explain`
+ * shows. The root's metadata is the exception: the API server refuses anything but its type there
+ * (kubectl explain shows ObjectMeta's own documentation).
+ */
 function undescribed(schema: Schema, path: string): string[] {
   const missing: string[] = [];
   for (const [key, inner] of Object.entries(schema.properties ?? {})) {
     const innerPath = `${path}.${key}`;
-    if (!(inner as { description?: string }).description) missing.push(innerPath);
+    const rootMetadata = key === 'metadata' && !path.includes('.');
+    if (!rootMetadata && !(inner as { description?: string }).description) missing.push(innerPath);
     missing.push(...undescribed(inner, innerPath));
     if (inner.items) missing.push(...undescribed(inner.items, `${innerPath}[]`));
   }

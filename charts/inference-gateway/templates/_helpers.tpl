@@ -224,3 +224,22 @@ behavior:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end -}}
+
+{{/* Every PAT permission (src/auth/permissions.ts PAT_PERMISSIONS), for the PATs the chart creates. */}}
+{{- define "ig.patPermissions" -}}
+tokens:mint,keys:manage,cache:manage,credentials:manage,workspaces:manage,pats:manage,billing:read,provisioning:manage
+{{- end -}}
+
+{{/*
+A credential the chart creates: the plaintext is read back from the release Secret `secret` (so an
+upgrade keeps it) or generated. Returns "id token" (space-separated). Args: ctx, secret, prefix, idPrefix,
+tokenKey, idKey.
+*/}}
+{{- define "ig.credential" -}}
+{{- $current := (lookup "v1" "Secret" .ctx.Release.Namespace .secret).data | default dict -}}
+{{- if and (hasKey $current .tokenKey) (hasKey $current .idKey) -}}
+{{- printf "%s %s" (index $current .idKey | b64dec) (index $current .tokenKey | b64dec) -}}
+{{- else -}}
+{{- printf "%s%s %s%s" .idPrefix (randAlphaNum 12) .prefix (randAlphaNum 43) -}}
+{{- end -}}
+{{- end -}}

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { hashCredential } from '../../../src/auth/credential-hash.ts';
+import { PAT_PERMISSIONS } from '../../../src/auth/permissions.ts';
 import { loadSettings } from '../../../src/config/settings.ts';
 import { PROVIDER_NAMES } from '../../../src/providers/registry.ts';
 import { helmAvailable, REPO_ROOT, type RunResult, requireHelmTools, run } from '../../helpers/helm.ts';
@@ -355,7 +357,7 @@ describe.runIf(helmOk)('the Helm chart', () => {
   });
 
   it('uses external Redis and existing Secrets without creating any key Secret', async () => {
-    const { objects } = await render(EXTERNAL_VALUES);
+    const { objects } = await render([...EXTERNAL_VALUES, 'bootstrap.adminPat.enabled=false']);
     expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
     expect(objects.find((object) => object.kind === 'StatefulSet')).toBeUndefined();
     const gatewayPod = podSpec(find(objects, 'Deployment', `${RELEASE}-gateway`));
@@ -375,6 +377,61 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expect(Buffer.from(urlSecret.data?.['redis-url'] ?? '', 'base64').toString()).toBe(
       'rediss://:pw@redis.example:6380/0',
     );
+  });
+
+  it('makes the day-one credentials: an admin PAT (hash for the operator, plaintext for kubectl) and a first tenant', async () => {
+    const { objects } = await render(['bootstrap.firstTenant.enabled=true']);
+    const decode = (object: K8sObject, key: string) =>
+      Buffer.from(object.data?.[key] ?? '', 'base64').toString();
+    const plain = find(objects, 'Secret', `${RELEASE}-admin-pat`);
+    expect(plain.metadata.namespace).toBe(NAMESPACE);
+    expect(plain.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
+    const token = decode(plain, 'token');
+    expect(token).toMatch(/^tt_pat_[A-Za-z0-9]{43}$/);
+    const hashed = objects.find(
+      (object) => object.kind === 'Secret' && object.metadata.namespace === 'tenant-platform',
+    ) as K8sObject;
+    expect(decode(hashed, 'hash')).toBe(hashCredential(token));
+    expect(decode(hashed, 'id')).toBe(decode(plain, 'id'));
+    expect(decode(hashed, 'admin')).toBe('true');
+    expect(decode(hashed, 'permissions').split(',')).toEqual([...PAT_PERMISSIONS]);
+    expect(JSON.stringify(hashed)).not.toContain(Buffer.from(token).toString('base64'));
+    expect(find(objects, 'Tenant', 'platform').metadata.annotations?.['helm.sh/resource-policy']).toBe(
+      'keep',
+    );
+    find(objects, 'Namespace', 'tenant-platform');
+
+    const first = find(objects, 'Secret', `${RELEASE}-first-tenant`);
+    const firstKey = objects.find(
+      (object) => object.kind === 'Secret' && object.metadata.name === 'first-api-key',
+    ) as K8sObject;
+    expect(decode(firstKey, 'hash')).toBe(hashCredential(decode(first, 'apiKey')));
+    expect(decode(firstKey, 'workspace')).toBe('main');
+    find(objects, 'Tenant', 'first');
+
+    const { objects: none } = await render(['bootstrap.adminPat.enabled=false']);
+    expect(none.find((object) => object.kind === 'Tenant')).toBeUndefined();
+  });
+
+  it('prints in NOTES.txt the kubectl lines that read the day-one credentials', async () => {
+    const { helm } = requireHelmTools();
+    const result = await run(helm, [
+      'install',
+      RELEASE,
+      CHART,
+      '--namespace',
+      NAMESPACE,
+      '--dry-run=client',
+      '--set',
+      'bootstrap.firstTenant.enabled=true',
+    ]);
+    expectSuccess(result, 'helm install --dry-run');
+    const notes = result.stdout.slice(result.stdout.indexOf('NOTES:'));
+    expect(notes).toContain(
+      `kubectl -n ${NAMESPACE} get secret ${RELEASE}-admin-pat -o jsonpath='{.data.token}' | base64 -d`,
+    );
+    expect(notes).toContain(`get secret ${RELEASE}-first-tenant -o jsonpath='{.data.apiKey}'`);
+    expect(notes).toContain('kubectl wait --for=condition=Ready tenant/platform');
   });
 
   it('refuses values that cannot work, with a clear message', async () => {
@@ -428,6 +485,7 @@ describe.runIf(helmOk)('the Helm chart', () => {
     ]);
     const controlPlane = find(objects, 'ClusterRole', `${RELEASE}-controlplane`);
     expect(controlPlane.rules).toEqual([
+      { apiGroups: ['gateway.service.io'], resources: ['tenants'], verbs: ['get', 'create', 'patch'] },
       {
         apiGroups: ['gateway.service.io'],
         resources: ['connections', 'cachepolicies'],
@@ -508,7 +566,8 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
 
   beforeAll(async () => {
     plane = await startKubeControlPlane();
-    for (const name of [NAMESPACE, 'tenant-acme']) {
+    // tenant-platform: a dry run does not create the namespace the chart's day-one Secret goes to.
+    for (const name of [NAMESPACE, 'tenant-acme', 'tenant-platform']) {
       expectSuccess(await kubectl(['create', 'namespace', name]), `create namespace ${name}`);
     }
   }, 120_000);
@@ -606,7 +665,7 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
       expect(await can(sa, 'create', 'leases.coordination.k8s.io', 'tenant-acme')).toBe(false);
     });
 
-    it('lets the control plane write resources and Secrets, and nothing else', async () => {
+    it('lets the control plane create, read and patch Tenants, write resources and Secrets, and nothing else', async () => {
       const sa = `${RELEASE}-controlplane`;
       for (const verb of ['create', 'patch', 'delete']) {
         expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(true);
@@ -620,7 +679,13 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
         expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(false);
         expect(await can(sa, verb, 'secrets', 'tenant-acme'), verb).toBe(false);
       }
-      expect(await can(sa, 'create', 'tenants.gateway.service.io')).toBe(false);
+      for (const verb of ['get', 'create', 'patch']) {
+        expect(await can(sa, verb, 'tenants.gateway.service.io'), `${verb} tenants`).toBe(true);
+      }
+      for (const verb of ['list', 'watch', 'update', 'delete']) {
+        expect(await can(sa, verb, 'tenants.gateway.service.io'), `${verb} tenants`).toBe(false);
+      }
+      expect(await can(sa, 'patch', 'tenants.gateway.service.io', undefined, 'status')).toBe(false);
       expect(await can(sa, 'patch', 'connections.gateway.service.io', 'tenant-acme', 'status')).toBe(false);
       expect(await can(sa, 'create', 'namespaces')).toBe(false);
       expect(await can(sa, 'get', 'pods', NAMESPACE)).toBe(false);

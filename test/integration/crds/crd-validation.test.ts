@@ -134,6 +134,16 @@ const BAD_EXAMPLES: { rule: string; resource: Resource; message: string }[] = [
     resource: tenant({ referral: 'Partner X' }),
     message: 'spec.referral must be at most 64 of a-z 0-9 . _ -',
   },
+  {
+    rule: 'slug format',
+    resource: tenant({ slug: 'Acme Corp' }),
+    message: 'spec.slug must be a slug of at most 56 of a-z 0-9 and -',
+  },
+  {
+    rule: 'contactEmail is an address',
+    resource: tenant({ contactEmail: 'not an address' }),
+    message: 'spec.contactEmail must be an e-mail address',
+  },
   // CachePolicy
   {
     rule: 'ttlSeconds >= 1',
@@ -422,6 +432,39 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
     );
   });
 
+  it('sets a referral once: an update may neither change, add nor remove it', async () => {
+    const withReferral = tenant({ referral: 'partner.x' }, 'referred');
+    expect((await create(withReferral)).status).toBe(201);
+    const path = `${collectionPath(withReferral)}/referred`;
+    for (const spec of [{ referral: 'partner.y' }, { referral: null }]) {
+      const result = await plane.request('PATCH', path, { spec }, 'application/merge-patch+json');
+      expect(result.status, JSON.stringify(spec)).toBe(422);
+      expect((result.body as { message: string }).message).toContain('set once, at creation');
+    }
+    const plain = tenant({}, 'unreferred');
+    expect((await create(plain)).status).toBe(201);
+    const added = await plane.request(
+      'PATCH',
+      `${collectionPath(plain)}/unreferred`,
+      { spec: { referral: 'late.add' } },
+      'application/merge-patch+json',
+    );
+    expect(added.status).toBe(422);
+    // Other fields still change.
+    const suspended = await plane.request(
+      'PATCH',
+      path,
+      { spec: { suspended: true } },
+      'application/merge-patch+json',
+    );
+    expect(suspended.status).toBe(200);
+    // Standalone refuses the same changes.
+    const current = await get(withReferral);
+    expect(
+      validateResource({ ...current, spec: { ...current.spec, referral: 'partner.y' } }, current),
+    ).toContain('spec.referral is set once, at creation, and never changed');
+  });
+
   it('keeps status in its own subresource, with conditions, observedGeneration and keyHint', async () => {
     const resource = connection({ slug: 'team-openai' }, 'status-demo');
     expect((await create(resource)).status).toBe(201);
@@ -524,8 +567,48 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
     );
     expect(policies.rows[0]).toMatchObject({ Name: 'defaults', TTL: 60, SWR: 0, Semantic: false });
 
+    // The operator writes the slug in force and the Ready reason; both show without -o wide.
+    const statusPatch = await plane.request(
+      'PATCH',
+      `/apis/${API_VERSION}/tenants/full/status`,
+      {
+        status: {
+          slug: 'full-corp',
+          conditions: [
+            {
+              type: 'Ready',
+              status: 'False',
+              reason: 'InvalidCredential',
+              message: 'Secret k: data.hash must be a hex SHA-256',
+              lastTransitionTime: '2026-01-01T00:00:00Z',
+            },
+          ],
+        },
+      },
+      'application/merge-patch+json',
+    );
+    expect(statusPatch.status, JSON.stringify(statusPatch.body)).toBe(200);
     const tenants = await table(`/apis/${API_VERSION}/tenants/full`);
-    expect(tenants.names).toEqual(expect.arrayContaining(['Name', 'Display-Name', 'Parent', 'Ready', 'Age']));
-    expect(tenants.rows[0]).toMatchObject({ Name: 'full', 'Display-Name': 'Full Corp', Parent: 'acme' });
+    expect(tenants.names).toEqual([
+      'Name',
+      'Display-Name',
+      'Slug',
+      'Parent',
+      'Billing',
+      'Region',
+      'Suspended',
+      'Ready',
+      'Reason',
+      'Age',
+    ]);
+    expect(tenants.rows[0]).toMatchObject({
+      Name: 'full',
+      'Display-Name': 'Full Corp',
+      Slug: 'full-corp',
+      Parent: 'acme',
+      Suspended: true,
+      Ready: 'False',
+      Reason: 'InvalidCredential',
+    });
   });
 });

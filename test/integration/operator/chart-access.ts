@@ -120,14 +120,15 @@ export function operatorGrants(
 }
 
 /**
- * The control plane's grants, exactly (src/control-plane/graphql/*.ts through KubernetesResources):
+ * The control plane's grants, exactly (src/control-plane/*.ts through KubernetesResources):
+ * Tenants created (organisations, provisioning), read and patched (workspaces, suspension);
  * server-side apply (patch, create) and delete of CachePolicies, Connections and Secrets, list of
  * CachePolicies and Connections (to find the object behind a name), get and list of Secrets.
- * Refused on purpose: Tenants, status, watch, update, namespaces, Leases, Events.
+ * Refused on purpose: listing or deleting Tenants, status, watch, update, namespaces, Leases, Events.
  */
 export function controlPlaneGrants(tenantNamespace: string, releaseNamespace: string): Grant[] {
   return [
-    { group: GROUP, resource: 'tenants', verbs: [] },
+    { group: GROUP, resource: 'tenants', verbs: ['get', 'create', 'patch'] },
     { group: GROUP, resource: 'tenants', subresource: 'status', verbs: [] },
     {
       group: GROUP,

@@ -17,6 +17,7 @@ import type { OperatorHandle } from '../../../src/operator/operator.ts';
 import { PROVIDER_NAMES } from '../../../src/providers/registry.ts';
 import { graphql } from '../../helpers/graphql.ts';
 import { helmAvailable, REPO_ROOT, requireHelmTools, run } from '../../helpers/helm.ts';
+import { postJson } from '../../helpers/test-gateway.ts';
 import {
   allowedVerbs,
   controlPlaneGrants,
@@ -247,6 +248,51 @@ describe.runIf(available)("the chart's RBAC", () => {
       revokeProviderCredential: true,
     });
     expect(await bed.read('Secret', 'own-credential', TENANT_NAMESPACE)).toBeUndefined();
+  });
+
+  it('is enough for the control plane to create organisations, provision tenants, add workspaces and suspend', async () => {
+    const created = await postJson(`${controlPlane.url}/auth/org/create`, {
+      name: 'RBAC Org',
+      email: 'ops@rbac.example',
+    });
+    expect(created.status).toBe(201);
+    const org = (await created.json()) as { organization: { id: string }; pat: { token: string } };
+    const owner = (query: string) => graphql(controlPlane.url, org.pat.token, query);
+    expect(
+      (await owner('mutation { createWorkspace(name: "Second", id: "second") { id } }')).errors,
+    ).toBeUndefined();
+    const key = await owner('mutation { createProvisioningKey { key } }');
+    expect(key.errors).toBeUndefined();
+    const provisioned = await postJson(
+      `${controlPlane.url}/provision/tenant`,
+      { name: 'RBAC Child' },
+      (key.data as { createProvisioningKey: { key: string } }).createProvisioningKey.key,
+      { 'idempotency-key': 'rbac-child' },
+    );
+    expect(provisioned.status).toBe(201);
+    const child = (await provisioned.json()) as { tenantId: string };
+
+    const admin = generateCredential('tt_pat_');
+    await bed.apply(
+      secret(
+        'platform-admin',
+        TENANT_NAMESPACE,
+        { id: admin.id, hash: admin.hash, admin: 'true' },
+        {
+          'gateway.service.io/credential': 'pat',
+        },
+      ),
+    );
+    const suspend = `mutation { suspendTenant(id: "${child.tenantId}") { suspended } }`;
+    await expect
+      .poll(
+        async () => (await graphql(controlPlane.url, admin.plaintext, suspend, {}, '/admin/graphql')).data,
+        {
+          timeout: 10_000,
+        },
+      )
+      .toEqual({ suspendTenant: { suspended: true } });
+    expect(refusals()).toEqual([]);
   });
 
   it('is no more: each token is refused every verb its role does not grant', async () => {
