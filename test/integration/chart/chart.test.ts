@@ -434,6 +434,19 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expect(notes).toContain('kubectl wait --for=condition=Ready tenant/platform');
   });
 
+  it("names in the README the chart's Lease and day-one Secrets", async () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const { objects } = await render(['bootstrap.firstTenant.enabled=true']);
+    const operator = podSpec(find(objects, 'Deployment', `${RELEASE}-operator`)).containers[0] as Container;
+    const lease = envOf(operator).get('OPERATOR_LEASE_NAME')?.value;
+    expect(lease).toBe(`${RELEASE}-operator`);
+    expect(readme).toContain(`kubectl -n ${NAMESPACE} get lease ${lease}`);
+    for (const name of [`${RELEASE}-admin-pat`, `${RELEASE}-first-tenant`]) {
+      find(objects, 'Secret', name);
+      expect(readme).toContain(`get secret ${name}`);
+    }
+  });
+
   it('refuses values that cannot work, with a clear message', async () => {
     const noRedis = await template(['redis.enabled=false']);
     expect(noRedis.code).not.toBe(0);
