@@ -147,6 +147,24 @@ function clone<T>(value: T): T {
   return structuredClone(value);
 }
 
+/**
+ * The object as a write sends it: no status, none of the fields the server owns, and the
+ * resourceVersion only when it is to be a precondition.
+ */
+function requestBody(
+  resource: AnyResource,
+  options: { keepResourceVersion: boolean },
+): Record<string, unknown> {
+  const body = { ...clone(resource) } as Record<string, unknown>;
+  delete body.status;
+  const metadata = { ...resource.metadata } as Record<string, unknown>;
+  for (const field of ['uid', 'generation', 'creationTimestamp', 'managedFields']) delete metadata[field];
+  if (!options.keepResourceVersion) delete metadata.resourceVersion;
+  body.metadata = metadata;
+  body.apiVersion = KINDS[resource.kind].apiVersion;
+  return body;
+}
+
 export class KubernetesResources implements ResourcesClient {
   readonly #transport: KubeTransport;
   readonly #ownsTransport: boolean;
@@ -268,22 +286,8 @@ export class KubernetesResources implements ResourcesClient {
 
   async apply<R extends AnyResource>(resource: R): Promise<R> {
     const { kind, metadata } = resource;
-    const body = { ...clone(resource) } as Record<string, unknown>;
-    delete body.status;
-    const cleanMetadata = { ...metadata };
-    for (const field of ['uid', 'resourceVersion', 'generation', 'creationTimestamp'] as const) {
-      delete cleanMetadata[field];
-    }
-    body.metadata = cleanMetadata;
-    body.apiVersion = KINDS[kind].apiVersion;
     try {
-      return await this.#transport.request<R>({
-        method: 'PATCH',
-        path: objectPath(kind, metadata.name, metadata.namespace),
-        query: { fieldManager: this.#fieldManager, force: true },
-        body,
-        contentType: CONTENT_TYPE_APPLY,
-      });
+      return await this.#serverSideApply(resource, false);
     } catch (error) {
       throw validationError(error, describeObject(kind, metadata.name, metadata.namespace));
     }
@@ -291,17 +295,13 @@ export class KubernetesResources implements ResourcesClient {
 
   async create<R extends AnyResource>(resource: R): Promise<R> {
     const { kind, metadata } = resource;
-    const body = { ...clone(resource) } as Record<string, unknown>;
-    delete body.status;
-    body.metadata = { ...metadata };
-    body.apiVersion = KINDS[kind].apiVersion;
     const what = describeObject(kind, metadata.name, metadata.namespace);
     try {
       return await this.#transport.request<R>({
         method: 'POST',
         path: collectionPath(kind, metadata.namespace),
         query: { fieldManager: this.#fieldManager },
-        body,
+        body: requestBody(resource, { keepResourceVersion: false }),
       });
     } catch (error) {
       if (isKubeStatus(error, 409)) throw new ResourceConflictError(what, 'exists');
@@ -317,27 +317,24 @@ export class KubernetesResources implements ResourcesClient {
     const { kind, metadata } = resource;
     const what = describeObject(kind, metadata.name, metadata.namespace);
     if (metadata.resourceVersion === undefined) throw new ResourceConflictError(what, 'changed');
-    const body = { ...clone(resource) } as Record<string, unknown>;
-    delete body.status;
-    const cleanMetadata = { ...metadata };
-    for (const field of ['uid', 'generation', 'creationTimestamp', 'managedFields'] as const) {
-      delete (cleanMetadata as Record<string, unknown>)[field];
-    }
-    body.metadata = cleanMetadata;
-    body.apiVersion = KINDS[kind].apiVersion;
     try {
-      return await this.#transport.request<R>({
-        method: 'PATCH',
-        path: objectPath(kind, metadata.name, metadata.namespace),
-        query: { fieldManager: this.#fieldManager, force: true },
-        body,
-        contentType: CONTENT_TYPE_APPLY,
-      });
+      return await this.#serverSideApply(resource, true);
     } catch (error) {
       if (isKubeStatus(error, 409)) throw new ResourceConflictError(what, 'changed');
       if (isKubeStatus(error, 404)) throw new ResourceNotFoundError(what);
       throw validationError(error, what);
     }
+  }
+
+  #serverSideApply<R extends AnyResource>(resource: R, keepResourceVersion: boolean): Promise<R> {
+    const { kind, metadata } = resource;
+    return this.#transport.request<R>({
+      method: 'PATCH',
+      path: objectPath(kind, metadata.name, metadata.namespace),
+      query: { fieldManager: this.#fieldManager, force: true },
+      body: requestBody(resource, { keepResourceVersion }),
+      contentType: CONTENT_TYPE_APPLY,
+    });
   }
 
   async delete(kind: ResourceKind, name: string, namespace?: string): Promise<boolean> {

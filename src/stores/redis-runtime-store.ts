@@ -79,18 +79,21 @@ function scoresToMap(reply: unknown): Map<string, number> {
   return map;
 }
 
+/** Lua: the counter KEYS[1] as `current` (0 when absent; an error when not an integer), and `raw`. */
+const READ_COUNTER = `local raw = redis.call('GET', KEYS[1])
+local current = 0
+if raw then
+  current = tonumber(raw)
+  if current == nil then return redis.error_reply('ERR counter holds a non-integer value') end
+end`;
+
 /**
  * KEYS: counter. ARGV: amount, cap, ttlSeconds ('' for none). INCRBY only when within the cap;
  * EXPIRE NX as incrementCounter does (a TTL set when the counter has none, never extended).
  * Returns {1, value} or {0, current value as a string}.
  */
 const RESERVE_WITHIN_CAP = new RedisScript(
-  `local raw = redis.call('GET', KEYS[1])
-local current = 0
-if raw then
-  current = tonumber(raw)
-  if current == nil then return redis.error_reply('ERR counter holds a non-integer value') end
-end
+  `${READ_COUNTER}
 if current + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return {0, raw or '0'} end
 local value = redis.call('INCRBY', KEYS[1], ARGV[1])
 if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[3], 'NX') end
@@ -104,12 +107,7 @@ return {1, value}`,
  * Returns {1 or 0, reserved, value}.
  */
 const RESERVE_UP_TO_CAP = new RedisScript(
-  `local raw = redis.call('GET', KEYS[1])
-local current = 0
-if raw then
-  current = tonumber(raw)
-  if current == nil then return redis.error_reply('ERR counter holds a non-integer value') end
-end
+  `${READ_COUNTER}
 local cap = tonumber(ARGV[2])
 if current >= cap then return {0, 0, raw or '0'} end
 local reserved = math.min(tonumber(ARGV[1]), cap - current)
