@@ -203,7 +203,7 @@ describe.runIf(available)('tenancy on a real API server', () => {
     );
     expect(results.map((result) => result.errors)).toEqual([undefined, undefined, undefined]);
     const resource = await bed.read('Tenant', org.organization.id);
-    const ids = (resource?.spec?.workspaces as { id: string }[]).map((workspace) => workspace.id);
+    const ids = ((resource?.spec?.workspaces ?? []) as { id: string }[]).map((workspace) => workspace.id);
     expect(ids).toEqual(expect.arrayContaining(['default', 'one', 'two', 'three']));
   });
 
