@@ -26,10 +26,10 @@ import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Dispatcher, Pool } from 'undici';
-import { createOpenAiStreamObserver } from '../src/gateway/stream-usage.ts';
 import { type SseEvent, SseEventReader, serializeSseEvent } from '../src/sse/sse-events.ts';
 import { createAnthropicStreamToChatTranslator } from '../src/translate/openai-to-anthropic/stream.ts';
 import { createGeminiStreamTranslator } from '../src/translate/openai-to-gemini/stream.ts';
+import { createOpenAiStreamObserver } from '../src/translate/plans/stream-observers.ts';
 import type { StreamTranslator } from '../src/translate/types.ts';
 import {
   allEvents,

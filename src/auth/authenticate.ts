@@ -4,13 +4,11 @@
  * configured: every `tt_ev_` is invalid).
  */
 import { InvalidKeyError, ScopeDeniedError, TenantSuspendedError } from '../errors/gateway-error.ts';
-import type { Operation } from '../providers/registry.ts';
+import type { Operation } from '../shapes/api.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import { hashCredential } from './credential-hash.ts';
+import { API_KEY_PREFIX, EPHEMERAL_TOKEN_PREFIX } from './credential-prefixes.ts';
 import { GRANT_FOR_OPERATION, type Principal, SCOPE_FOR_OPERATION } from './principal.ts';
-
-export const API_KEY_PREFIX = 'tt_sk_';
-export const EPHEMERAL_PREFIX = 'tt_ev_';
 
 /** Verifies `tt_ev_` tokens (ephemeral-token module). */
 export interface EphemeralTokenVerifier {
@@ -53,7 +51,7 @@ export class Authenticator {
       throw new InvalidKeyError('missing credential: send Authorization: Bearer <key>');
     if (credential.length > MAX_CREDENTIAL_LENGTH) throw new InvalidKeyError();
     if (credential.startsWith(API_KEY_PREFIX)) return this.#authenticateApiKey(credential);
-    if (credential.startsWith(EPHEMERAL_PREFIX)) {
+    if (credential.startsWith(EPHEMERAL_TOKEN_PREFIX)) {
       if (this.#ephemeral === undefined)
         throw new InvalidKeyError('ephemeral tokens are not enabled on this deployment');
       return this.#ephemeral.verify(credential);

@@ -3,14 +3,20 @@
  * is stored instead of the plaintext, and the hint that may be shown in place of a secret.
  */
 import { hash, randomBytes } from 'node:crypto';
+import {
+  API_KEY_PREFIX,
+  PAT_PREFIX,
+  PROVISIONING_KEY_PREFIX,
+  type StoredCredentialPrefix,
+} from './credential-prefixes.ts';
 
-export type CredentialPrefix = 'tt_sk_' | 'tt_pat_' | 'tt_prov_';
+export type CredentialPrefix = StoredCredentialPrefix;
 
 /** The public id of a credential starts with a kind marker, so logs and audit entries read well. */
 const ID_PREFIX: Readonly<Record<CredentialPrefix, string>> = {
-  tt_sk_: 'key_',
-  tt_pat_: 'pat_',
-  tt_prov_: 'prov_',
+  [API_KEY_PREFIX]: 'key_',
+  [PAT_PREFIX]: 'pat_',
+  [PROVISIONING_KEY_PREFIX]: 'prov_',
 };
 
 /** 32 random bytes: the hash lookup then needs no salt or slow KDF (nothing to brute-force). */

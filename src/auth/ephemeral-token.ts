@@ -4,10 +4,12 @@
  * checked (in constant time) before the claims are even parsed; then every claim is checked for
  * type and range, the expiry, and the 24-hour ceiling again, whatever the claims say.
  */
+
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { InvalidKeyError } from '../errors/gateway-error.ts';
+import { EPHEMERAL_TOKEN_PREFIX } from './credential-prefixes.ts';
 
-export const TOKEN_PREFIX = 'tt_ev_';
+export const TOKEN_PREFIX = EPHEMERAL_TOKEN_PREFIX;
 /** The longest a token may live, enforced at mint and again at every verification. */
 export const MAX_TOKEN_TTL_SECONDS = 86_400;
 /** Clock skew tolerated between the minting and the verifying process. */

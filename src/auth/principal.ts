@@ -1,4 +1,4 @@
-import type { Operation } from '../providers/registry.ts';
+import type { Operation } from '../shapes/api.ts';
 import type { TokenRateLimits } from './ephemeral-token.ts';
 
 /** The ephemeral-token part of a principal. */

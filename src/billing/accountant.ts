@@ -10,9 +10,10 @@ import type { Principal } from '../auth/principal.ts';
 import { InsufficientBalanceError } from '../errors/gateway-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
+import type { TokenUsage } from '../shapes/usage.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import type { PriceList } from './prices.ts';
-import { computeCostMicros, type TokenUsage } from './usage.ts';
+import { computeCostMicros } from './usage.ts';
 
 export interface BalanceState {
   mode: 'prepaid' | 'postpaid';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../auth/principal.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
-import type { ResolvedRoute } from '../providers/resolve-route.ts';
+import type { ResolvedRoute } from '../providers/types.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
 import type { ConnectionRecord } from '../stores/records.ts';

@@ -5,7 +5,7 @@
  * the cap, the Connection is refused for the rest of the UTC day with 402
  * `service.credential_cap_exceeded`; at 00:00 UTC a new key starts from zero.
  *
- * The reservation pattern of token-limits.ts: before forwarding, the request's estimated cost
+ * The reservation pattern of ephemeral-token-limits.ts: before forwarding, the request's estimated cost
  * (input at about four characters per token plus `max_tokens` of output, at the model's list
  * prices) is reserved against the cap in one atomic step, refused when it does not fit; after the
  * response the reservation is replaced by the actual cost; a request that fails before an answer
@@ -20,7 +20,7 @@
  */
 import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError } from '../errors/gateway-error.ts';
-import type { ResolvedRoute } from '../providers/resolve-route.ts';
+import type { ResolvedRoute } from '../providers/types.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 

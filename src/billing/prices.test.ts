@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseAnthropicUsage, parseOpenAiUsage } from '../shapes/usage.ts';
 import { lookupPrice, PriceList, priceAlias } from './prices.ts';
-import { computeCostMicros, estimateUsage, parseAnthropicUsage, parseOpenAiUsage } from './usage.ts';
+import { computeCostMicros, estimateUsage } from './usage.ts';
 
 describe('priceAlias', () => {
   it.each([

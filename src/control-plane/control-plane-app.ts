@@ -12,6 +12,7 @@ import Fastify, {
 } from 'fastify';
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import { hashCredential } from '../auth/credential-hash.ts';
+import { PAT_PREFIX } from '../auth/credential-prefixes.ts';
 import type { TenancySettings } from '../config/tenancy-settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { PatRecord } from '../stores/records.ts';
@@ -35,8 +36,6 @@ export interface ControlPlaneDeps {
   tenancy: TenancySettings;
   limits?: Partial<ExecutionLimits>;
 }
-
-const PAT_PREFIX = 'tt_pat_';
 
 function graphqlError(message: string, code: string): ExecutionResult {
   return { errors: [{ message, extensions: { code } } as never] };

@@ -13,6 +13,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashCredential } from '../auth/credential-hash.ts';
+import {
+  API_KEY_PREFIX,
+  EPHEMERAL_TOKEN_PREFIX,
+  PAT_PREFIX,
+  PROVISIONING_KEY_PREFIX,
+} from '../auth/credential-prefixes.ts';
 import type { TenancySettings } from '../config/tenancy-settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ResourceConflictError } from '../resources/local-resources.ts';
@@ -29,7 +35,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const REGION = /^[a-z0-9-]{1,63}$/;
 const MAX_NAME_LENGTH = 200;
 /** Prefixes of the credentials that are not provisioning keys: refused with 403, not 401. */
-const OTHER_CREDENTIALS = ['tt_pat_', 'tt_sk_', 'tt_ev_'];
+const OTHER_CREDENTIALS = [PAT_PREFIX, API_KEY_PREFIX, EPHEMERAL_TOKEN_PREFIX];
 
 export interface ProvisioningDeps {
   services: ControlPlaneServices;
@@ -67,7 +73,7 @@ function authenticate(services: ControlPlaneServices, credential: string | undef
     );
   }
   const record =
-    credential.startsWith('tt_prov_') && credential.length <= 512
+    credential.startsWith(PROVISIONING_KEY_PREFIX) && credential.length <= 512
       ? services.view.provisioningKeyByHash(hashCredential(credential))
       : undefined;
   if (record === undefined)

@@ -9,6 +9,7 @@ import {
   type GeneratedCredential,
   generateCredential,
 } from '../auth/credential-hash.ts';
+import { API_KEY_PREFIX, PAT_PREFIX, PROVISIONING_KEY_PREFIX } from '../auth/credential-prefixes.ts';
 import { decodeSecretData } from '../operator/desired-config.ts';
 import type { TenantSpec } from '../resources/crd-types.ts';
 import { credentialSecret, credentialSecretName } from '../resources/credential-secret.ts';
@@ -74,7 +75,8 @@ export async function issueCredential(
   type: CredentialSecretType,
   attributes: Record<string, string>,
 ): Promise<GeneratedCredential> {
-  const prefix: CredentialPrefix = type === 'api-key' ? 'tt_sk_' : type === 'pat' ? 'tt_pat_' : 'tt_prov_';
+  const prefix: CredentialPrefix =
+    type === 'api-key' ? API_KEY_PREFIX : type === 'pat' ? PAT_PREFIX : PROVISIONING_KEY_PREFIX;
   const credential = generateCredential(prefix);
   await services.resources.apply(credentialSecret(tenantId, type, credential, attributes));
   const kind = type === 'api-key' ? 'apiKey' : type === 'pat' ? 'pat' : 'provisioningKey';

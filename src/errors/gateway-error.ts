@@ -158,6 +158,23 @@ export class UpstreamUnreachableError extends GatewayError {
   }
 }
 
+/**
+ * 502: the upstream answered, then dropped the connection (or stalled the read) before its answer
+ * was complete. Not "could not reach": the request got there, and may have been billed upstream.
+ */
+export class UpstreamDisconnectedError extends GatewayError {
+  constructor(provider: string, options?: GatewayErrorOptions) {
+    super(
+      'service.upstream_disconnected',
+      502,
+      'api_error',
+      `provider '${provider}' closed the connection before its answer was complete`,
+      true,
+      options,
+    );
+  }
+}
+
 /** 504: the upstream did not answer in time. */
 export class UpstreamTimeoutError extends GatewayError {
   constructor(provider: string, options?: GatewayErrorOptions) {

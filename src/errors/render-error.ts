@@ -1,8 +1,14 @@
+/**
+ * The one renderer of the client's error envelope (DESIGN section 5), in the client's dialect:
+ * as a response body before anything was sent, and as a stream event once a stream began.
+ */
 import { type AnthropicErrorType, anthropicErrorTypeOfStatus } from '../shapes/anthropic.ts';
+import type { ClientDialect } from '../shapes/api.ts';
+import { serializeSseEvent } from '../sse/sse-events.ts';
 import { GatewayError, InternalError } from './gateway-error.ts';
 
 /** Which envelope the client expects: OpenAI's on chat/embeddings, Anthropic's on /v1/messages. */
-export type ErrorDialect = 'openai' | 'anthropic';
+export type ErrorDialect = ClientDialect;
 
 export interface RenderedError {
   statusCode: number;
@@ -18,7 +24,7 @@ export interface RenderedErrorInner {
 }
 
 /** Normalises anything thrown into a GatewayError (unknown errors become a 500 that hides internals). */
-export function toGatewayError(error: unknown): GatewayError {
+export function asGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   return new InternalError({ cause: error });
 }
@@ -68,4 +74,15 @@ export function renderError(error: GatewayError, dialect: ErrorDialect): Rendere
     headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers },
     body: JSON.stringify(body),
   };
+}
+
+/**
+ * The error as the last event of a stream that failed after it began: `data: {"error": ...}` on
+ * OpenAI streams, an `event: error` on Anthropic ones (what their SDKs raise on), never `[DONE]`.
+ */
+export function renderStreamError(error: GatewayError, dialect: ErrorDialect): string {
+  const inner = renderErrorInner(error, dialect);
+  return dialect === 'anthropic'
+    ? serializeSseEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: inner }) })
+    : serializeSseEvent({ data: JSON.stringify({ error: inner }) });
 }

@@ -1,118 +1,63 @@
 /**
- * The cache step of the request path (DESIGN section 5, step 6): whether and how a request is
- * cached, serving entries (JSON or the recorded SSE bytes), and writing new ones.
+ * The cache step of the request path (DESIGN section 5, step 6): looks the request's cache plan
+ * (cache/cache-plan.ts) up, serves entries (JSON, or the recorded SSE bytes), and says what the
+ * forwarded answer is to be written as. A hit costs nothing and never reaches the provider.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/principal.ts';
-import { renderBalanceHeaders } from '../billing/accountant.ts';
-import { ZERO_USAGE } from '../billing/usage.ts';
-import { requestHash } from '../cache/cache-key.ts';
-import { type EffectivePolicy, resolveCachePolicy } from '../cache/cache-policy.ts';
-import { type CacheDirective, parseCacheDirective } from '../cache/cache-request.ts';
-import type { CacheEntry, CacheLocation } from '../cache/response-cache.ts';
-import { renderRoutingHeaders } from '../providers/resolve-route.ts';
-import type { ConfigView } from '../stores/config-view.ts';
-import type { Exchange, InferenceDeps } from './exchange.ts';
-import type { JsonObject } from './validate-body.ts';
+import type { FastifyReply } from 'fastify';
+import { CACHE_AGE_HEADER, CACHE_HEADER, type CachePlan, type CacheWrite } from '../cache/cache-plan.ts';
+import type { CacheEntry } from '../cache/response-cache.ts';
+import type { InferenceDeps } from './inference-deps.ts';
 
-export const CACHE_HEADER = 'x-service-cache';
-export const CACHE_AGE_HEADER = 'x-service-cache-age';
+/** What the cache step decided: serve an entry, or forward (with a stale refresh's lock, and what to write). */
+export type CacheDecision =
+  | { kind: 'serve'; entry: CacheEntry; result: 'hit' | 'stale'; ageSeconds?: number }
+  | { kind: 'forward'; write: CacheWrite | undefined; refresh?: { entry: CacheEntry; lockToken: string } };
 
-export type CacheResult = 'hit' | 'miss' | 'refresh' | 'stale';
-
-export interface CachePlan {
-  directive: CacheDirective;
-  policy: EffectivePolicy;
-  location: CacheLocation;
-  read: boolean;
-  write: boolean;
-  /** When the request began: what a tag revalidation is compared with. */
-  requestedAtMs: number;
-}
-
-/** How a forwarded cacheable request was served, and whether its answer is to be written. */
-export interface CacheWrite {
-  plan: CachePlan;
-  result: 'miss' | 'refresh';
-  /** False under `no-store`: the header still says `miss`, nothing is written. */
-  write: boolean;
-}
-
-function isCacheableTemperature(body: JsonObject): boolean {
-  return body.temperature === undefined || body.temperature === null || body.temperature === 0;
-}
-
-/** Undefined when the request is not cacheable or caching is off (then no cache header at all). */
-export function planCache(
-  request: FastifyRequest,
-  body: JsonObject,
-  principal: Principal,
+export async function decideFromCache(
+  plan: CachePlan | undefined,
   routeLabel: string,
-  view: ConfigView,
-  enabled: boolean,
-): CachePlan | undefined {
-  const directive = parseCacheDirective(request.headers);
-  if (directive.mode === 'off' || !enabled) return undefined;
-  const policy = resolveCachePolicy(view, principal.tenantId, principal.workspaceId, directive);
-  // Semantic mode (asked for, or the policy's) caches at any temperature; until semantic
-  // matching exists it behaves as exact matching.
-  const semantic = directive.mode === 'semantic' || policy.semantic;
-  if (!isCacheableTemperature(body) && !directive.force && !semantic) return undefined;
+  deps: Pick<InferenceDeps, 'cache' | 'cacheMetrics'>,
+): Promise<CacheDecision> {
+  if (plan === undefined) return { kind: 'forward', write: undefined };
+  const lookup = plan.read ? await deps.cache.lookup(plan.location, plan.write) : { kind: 'miss' as const };
+  if (lookup.kind === 'hit') {
+    return { kind: 'serve', entry: lookup.entry, result: 'hit', ageSeconds: lookup.ageSeconds };
+  }
+  if (lookup.kind === 'stale' && lookup.lockToken === undefined) {
+    return { kind: 'serve', entry: lookup.entry, result: 'stale' };
+  }
+  if (lookup.kind === 'bypass') {
+    deps.cacheMetrics.results.inc({ route: routeLabel, result: 'bypass' });
+    return { kind: 'forward', write: undefined };
+  }
+  const refresh =
+    lookup.kind === 'stale' ? { entry: lookup.entry, lockToken: lookup.lockToken as string } : undefined;
+  const result = refresh !== undefined || plan.directive.mode === 'force-refresh' ? 'refresh' : 'miss';
+  deps.cacheMetrics.results.inc({ route: routeLabel, result });
   return {
-    directive,
-    policy,
-    location: {
-      workspaceId: principal.workspaceId,
-      namespace: directive.namespace,
-      hash: requestHash(routeLabel, body),
-    },
-    read: directive.mode !== 'force-refresh',
-    write: directive.mode !== 'no-store',
-    requestedAtMs: Date.now(),
+    kind: 'forward',
+    write: { plan, result, write: plan.write },
+    ...(refresh === undefined ? {} : { refresh }),
   };
 }
 
-export function newEntry(
-  plan: CachePlan,
-  status: number,
-  contentType: string,
-  body: string,
-  stream: boolean,
-  costMicros: number,
-): CacheEntry {
-  return {
-    v: 1,
-    status,
-    contentType,
-    body,
-    stream,
-    createdAtMs: Date.now(),
-    requestedAtMs: plan.requestedAtMs,
-    ttlMs: plan.policy.ttlMs,
-    swrMs: plan.policy.swrMs,
-    tags: plan.policy.tags,
-    costMicros,
-  };
-}
-
-/** Answers from an entry: costs nothing, never reaches the provider. */
-export async function serveFromCache(
+/** Answers from an entry with the request's balance and routing headers; costs nothing. */
+export function serveFromCache(
   reply: FastifyReply,
-  entry: CacheEntry,
-  result: 'hit' | 'stale',
-  ageSeconds: number | undefined,
-  exchange: Exchange,
-  deps: InferenceDeps,
-): Promise<FastifyReply> {
-  await deps.limiter.settle(exchange.hold, 0, ZERO_USAGE);
-  deps.cacheMetrics.results.inc({ route: exchange.routeLabel, result });
+  served: { entry: CacheEntry; result: 'hit' | 'stale'; ageSeconds?: number },
+  headers: Record<string, string>,
+  routeLabel: string,
+  deps: Pick<InferenceDeps, 'cacheMetrics'>,
+): FastifyReply {
+  const { entry, result } = served;
+  deps.cacheMetrics.results.inc({ route: routeLabel, result });
   deps.cacheMetrics.savedMicros.inc(entry.costMicros);
   reply
     .code(entry.status)
-    .headers(renderBalanceHeaders(exchange.balance, 0))
-    .headers(renderRoutingHeaders(exchange.route))
+    .headers(headers)
     .header('content-type', entry.contentType)
     .header(CACHE_HEADER, result);
-  if (result === 'hit' && ageSeconds !== undefined) reply.header(CACHE_AGE_HEADER, String(ageSeconds));
+  if (result === 'hit' && served.ageSeconds !== undefined)
+    reply.header(CACHE_AGE_HEADER, String(served.ageSeconds));
   return reply.send(entry.body);
 }

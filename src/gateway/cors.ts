@@ -8,8 +8,8 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { BALANCE_HEADERS } from '../billing/accountant.ts';
-import { ROUTING_HEADERS } from '../providers/resolve-route.ts';
-import { CACHE_AGE_HEADER, CACHE_HEADER } from './cache-step.ts';
+import { CACHE_AGE_HEADER, CACHE_HEADER } from '../cache/cache-plan.ts';
+import { ROUTING_HEADERS } from '../providers/routing-headers.ts';
 
 /** Preflight answers may be cached by the browser for this long. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

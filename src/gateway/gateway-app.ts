@@ -11,11 +11,13 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { GatewayError, InvalidRequestError, PayloadTooLargeError } from '../errors/gateway-error.ts';
-import { type ErrorDialect, renderError, toGatewayError } from '../errors/render-error.ts';
+import { asGatewayError, renderError } from '../errors/render-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
+import { registerClientDialect } from './client-dialect.ts';
 import { registerCors } from './cors.ts';
-import { createInferenceHandler, type InferenceDeps } from './inference-handler.ts';
+import type { InferenceDeps } from './inference-deps.ts';
+import { createInferenceHandler } from './inference-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 
 export interface GatewayAppDeps extends InferenceDeps {
@@ -33,10 +35,6 @@ const CLIENT_BODY_ERRORS = new Set([
   'FST_ERR_VALIDATION',
 ]);
 
-function dialectOf(request: FastifyRequest): ErrorDialect {
-  return request.url.startsWith('/v1/messages') ? 'anthropic' : 'openai';
-}
-
 function classify(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const fastifyError = error as Partial<FastifyError> | undefined;
@@ -48,7 +46,7 @@ function classify(error: unknown): GatewayError {
   if (error instanceof SyntaxError || fastifyError?.statusCode === 400) {
     return new InvalidRequestError(`malformed JSON body: ${(error as Error).message}`);
   }
-  return toGatewayError(error);
+  return asGatewayError(error);
 }
 
 export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInstance> {
@@ -63,6 +61,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     // few per-request log lines carry the URL instead of a request id.
     childLoggerFactory: (logger) => logger,
   });
+  registerClientDialect(app);
   registerJsonBodyParser(app);
   await registerCors(app, deps.settings.corsOrigins);
 
@@ -74,14 +73,14 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     if (gatewayError.statusCode >= 500 && !(error instanceof GatewayError)) {
       request.log.error({ err: error, url: request.url }, 'unhandled error');
     }
-    const rendered = renderError(gatewayError, dialectOf(request));
+    const rendered = renderError(gatewayError, request.clientDialect);
     return reply.code(rendered.statusCode).headers(rendered.headers).send(rendered.body);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const rendered = renderError(
       new GatewayError('not_found', 404, 'not_found_error', `no route ${request.method} ${request.url}`),
-      dialectOf(request),
+      request.clientDialect,
     );
     return reply.code(404).headers(rendered.headers).send(rendered.body);
   });

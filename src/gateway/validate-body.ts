@@ -3,7 +3,7 @@
  * 400; everything else passes through for the upstream to judge.
  */
 import { InvalidRequestError } from '../errors/gateway-error.ts';
-import type { Operation } from '../providers/registry.ts';
+import type { Operation } from '../shapes/api.ts';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCredential } from '../auth/credential-hash.ts';
+import { API_KEY_PREFIX, PAT_PREFIX, PROVISIONING_KEY_PREFIX } from '../auth/credential-prefixes.ts';
 import { PAT_PERMISSIONS } from '../auth/permissions.ts';
 import { credentialSecret } from '../resources/credential-secret.ts';
 import { API_VERSION, type ResourcesClient, tenantNamespace } from '../resources/types.ts';
@@ -58,10 +59,10 @@ export async function bootstrapIfEmpty(
   for (const name of undelivered ?? [])
     await resources.delete('Secret', name, tenantNamespace(BOOTSTRAP_TENANT));
 
-  const apiKey = generateCredential('tt_sk_');
-  const pat = generateCredential('tt_pat_');
-  const adminPat = generateCredential('tt_pat_');
-  const provisioningKey = generateCredential('tt_prov_');
+  const apiKey = generateCredential(API_KEY_PREFIX);
+  const pat = generateCredential(PAT_PREFIX);
+  const adminPat = generateCredential(PAT_PREFIX);
+  const provisioningKey = generateCredential(PROVISIONING_KEY_PREFIX);
   const permissions = PAT_PERMISSIONS.join(',');
   const secrets = [
     credentialSecret(BOOTSTRAP_TENANT, 'api-key', apiKey, {

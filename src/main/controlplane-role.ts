@@ -9,7 +9,7 @@ import { SettingsError } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
 import { platformProvidersOf } from '../control-plane/graphql/credentials.ts';
 import type { Logger } from '../observability/logger.ts';
-import { createPlatformEndpoints } from '../providers/resolve-route.ts';
+import { createPlatformEndpoints } from '../providers/platform-routes.ts';
 import { KubernetesResources } from '../resources/kubernetes-resources.ts';
 import { ConfigView } from '../stores/config-view.ts';
 import { type Closer, handleShutdownSignals } from './lifecycle.ts';

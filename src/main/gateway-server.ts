@@ -7,8 +7,9 @@ import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate
 import { createSecretSealer } from '../auth/secret-box.ts';
 import { Accountant } from '../billing/accountant.ts';
 import { ConnectionCaps } from '../billing/connection-caps.ts';
+import { TokenLimiter } from '../billing/ephemeral-token-limits.ts';
 import { PriceList } from '../billing/prices.ts';
-import { TokenLimiter } from '../billing/token-limits.ts';
+import { SpendLimits } from '../billing/spend-reservation.ts';
 import { createCacheMetrics } from '../cache/cache-metrics.ts';
 import { ResponseCache } from '../cache/response-cache.ts';
 import { CacheScopeMirror } from '../cache/scope-mirror.ts';
@@ -16,7 +17,7 @@ import type { Settings } from '../config/settings.ts';
 import { buildGatewayApp } from '../gateway/gateway-app.ts';
 import type { Logger } from '../observability/logger.ts';
 import { createGatewayMetrics, type GatewayMetrics } from '../observability/metrics.ts';
-import { createPlatformEndpoints } from '../providers/resolve-route.ts';
+import { createPlatformEndpoints } from '../providers/platform-routes.ts';
 import { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { RuntimeStore } from '../stores/types.ts';
@@ -61,8 +62,7 @@ export async function createGatewayServer(options: {
     authenticator: new Authenticator(view, options.ephemeral),
     accountant: new Accountant(runtime, metrics, log, prices),
     prices,
-    limiter: new TokenLimiter(runtime),
-    connectionCaps: new ConnectionCaps(runtime, view),
+    spending: new SpendLimits(new TokenLimiter(runtime), new ConnectionCaps(runtime, view)),
     upstream,
     routes: new RouteResolver({
       endpoints: createPlatformEndpoints(settings),

@@ -6,7 +6,7 @@
  */
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { AwsCredential, OutgoingRequest, RequestSigner } from './registry.ts';
+import type { AwsCredential, OutgoingRequest, RequestSigner } from './types.ts';
 
 /** SHA-256 from node:crypto, in the constructor shape the signer takes. */
 const Sha256 = Hash.bind(null, 'sha256') as unknown as ConstructorParameters<typeof SignatureV4>[0]['sha256'];

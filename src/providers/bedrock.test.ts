@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from '../config/settings.ts';
 import { ProviderUnavailableError } from '../errors/gateway-error.ts';
 import { createSigV4Signer } from './aws-sigv4.ts';
+import { createPlatformEndpoints, resolvePlatformRoute } from './platform-routes.ts';
 import { PROVIDER_NAMES } from './registry.ts';
-import { createPlatformEndpoints, resolvePlatformRoute } from './resolve-route.ts';
 
 const AWS_KEYS = {
   AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',

@@ -9,7 +9,7 @@
  *   service `bedrock-mantle`. No embeddings there.
  */
 import { createSigV4Signer } from './aws-sigv4.ts';
-import type { ProviderCredential, ProviderDefinition, RequestSigner } from './registry.ts';
+import type { ProviderCredential, ProviderDefinition, RequestSigner } from './types.ts';
 
 /** Where a credential names no region (AWS's own default). */
 export const DEFAULT_AWS_REGION = 'us-east-1';

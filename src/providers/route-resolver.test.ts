@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import { ConnectionNotFoundError, InvalidRequestError } from '../errors/gateway-error.ts';
 import { ConfigView } from '../stores/config-view.ts';
 import { MemoryConfigStore } from '../stores/memory-config-store.ts';
-import { createPlatformEndpoints } from './resolve-route.ts';
+import { createPlatformEndpoints } from './platform-routes.ts';
 import { RouteResolver } from './route-resolver.ts';
 
 const PRINCIPAL: Principal = {

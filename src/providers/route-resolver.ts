@@ -7,17 +7,18 @@
  */
 import type { Principal } from '../auth/principal.ts';
 import { ConnectionNotFoundError, InvalidRequestError } from '../errors/gateway-error.ts';
+import type { Operation } from '../shapes/api.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { ConnectionRecord, ProviderKind } from '../stores/records.ts';
-import { type Operation, PROVIDERS, type ProviderCredential, type ProviderDefinition } from './registry.ts';
 import {
   authenticateWith,
   fillRegion,
   type PlatformEndpoints,
-  type ResolvedRoute,
   resolveHostedRoute,
   resolvePlatformRoute,
-} from './resolve-route.ts';
+} from './platform-routes.ts';
+import { PROVIDERS } from './registry.ts';
+import type { ProviderCredential, ProviderDefinition, ResolvedRoute } from './types.ts';
 
 /** Connection provider kind -> the registry entry that speaks its API (more kinds join with their translators). */
 const CONNECTION_PROVIDERS: Partial<Record<ProviderKind, string>> = {

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { OutgoingRequest } from './registry.ts';
-import { resolveHostedRoute } from './resolve-route.ts';
+import { resolveHostedRoute } from './platform-routes.ts';
+import type { OutgoingRequest } from './types.ts';
 import {
   createVertexTokenAuth,
   publisherOf,

@@ -16,15 +16,9 @@
  * Gemini models are served in express mode (`{host}/v1/publishers/google/models/{m}`, x-goog-api-key).
  */
 import { InvalidRequestError, ProviderUnavailableError } from '../errors/gateway-error.ts';
-import type {
-  ApiShape,
-  HostedEndpoint,
-  HostedTarget,
-  Operation,
-  ProviderCredential,
-  ProviderDefinition,
-  RequestSigner,
-} from './registry.ts';
+import type { ApiShape, Operation } from '../shapes/api.ts';
+import type { HostedEndpoint } from '../translate/types.ts';
+import type { HostedTarget, ProviderCredential, ProviderDefinition, RequestSigner } from './types.ts';
 import { GoogleAccessTokens, parseServiceAccount, type ServiceAccount } from './vertex-token.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';

@@ -4,7 +4,12 @@
  */
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { UpstreamTimeouts } from '../config/settings.ts';
-import { GatewayError, UpstreamTimeoutError, UpstreamUnreachableError } from '../errors/gateway-error.ts';
+import {
+  GatewayError,
+  UpstreamDisconnectedError,
+  UpstreamTimeoutError,
+  UpstreamUnreachableError,
+} from '../errors/gateway-error.ts';
 
 export interface UpstreamRequest {
   provider: string;
@@ -66,6 +71,17 @@ export class UpstreamClient {
   async close(): Promise<void> {
     await this.#agent.close();
   }
+}
+
+/**
+ * A failure while reading an answer that had begun (status and headers received): a stall is a
+ * timeout, anything else the upstream dropping the connection midway, never "could not reach".
+ */
+export function classifyBodyReadError(provider: string, error: unknown, signal?: AbortSignal): Error {
+  const failure = classifyTransportError(provider, error, signal);
+  return failure instanceof UpstreamUnreachableError
+    ? new UpstreamDisconnectedError(provider, { cause: error })
+    : failure;
 }
 
 /** Maps undici's error codes (never message text) to the gateway's error tree. */

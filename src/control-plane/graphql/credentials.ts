@@ -21,8 +21,8 @@ import {
   decodeSecretData,
   missingConnectionKeys,
 } from '../../operator/desired-config.ts';
+import { type PlatformEndpoints, resolvePlatformRoute } from '../../providers/platform-routes.ts';
 import { PROVIDER_NAMES } from '../../providers/registry.ts';
-import { type PlatformEndpoints, resolvePlatformRoute } from '../../providers/resolve-route.ts';
 import type { ConnectionSpec } from '../../resources/crd-types.ts';
 import {
   API_GROUP,

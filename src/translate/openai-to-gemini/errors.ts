@@ -191,7 +191,7 @@ export function classifyGeminiError(
 }
 
 /** The gateway error for a classification (Retry-After carried when known). */
-export function toGatewayError(classification: GeminiErrorClassification): GatewayError {
+export function convertGeminiClassification(classification: GeminiErrorClassification): GatewayError {
   const error = new UpstreamError(
     classification.statusCode,
     classification.upstreamStatus,
@@ -212,5 +212,5 @@ export function convertGeminiError(
   body: unknown,
   headers?: Readonly<Record<string, string | undefined>>,
 ): GatewayError {
-  return toGatewayError(classifyGeminiError(httpStatus, body, headers));
+  return convertGeminiClassification(classifyGeminiError(httpStatus, body, headers));
 }

@@ -18,12 +18,12 @@ export {
 } from './embeddings.ts';
 export {
   classifyGeminiError,
+  convertGeminiClassification,
   convertGeminiError,
   type GeminiErrorClassification,
   type GeminiErrorKind,
   parseGoogleError,
   parseRetryDelay,
-  toGatewayError,
 } from './errors.ts';
 export {
   convertChatRequestToGemini,

@@ -316,7 +316,7 @@ describe('upstream error mapping', () => {
     });
   });
 
-  it('answers 502 when the upstream resets the connection in the middle of its answer', async () => {
+  it('answers 502 service.upstream_disconnected when the upstream resets the connection in the middle of its answer', async () => {
     openai.overrideNext((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       response.write('{"id":"chatcmpl-1","object":');
@@ -325,7 +325,7 @@ describe('upstream error mapping', () => {
     await expectError(
       await postJson(`${gateway.url}/v1/chat/completions`, chat(), gateway.credentials.apiKey),
       502,
-      'service.upstream_unreachable',
+      'service.upstream_disconnected',
     );
   });
 
@@ -357,7 +357,9 @@ describe('upstream error mapping', () => {
     );
     const text = await response.text();
     expect(text).toContain('"par"');
-    expect(text).toContain('"code":"service.upstream_unreachable"');
+    // The provider was reached and began answering: not "could not reach".
+    expect(text).toContain('"code":"service.upstream_disconnected"');
+    expect(text).toContain('closed the connection before its answer was complete');
     expect(text).not.toContain('[DONE]');
   });
 });

@@ -4,7 +4,7 @@
  * Run on the memory stores and on a real redis-server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { budgetCounterName } from '../../../src/billing/token-limits.ts';
+import { budgetCounterName } from '../../../src/billing/ephemeral-token-limits.ts';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
 import { graphql, MINT, type MintedToken } from '../../helpers/graphql.ts';

@@ -1,10 +1,10 @@
 /**
- * Per-request observers of a passed-through stream: they read usage off the events the gateway
- * relays, and drop the usage-only chunk the gateway asked for when the client did not.
- * They see parsed events, never raw SSE text.
+ * Per-request observers of the events a client gets, in its own shape: they read usage and count
+ * output off them, notice the client's end marker, and drop the usage-only chunk the gateway asked
+ * for when the client did not. They see parsed events, never raw SSE text.
  */
-import { parseAnthropicUsage, parseOpenAiUsage, type TokenUsage } from '../billing/usage.ts';
-import type { SseEvent } from '../sse/sse-events.ts';
+import { parseAnthropicUsage, parseOpenAiUsage, type TokenUsage } from '../../shapes/usage.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
 
 export interface StreamObserver {
   /** Returns false when the event must not reach the client. */

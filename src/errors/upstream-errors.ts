@@ -3,7 +3,7 @@
  * structured fields, never by searching message text (STYLE rule 5). Follows the mapping table of
  * reference/providers.md section 7.
  */
-import { UpstreamError } from '../errors/gateway-error.ts';
+import { UpstreamError } from './gateway-error.ts';
 
 interface StatusMapping {
   status: number;

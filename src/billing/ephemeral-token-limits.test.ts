@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError } from '../errors/gateway-error.ts';
+import type { TokenUsage } from '../shapes/usage.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
-import { budgetCounterName, TokenLimiter } from './token-limits.ts';
-import type { TokenUsage } from './usage.ts';
+import { budgetCounterName, TokenLimiter } from './ephemeral-token-limits.ts';
 
 const USAGE: TokenUsage = { inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 5 };
 

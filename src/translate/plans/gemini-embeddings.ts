@@ -4,20 +4,20 @@
  * time through the gateway's sender and merged in input order by convertGeminiEmbeddings, which
  * also estimates usage (Gemini reports none). Failed answers are classified by classifyGeminiError.
  */
-import { InvalidRequestError, UpstreamError } from '../errors/gateway-error.ts';
+import { InvalidRequestError, UpstreamError } from '../../errors/gateway-error.ts';
 import {
   classifyGeminiError,
+  convertGeminiClassification,
   convertGeminiEmbeddings,
   type OpenAiEmbeddingsRequest,
   planGeminiEmbeddings,
-  toGatewayError,
-} from '../translate/openai-to-gemini/index.ts';
-import type { PlanInput, TranslationPlan } from './translation.ts';
+} from '../openai-to-gemini/index.ts';
+import type { Translation, TranslationInput } from './translation.ts';
 
 /** Calls of one request in flight at once: enough to overlap latency, few enough for per-minute quotas. */
 export const EMBEDDING_CALLS_IN_FLIGHT = 4;
 
-export function planGeminiEmbeddingsTranslation({ body, upstreamModel }: PlanInput): TranslationPlan {
+export function planGeminiEmbeddingsTranslation({ body, upstreamModel }: TranslationInput): Translation {
   const plan = planGeminiEmbeddings(body as unknown as OpenAiEmbeddingsRequest, { model: upstreamModel });
   const first = plan.calls[0]!;
   return {
@@ -31,7 +31,7 @@ export function planGeminiEmbeddingsTranslation({ body, upstreamModel }: PlanInp
       const answers = await mapInOrder(plan.calls, EMBEDDING_CALLS_IN_FLIGHT, async (call) => {
         const answer = await send({ path: call.path, body: call.body });
         if (answer.statusCode >= 400) {
-          throw toGatewayError(
+          throw convertGeminiClassification(
             classifyGeminiError(answer.statusCode, answer.text, {
               'retry-after': answer.headers['retry-after'],
             }),

@@ -1,131 +1,70 @@
 /**
- * Translation between the client's API shape and the upstream's, by pair of shapes (STYLE rule 1):
- * a registry (data) from `<operation>-><upstream shape>` to a per-request plan. Same shape on both
- * sides is passthrough and has no entry here.
+ * The translations of translate/plans: one planner per `<operation>-><upstream shape>` pair (data,
+ * STYLE rule 10) that turns a request into the upstream's body and path and says how the answer and
+ * the stream come back. The registry (registry.ts) wraps them into upstream plans; same shape on
+ * both sides is passthrough (passthrough.ts) and has no entry here.
  */
 import { randomUUID } from 'node:crypto';
-import type { GatewayError } from '../errors/gateway-error.ts';
-import type { ApiShape, HostedEndpoint, Operation } from '../providers/registry.ts';
-import type { AnthropicMessagesRequest, AnthropicMessagesResponse } from '../shapes/anthropic.ts';
-import type { BedrockConverseResponse } from '../shapes/bedrock.ts';
-import type { GeminiGenerateContentResponse } from '../shapes/gemini.ts';
-import type { ChatCompletion, ChatCompletionRequest } from '../shapes/openai.ts';
-import type { StreamFraming } from '../sse/stream-framing.ts';
+import type { GatewayError } from '../../errors/gateway-error.ts';
+import type { AnthropicMessagesRequest, AnthropicMessagesResponse } from '../../shapes/anthropic.ts';
+import type { BedrockConverseResponse } from '../../shapes/bedrock.ts';
+import type { GeminiGenerateContentResponse } from '../../shapes/gemini.ts';
+import type { ChatCompletion, ChatCompletionRequest } from '../../shapes/openai.ts';
 import {
   convertAnthropicRequestToConverse,
   convertConverseResponseToAnthropic,
   createConverseStreamToAnthropicTranslator,
-} from '../translate/anthropic-to-bedrock/index.ts';
+} from '../anthropic-to-bedrock/index.ts';
 import {
   convertAnthropicRequestToGemini,
   convertGeminiResponseToAnthropic,
   createGeminiStreamToAnthropicTranslator,
-} from '../translate/anthropic-to-gemini/index.ts';
+} from '../anthropic-to-gemini/index.ts';
 import {
   convertAnthropicRequestToChat,
   convertChatResponseToAnthropic,
   createChatStreamToAnthropicTranslator,
-} from '../translate/anthropic-to-openai/index.ts';
+} from '../anthropic-to-openai/index.ts';
 import {
   convertAnthropicResponseToChat,
   convertChatRequestToAnthropic,
   createAnthropicStreamToChatTranslator,
-} from '../translate/openai-to-anthropic/index.ts';
+} from '../openai-to-anthropic/index.ts';
 import {
   converseModelPath,
   convertBedrockError,
   convertChatRequestToConverse,
   convertConverseResponseToChat,
   createConverseStreamTranslator,
-} from '../translate/openai-to-bedrock/index.ts';
+} from '../openai-to-bedrock/index.ts';
 import {
   convertChatRequestToGemini,
+  convertGeminiError,
   convertGeminiResponseToChat,
   createGeminiStreamTranslator,
   generateContentPath,
-} from '../translate/openai-to-gemini/index.ts';
-import type { StreamTranslator } from '../translate/types.ts';
-import { planGeminiEmbeddingsTranslation } from './embeddings-translation.ts';
-import type { SendUpstreamCall } from './upstream-calls.ts';
-import type { JsonObject } from './validate-body.ts';
+} from '../openai-to-gemini/index.ts';
+import type { UpstreamErrorAnswer } from '../types.ts';
+import { planGeminiEmbeddingsTranslation } from './gemini-embeddings.ts';
+import type { Translation, TranslationInput } from './translation.ts';
 
-/** The shape each inbound operation speaks. */
-export const CLIENT_SHAPE: Readonly<Record<Operation, ApiShape>> = {
-  chat: 'openai',
-  embeddings: 'openai',
-  messages: 'anthropic',
-};
-
-export interface TranslationPlan {
-  /** Appended to the provider's base URL. */
-  path: string;
-  /** The upstream request body. */
-  body: unknown;
-  /** Upstream JSON answer -> the client's shape. */
-  response(upstream: unknown): unknown;
-  /** A fresh stream translator for this request (upstream events -> client events). */
-  stream(): StreamTranslator;
-  /**
-   * Present when one request takes several upstream calls (Gemini embeddings, in batches): the
-   * gateway hands it a sender (the route's base URL, headers and auth) and answers the client with
-   * what it returns; it maps failed answers itself. `path` is then the first call's, `body` what
-   * all calls carry (for size estimates), and `response`/`stream` are not used.
-   */
-  execute?(send: SendUpstreamCall): Promise<unknown>;
-  // --- Upstreams with their own stream framing and error table (Bedrock) ---
-  /** How the upstream frames its stream (the reader that feeds `stream()`); SSE when absent. */
-  framing?: StreamFraming;
-  /** The upstream's error answer -> the gateway error; absent: the generic status table. */
-  error?(answer: UpstreamErrorAnswer): GatewayError;
-  // --- end ---
-}
-
-/** An upstream answer with an error status, read whole. */
-export interface UpstreamErrorAnswer {
-  /** The provider name as the client knows it (for the message). */
-  provider: string;
-  status: number;
-  body: string;
-  headers: Readonly<Record<string, string | undefined>>;
-}
-
-export interface PlanInput {
-  body: JsonObject;
-  upstreamModel: string;
-  stream: boolean;
-  /**
-   * The provider's name as routed (`openai`, `groq`, `openai-compatible`, ...): requests to
-   * OpenAI's own API differ from those to compatible servers (see MAX_COMPLETION_TOKENS_PROVIDERS).
-   */
-  provider?: string;
-  /** Set for providers hosting the upstream shape at their own URLs (Vertex); else the shape's own paths. */
-  endpoint?: HostedEndpoint;
-}
-
-// --- Hosting providers (Vertex): their paths and body adjustments over the shape's own ---
-const hostedPath = (input: PlanInput, method: string, ownPath: string): string =>
+// Hosting providers (Vertex): their paths and body adjustments over the shape's own.
+const hostedPath = (input: TranslationInput, method: string, ownPath: string): string =>
   input.endpoint?.path(method, input.stream) ?? ownPath;
-const hostedBody = (input: PlanInput, body: object): unknown =>
+const hostedBody = (input: TranslationInput, body: object): unknown =>
   input.endpoint?.body(body as Record<string, unknown>) ?? body;
 const generateContentMethod = (stream: boolean): string =>
   stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
 /** Vertex fetches gs:// and https media itself; the Gemini API takes only its own URIs. */
-const geminiOptions = (input: PlanInput): { remoteFileUris: boolean } => ({
+const geminiOptions = (input: TranslationInput): { remoteFileUris: boolean } => ({
   remoteFileUris: input.endpoint?.fetchesFileUris === true,
 });
 
-/** Same shape on a hosting provider: the body as the host takes it at its path; answers pass through. */
-function planHostedPassthrough(input: PlanInput, endpoint: HostedEndpoint): TranslationPlan {
-  return {
-    path: endpoint.path('messages', input.stream),
-    body: endpoint.body({ ...input.body, model: input.upstreamModel }),
-    response: (upstream) => upstream,
-    stream: () => ({ push: (event) => [event], end: () => [] }),
-  };
-}
-// --- end hosting providers ---
+type Planner = (input: TranslationInput) => Translation;
 
-type Planner = (input: PlanInput) => TranslationPlan;
+/** Google's error answer (status, `{error: {status, details}}`, Retry-After) -> the gateway error. */
+const mapGeminiErrorAnswer = ({ status, body, headers }: UpstreamErrorAnswer): GatewayError =>
+  convertGeminiError(status, body, { 'retry-after': headers['retry-after'] });
 
 /** Bedrock's error answer (status, `{message}`, `x-amzn-ErrorType`) -> the gateway error; the client's envelope renders it. */
 const mapBedrockErrorAnswer = ({ provider, status, body, headers }: UpstreamErrorAnswer): GatewayError =>
@@ -144,9 +83,9 @@ const mapBedrockErrorAnswer = ({ provider, status, body, headers }: UpstreamErro
  */
 const MAX_COMPLETION_TOKENS_PROVIDERS: ReadonlySet<string> = new Set(['openai']);
 
-// Translators always emit usage (the client's own choice is applied by the stream observer, which
-// drops the usage chunk when the client did not ask): streams must be billed.
-const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
+// Translators always emit usage (the client's own choice is applied by the plan's stream pipeline,
+// which drops the usage chunk when the client did not ask): streams must be billed.
+export const TRANSLATIONS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
   [
     'chat->anthropic',
     (input) => {
@@ -196,9 +135,9 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
           model: input.upstreamModel,
         }),
       stream: () => createGeminiStreamTranslator({ model: input.upstreamModel, includeUsage: true }),
+      error: mapGeminiErrorAnswer,
     }),
   ],
-  // --- /v1/messages and /v1/embeddings on Gemini (and Gemini on Vertex) ---
   [
     'messages->gemini',
     (input) => {
@@ -217,12 +156,11 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
         response: (upstream) =>
           convertGeminiResponseToAnthropic(upstream as GeminiGenerateContentResponse, context),
         stream: () => createGeminiStreamToAnthropicTranslator(context),
+        error: mapGeminiErrorAnswer,
       };
     },
   ],
   ['embeddings->gemini', planGeminiEmbeddingsTranslation],
-  // --- end /v1/messages and /v1/embeddings on Gemini ---
-  // --- chat completions on Bedrock Converse ---
   [
     'chat->bedrock',
     ({ body, upstreamModel, stream }) => {
@@ -244,8 +182,6 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
       };
     },
   ],
-  // --- end chat completions on Bedrock Converse ---
-  // --- /v1/messages on Bedrock Converse (the two pairs chained, like messages->gemini) ---
   [
     'messages->bedrock',
     ({ body, upstreamModel, stream }) => {
@@ -267,23 +203,4 @@ const PLANNERS: ReadonlyMap<string, Planner> = new Map<string, Planner>([
       };
     },
   ],
-  // --- end /v1/messages on Bedrock Converse ---
 ]);
-
-/** Whether a translation exists for this operation to this upstream shape. */
-export function canTranslate(operation: Operation, upstream: ApiShape): boolean {
-  return PLANNERS.has(`${operation}->${upstream}`);
-}
-
-/** The plan for one request, or undefined when the shapes are the same (passthrough). */
-export function planTranslation(
-  operation: Operation,
-  upstream: ApiShape,
-  input: PlanInput,
-): TranslationPlan | undefined {
-  if (CLIENT_SHAPE[operation] === upstream)
-    return input.endpoint === undefined ? undefined : planHostedPassthrough(input, input.endpoint);
-  const planner = PLANNERS.get(`${operation}->${upstream}`);
-  if (planner === undefined) throw new Error(`no translation from ${operation} to ${upstream}`);
-  return planner(input);
-}

@@ -4,9 +4,9 @@
  * any chain through it) folds into plain input tokens, priced lower. Upstream shapes whose usage
  * survives translation whole (OpenAI, Gemini) have no reader: the client's copy is read instead.
  */
-import { parseAnthropicUsage, parseConverseUsage, type TokenUsage } from '../billing/usage.ts';
-import type { ApiShape } from '../providers/registry.ts';
-import type { SseEvent } from '../sse/sse-events.ts';
+import type { ApiShape } from '../../shapes/api.ts';
+import { parseAnthropicUsage, parseConverseUsage, type TokenUsage } from '../../shapes/usage.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
 
 /** Fed each upstream event of a stream (parsed, before translation). */
 export interface UpstreamStreamUsage {

@@ -1,65 +1,17 @@
+/**
+ * Platform routes: `provider/model` (or a bare model, on the default provider) served with the
+ * platform's endpoint and key for that provider, resolved once from settings; and the helpers a
+ * Connection's route shares (authentication, regions, hosting providers).
+ */
 import type { Settings } from '../config/settings.ts';
 import {
   InvalidRequestError,
   ProviderUnavailableError,
   UnknownProviderError,
 } from '../errors/gateway-error.ts';
-import {
-  type HostedEndpoint,
-  type Operation,
-  PROVIDERS,
-  type ProviderCredential,
-  type ProviderDefinition,
-  type RequestSigner,
-} from './registry.ts';
-
-/** Where one request goes and with which credential. */
-export interface ResolvedRoute {
-  provider: ProviderDefinition;
-  /** The model name as the upstream knows it (prefix removed). */
-  upstreamModel: string;
-  /** Upstream base URL (no trailing slash). */
-  baseUrl: string;
-  /** The provider's own path for the operation; undefined when it is served through a translation. */
-  nativePath: string | undefined;
-  /** Headers that authenticate and version the upstream request. */
-  headers: Record<string, string>;
-  /** False: the platform's key served (and the tenant's balance pays). */
-  byok: boolean;
-  /** The Connection that served, on BYOK routes. */
-  credential?: { id: string; slug: string };
-  /** Signs each request (SigV4) right before it is sent: the handler passes the final URL, headers and body. */
-  sign?: RequestSigner;
-  /**
-   * Present when `sign` adds a cached credential the upstream may stop taking before its expiry
-   * (Vertex OAuth2 tokens): drops the credential `sign` last added. On an upstream 401 the handler
-   * calls it, signs the same request again (a fresh credential) and retries once.
-   */
-  onUnauthorized?: () => void;
-  // --- Hosting providers (Vertex) ---
-  /** Set for providers hosting the shape at their own URLs: translations take paths and body from it. */
-  endpoint?: HostedEndpoint;
-  // --- end hosting providers ---
-}
-
-export const ROUTING_HEADERS = {
-  byok: 'x-service-byok',
-  credentialId: 'x-service-credential-id',
-  credentialSlug: 'x-service-credential-slug',
-  /** The older name of the slug header, same value. */
-  credentialLabel: 'x-service-credential-label',
-} as const;
-
-/** Attribution headers of DESIGN section 5: who served, and with which Connection. */
-export function renderRoutingHeaders(route: ResolvedRoute): Record<string, string> {
-  if (route.credential === undefined) return { [ROUTING_HEADERS.byok]: 'false' };
-  return {
-    [ROUTING_HEADERS.byok]: 'true',
-    [ROUTING_HEADERS.credentialId]: route.credential.id,
-    [ROUTING_HEADERS.credentialSlug]: route.credential.slug,
-    [ROUTING_HEADERS.credentialLabel]: route.credential.slug,
-  };
-}
+import type { Operation } from '../shapes/api.ts';
+import { PROVIDERS } from './registry.ts';
+import type { ProviderCredential, ProviderDefinition, RequestSigner, ResolvedRoute } from './types.ts';
 
 /** The platform endpoint and key of each provider, resolved once from settings. */
 export interface PlatformEndpoints {
@@ -88,7 +40,6 @@ export function createPlatformEndpoints(
   return { get: (name) => endpoints.get(name) };
 }
 
-// --- Signed and regional providers (Bedrock, Bedrock Mantle) ---
 /** The platform's credential: the provider's key, plus the platform AWS keys and region for signing providers. */
 function platformCredentialOf(
   provider: ProviderDefinition,
@@ -132,7 +83,6 @@ export function authenticateWith(
     ...(sign === undefined ? {} : { sign }),
   };
 }
-// --- end signed and regional providers ---
 
 /** Splits `provider/model` into its parts; a bare model has no prefix. */
 export function splitModelName(model: string): { prefix: string | undefined; rest: string } {
@@ -197,7 +147,6 @@ export function resolvePlatformRoute(
   };
 }
 
-// --- Hosting providers (Vertex) ---
 /**
  * The route of a provider with a `target` (Vertex): shape, URL, headers, endpoint and `sign` are
  * the model's; the provider keeps its name (metrics, prices, error messages).
@@ -226,4 +175,3 @@ export function resolveHostedRoute(
     ...(target.onUnauthorized === undefined ? {} : { onUnauthorized: target.onUnauthorized }),
   };
 }
-// --- end hosting providers ---

@@ -22,9 +22,8 @@
  */
 import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError, RateLimitedError } from '../errors/gateway-error.ts';
+import type { TokenUsage } from '../shapes/usage.ts';
 import type { RuntimeStore } from '../stores/types.ts';
-import type { ModelPrice } from './prices.ts';
-import { computeCostMicros, type TokenUsage } from './usage.ts';
 
 /** One request's admission of a token: its rate window and budget reservation; settled at most once. */
 export interface TokenHold {
@@ -51,20 +50,6 @@ function requestCounterName(jti: string, window: number): string {
 
 function tokenCounterName(jti: string, window: number): string {
   return `rate:tok:${jti}:${window}`;
-}
-
-/** Estimated cost of a request before it is sent, at the model's price. */
-export function estimateRequestCostMicros(
-  price: ModelPrice,
-  requestChars: number,
-  maxOutputTokens: number,
-): number {
-  return computeCostMicros(price, {
-    inputTokens: Math.ceil(requestChars / 4),
-    cachedInputTokens: 0,
-    cacheWriteTokens: 0,
-    outputTokens: maxOutputTokens,
-  });
 }
 
 export class TokenLimiter {

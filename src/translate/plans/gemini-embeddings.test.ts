@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { UpstreamCall, UpstreamCallAnswer } from '../types.ts';
 import {
   EMBEDDING_CALLS_IN_FLIGHT,
   mapInOrder,
   planGeminiEmbeddingsTranslation,
-} from './embeddings-translation.ts';
-import type { UpstreamCall, UpstreamCallAnswer } from './upstream-calls.ts';
+} from './gemini-embeddings.ts';
 
 const plan = (input: string | string[]) =>
   planGeminiEmbeddingsTranslation({

@@ -1,0 +1,32 @@
+/**
+ * What the request path is built from: one instance of each, shared by every request (made in
+ * main/gateway-server.ts).
+ */
+import type { Authenticator } from '../auth/authenticate.ts';
+import type { Accountant } from '../billing/accountant.ts';
+import type { PriceList } from '../billing/prices.ts';
+import type { SpendLimits } from '../billing/spend-reservation.ts';
+import type { CacheMetrics } from '../cache/cache-metrics.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
+import type { Settings } from '../config/settings.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import type { RouteResolver } from '../providers/route-resolver.ts';
+import type { ConfigView } from '../stores/config-view.ts';
+import type { UpstreamClient } from '../upstream/upstream-client.ts';
+
+export interface InferenceDeps {
+  settings: Readonly<Settings>;
+  view: ConfigView;
+  cache: ResponseCache;
+  cacheMetrics: CacheMetrics;
+  authenticator: Authenticator;
+  accountant: Accountant;
+  prices: PriceList;
+  /** An ephemeral token's rate limits and budget, and a Connection's daily cap, per request. */
+  spending: SpendLimits;
+  upstream: UpstreamClient;
+  routes: RouteResolver;
+  metrics: GatewayMetrics;
+  log: Logger;
+}

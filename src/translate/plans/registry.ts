@@ -1,0 +1,87 @@
+/**
+ * The one registry of upstream plans: for every client operation and upstream shape, a plan that
+ * owns what the gateway says to the upstream and hears back (types.ts UpstreamPlan): passthrough
+ * when the shapes are the same (passthrough.ts), a translation when one exists for the pair
+ * (translated.ts), and a clear 400 when neither serves the operation.
+ */
+import { InvalidRequestError, UpstreamError } from '../../errors/gateway-error.ts';
+import { mapUpstreamError } from '../../errors/upstream-errors.ts';
+import { type ClientDialect, OPERATION_DIALECT, OPERATION_ROUTE } from '../../shapes/api.ts';
+import type { PlanRequest, UpstreamPlan, UpstreamTarget } from '../types.ts';
+import { usageOfAnswer, wantsStreamUsage } from './client-usage.ts';
+import { planPassthrough } from './passthrough.ts';
+import { createAnthropicStreamObserver, createOpenAiStreamObserver } from './stream-observers.ts';
+import { createStreamPipeline } from './stream-pipeline.ts';
+import { TRANSLATIONS } from './translated.ts';
+import type { Translation } from './translation.ts';
+import { upstreamUsageReader } from './upstream-usage.ts';
+
+/** The plan of one request to one upstream; throws InvalidRequestError when nothing serves it. */
+export function planUpstream(request: PlanRequest, target: UpstreamTarget): UpstreamPlan {
+  const dialect = OPERATION_DIALECT[request.operation];
+  if (dialect === target.shape) return planPassthrough(request, target, dialect);
+  const translate = TRANSLATIONS.get(`${request.operation}->${target.shape}`);
+  if (translate === undefined) {
+    throw new InvalidRequestError(
+      `provider '${target.provider}' does not serve ${OPERATION_ROUTE[request.operation]}`,
+    );
+  }
+  const translation = translate({
+    body: request.body,
+    upstreamModel: target.model,
+    stream: request.stream,
+    provider: target.provider,
+    ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
+  });
+  return planTranslated(translation, request, target, dialect);
+}
+
+function planTranslated(
+  translation: Translation,
+  request: PlanRequest,
+  target: UpstreamTarget,
+  dialect: ClientDialect,
+): UpstreamPlan {
+  // Billing reads the upstream's own usage where the client's shape would lose part of it.
+  const reader = upstreamUsageReader(target.shape);
+  const clientWantsUsage = wantsStreamUsage(dialect, request.body);
+  const plan: UpstreamPlan = {
+    kind: 'translated',
+    path: translation.path,
+    payload: JSON.stringify(translation.body),
+    forwardedHeaders: [],
+    framing: translation.framing ?? 'sse',
+    answer(upstreamText) {
+      let upstream: unknown;
+      try {
+        upstream = JSON.parse(upstreamText);
+      } catch {
+        throw new UpstreamError(502, 200, 'the upstream answered with malformed JSON', 'api_error', true);
+      }
+      const translated = translation.response(upstream);
+      return {
+        text: JSON.stringify(translated),
+        usage: reader?.fromJson(upstream) ?? usageOfAnswer(translated, dialect),
+      };
+    },
+    stream: () =>
+      createStreamPipeline(
+        translation.stream(),
+        dialect === 'anthropic'
+          ? createAnthropicStreamObserver()
+          : createOpenAiStreamObserver(clientWantsUsage),
+        reader?.stream(),
+      ),
+    error: (answer) =>
+      translation.error?.(answer) ??
+      mapUpstreamError(answer.provider, answer.status, answer.body, answer.headers['retry-after']),
+  };
+  const execute = translation.execute;
+  if (execute !== undefined) {
+    plan.execute = async (send) => {
+      const answer = await execute(send);
+      return { text: JSON.stringify(answer), usage: usageOfAnswer(answer, dialect) };
+    };
+  }
+  return plan;
+}
