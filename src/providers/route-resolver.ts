@@ -91,7 +91,7 @@ export class RouteResolver {
       );
     }
     const secret = this.#secretOf(connection);
-    // --- Hosting providers (Vertex): the service-account key, project and region of the Connection ---
+    // A hosting provider (Vertex): the Connection's service-account key, project and region.
     if (base.target !== undefined) {
       // Not the platform's missing credential (ProviderUnavailableError): this Connection's own.
       if (!secret.gcpServiceAccountJson && secret.apiKey === undefined)
@@ -113,7 +113,6 @@ export class RouteResolver {
         credential: { id: connection.id, slug: connection.slug },
       };
     }
-    // --- end hosting providers ---
     const credential = connectionCredential(connection, secret);
     const auth = authenticateWith(base, credential);
     if (auth === undefined && connection.provider !== 'openai-compatible') {

@@ -254,8 +254,6 @@ export class KubernetesResources implements ResourcesClient {
     };
   }
 
-  // --- ResourcesClient ------------------------------------------------------------------------
-
   async list<K extends ResourceKind>(kind: K, namespace?: string): Promise<ResourceByKind[K][]> {
     if (this.#started && this.#informers[kind].synced && this.#cachesNamespace(kind, namespace)) {
       return clone(this.cachedList(kind, namespace));
@@ -382,8 +380,6 @@ export class KubernetesResources implements ResourcesClient {
     await Promise.all(RESOURCE_KINDS.map((kind) => this.#informers[kind].stop()));
     if (this.#ownsTransport) await this.#transport.close();
   }
-
-  // --- operator extras ------------------------------------------------------------------------
 
   /**
    * Applies exactly `finalizers` as this client's finalizer field manager's set (an entry left out

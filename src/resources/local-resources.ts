@@ -342,8 +342,6 @@ export class LocalResources implements ResourcesClient {
     }
   }
 
-  // --- persistence ----------------------------------------------------------------------------
-
   async #loadState(): Promise<void> {
     if (this.#stateFile === undefined) return;
     let text: string;

@@ -6,9 +6,7 @@
  * Source: ai.google.dev/api/{generate-content, caching, embeddings}; google/rpc/error_details.proto.
  */
 
-// ---------------------------------------------------------------------------------------------
 // Content
-// ---------------------------------------------------------------------------------------------
 
 export type GeminiRole = 'user' | 'model';
 
@@ -49,9 +47,7 @@ export interface GeminiContent {
   parts?: GeminiPart[];
 }
 
-// ---------------------------------------------------------------------------------------------
 // Schema dialect (OpenAPI 3.0 subset)
-// ---------------------------------------------------------------------------------------------
 
 export type GeminiSchemaType = 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT' | 'NULL';
 
@@ -85,9 +81,7 @@ export interface GeminiSchema {
   propertyOrdering?: string[];
 }
 
-// ---------------------------------------------------------------------------------------------
 // generateContent request
-// ---------------------------------------------------------------------------------------------
 
 export interface GeminiFunctionDeclaration {
   name: string;
@@ -151,9 +145,7 @@ export interface GeminiGenerateContentRequest {
   cachedContent?: string;
 }
 
-// ---------------------------------------------------------------------------------------------
 // generateContent response (also each streamed chunk)
-// ---------------------------------------------------------------------------------------------
 
 /**
  * `STOP`, `MAX_TOKENS`, `SAFETY`, `RECITATION`, `LANGUAGE`, `OTHER`, `BLOCKLIST`,
@@ -211,9 +203,7 @@ export interface GeminiGenerateContentResponse {
   responseId?: string;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Embeddings
-// ---------------------------------------------------------------------------------------------
 
 export type GeminiEmbeddingTaskType =
   | 'TASK_TYPE_UNSPECIFIED'
@@ -255,9 +245,7 @@ export interface GeminiBatchEmbedContentsResponse {
   usageMetadata?: GeminiUsageMetadata;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Errors (google.rpc.Status)
-// ---------------------------------------------------------------------------------------------
 
 /** One entry of `error.details`; `@type` says which google.rpc message it is. */
 export interface GoogleErrorDetail {
