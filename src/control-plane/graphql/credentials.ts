@@ -3,13 +3,8 @@
  * Connection resource plus the Secret it references, in the tenant's namespace, written through
  * the resources interface; an upsert returns once the gateway's view holds the record with the new
  * secret (it works on the gateway when the call returns), a revoke once the record is gone.
- * Secrets are write-only: results and the audit log carry `keyHint`, never a secret value.
- *
- * Provider kinds: the GraphQL enum `ProviderCredentialKind` spells them `bedrockMantle` and
- * `openaiCompatible` (enum values cannot hold a dash); its resolver values are the CRD's spellings,
- * so resolvers only ever see `bedrock-mantle` and `openai-compatible`. Where a kind is given as a
- * string (`providerName`), every spelling is accepted: the CRD's (`bedrock-mantle`), the enum's
- * (`bedrockMantle`), any case, with `-`, `_` or nothing between the words.
+ * Secrets are write-only: results and the audit log carry `keyHint`, never a secret value. The
+ * spellings of provider kinds are provider-kinds.ts.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -43,35 +38,9 @@ import {
   requireWorkspace,
   validationError,
 } from './context.ts';
+import { isProviderKind, KIND_OF_ENUM_VALUE, parseProviderKind } from './provider-kinds.ts';
 
 export { credentialTypeDefs } from './credentials-schema.ts';
-
-/** GraphQL enum value -> the CRD's spelling (the enum's internal values). */
-const KIND_OF_ENUM_VALUE: Readonly<Record<string, ProviderKind>> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  gemini: 'gemini',
-  bedrock: 'bedrock',
-  bedrockMantle: 'bedrock-mantle',
-  vertex: 'vertex',
-  openaiCompatible: 'openai-compatible',
-};
-
-const spellingKey = (text: string) =>
-  text
-    .trim()
-    .toLowerCase()
-    .replace(/[-_\s]/g, '');
-const KIND_BY_SPELLING = new Map(PROVIDER_KINDS.map((kind) => [spellingKey(kind), kind]));
-
-/** A provider kind from any accepted spelling (`bedrock-mantle`, `bedrockMantle`, `BEDROCK_MANTLE`). */
-export function parseProviderKind(text: string): ProviderKind | undefined {
-  return KIND_BY_SPELLING.get(spellingKey(text));
-}
-
-function isProviderKind(name: string): name is ProviderKind {
-  return (PROVIDER_KINDS as readonly string[]).includes(name);
-}
 
 /** Secret keys of a Connection, as the reconcile step reads them (operator/desired-config.ts). */
 const SECRET_ARGS = [
