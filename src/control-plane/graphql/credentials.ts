@@ -1,12 +1,12 @@
 /**
- * Provider credentials (Connections, bring your own key) on the control plane. A credential is a
- * Connection resource plus the Secret it references, in the tenant's namespace, written through
- * the resources interface; an upsert returns once the gateway's view holds the record with the new
- * secret (it works on the gateway when the call returns), a revoke once the record is gone.
- * Secrets are write-only: results and the audit log carry `keyHint`, never a secret value. The
- * spellings of provider kinds are provider-kinds.ts.
+ * Provider credentials (Connections, bring your own key) on the control plane: the resolvers. A
+ * credential is a Connection resource plus the Secret it references, in the tenant's namespace,
+ * written through the resources interface; an upsert returns once the gateway's view holds the
+ * record with the new secret (it works on the gateway when the call returns), a revoke once the
+ * record is gone. Secrets are write-only: results and the audit log carry `keyHint`, never a secret
+ * value. The SDL is credentials-schema.ts, the kinds' spellings provider-kinds.ts, and checking and
+ * merging upsert arguments credential-input.ts.
  */
-import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { connectionSpendCounterName } from '../../billing/connection-caps.ts';
 import { ProviderUnavailableError } from '../../errors/gateway-error.ts';
@@ -19,14 +19,7 @@ import {
 import { PROVIDER_NAMES } from '../../providers/registry.ts';
 import { type PlatformEndpoints, resolvePlatformRoute } from '../../providers/resolve-route.ts';
 import type { ConnectionSpec } from '../../resources/crd-types.ts';
-import {
-  API_GROUP,
-  API_VERSION,
-  type ConnectionResource,
-  type SecretResource,
-  tenantNamespace,
-} from '../../resources/types.ts';
-import { SLUG_PATTERN, validateResource } from '../../resources/validate.ts';
+import { type ConnectionResource, tenantNamespace } from '../../resources/types.ts';
 import { type ConnectionRecord, PROVIDER_KINDS, type ProviderKind } from '../../stores/records.ts';
 import { probeConnection } from '../credential-probe.ts';
 import { audited } from './audit.ts';
@@ -36,47 +29,17 @@ import {
   type ResolverContext,
   requirePermission,
   requireWorkspace,
-  validationError,
 } from './context.ts';
-import { isProviderKind, KIND_OF_ENUM_VALUE, parseProviderKind } from './provider-kinds.ts';
+import {
+  checkSlug,
+  checkUpsertArgs,
+  credentialObjectNames,
+  mergeCredentialObjects,
+  type UpsertArgs,
+} from './credential-input.ts';
+import { isProviderKind, KIND_OF_ENUM_VALUE } from './provider-kinds.ts';
 
 export { credentialTypeDefs } from './credentials-schema.ts';
-
-/** Secret keys of a Connection, as the reconcile step reads them (operator/desired-config.ts). */
-const SECRET_ARGS = [
-  'apiKey',
-  'awsAccessKeyId',
-  'awsSecretAccessKey',
-  'awsSessionToken',
-  'gcpServiceAccountJson',
-] as const;
-type SecretArg = (typeof SECRET_ARGS)[number];
-
-/** Non-secret arguments and the ConnectionSpec field each one sets. */
-const SPEC_ARGS = [
-  ['baseUrl', 'baseUrl'],
-  ['awsRegion', 'awsRegion'],
-  ['vertexProject', 'vertexProject'],
-  ['vertexRegion', 'vertexRegion'],
-  ['workspaceId', 'workspace'],
-  ['defaultModel', 'defaultModel'],
-  ['dailyCapMicros', 'dailyCapMicros'],
-] as const;
-type SpecArg = (typeof SPEC_ARGS)[number][0];
-type SpecExtras = Pick<ConnectionSpec, (typeof SPEC_ARGS)[number][1]>;
-
-type UpsertArgs = {
-  provider?: ProviderKind | null;
-  providerName?: string | null;
-  slug?: string | null;
-  label?: string | null;
-} & { [K in SecretArg]?: string | null } & { [K in Exclude<SpecArg, 'dailyCapMicros'>]?: string | null } & {
-  dailyCapMicros?: number | null;
-};
-
-/** Labels the Secrets this module writes with the name of their Connection. */
-const CONNECTION_LABEL = `${API_GROUP}/connection`;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 function slugOfResource(connection: ConnectionResource): string {
   return connection.spec.slug ?? connection.spec.label ?? connection.metadata.name;
@@ -84,93 +47,6 @@ function slugOfResource(connection: ConnectionResource): string {
 
 function connectionId(tenantId: string, slug: string): string {
   return `${tenantId}/${slug}`;
-}
-
-/** `@my-llm` is accepted for `my-llm`, as clients write it in model names. */
-function checkSlug(raw: string): string {
-  const slug = raw.startsWith('@') ? raw.slice(1) : raw;
-  if (!SLUG_PATTERN.test(slug)) {
-    throw validationError(
-      `slug must be 1-63 lowercase letters, digits and -, starting with a letter or digit, got '${slug.slice(0, 64)}'`,
-    );
-  }
-  return slug;
-}
-
-function providerOf(args: UpsertArgs): ProviderKind {
-  let named: ProviderKind | undefined;
-  if (args.providerName != null) {
-    named = parseProviderKind(args.providerName);
-    if (named === undefined) {
-      throw validationError(
-        `unknown provider '${args.providerName.slice(0, 64)}': one of ${PROVIDER_KINDS.join(', ')}`,
-      );
-    }
-  }
-  if (args.provider != null && named !== undefined && args.provider !== named) {
-    throw validationError(`provider and providerName disagree ('${args.provider}' vs '${named}')`);
-  }
-  const provider = args.provider ?? named;
-  if (provider === undefined) throw validationError('provider (or providerName) is required');
-  return provider;
-}
-
-/** The secret arguments given: a value to set, or null to clear. Messages never quote a value. */
-function secretChanges(args: UpsertArgs): Partial<Record<SecretArg, string | null>> {
-  const changes: Partial<Record<SecretArg, string | null>> = {};
-  for (const field of SECRET_ARGS) {
-    const value = args[field];
-    if (value === undefined) continue;
-    if (value === null) {
-      changes[field] = null;
-      continue;
-    }
-    const trimmed = value.trim();
-    if (trimmed === '') throw validationError(`${field} must not be empty (pass null to clear it)`);
-    if (trimmed.length > 16_384) throw validationError(`${field} is longer than 16384 characters`);
-    changes[field] = trimmed;
-  }
-  const json = changes.gcpServiceAccountJson;
-  if (typeof json === 'string') {
-    let account: unknown;
-    try {
-      account = JSON.parse(json);
-    } catch {
-      account = undefined;
-    }
-    const fields = account as { client_email?: unknown; private_key?: unknown } | undefined;
-    if (typeof fields?.client_email !== 'string' || typeof fields.private_key !== 'string') {
-      throw validationError(
-        'gcpServiceAccountJson must be a service-account key file (JSON with client_email and private_key)',
-      );
-    }
-  }
-  return changes;
-}
-
-function checkExtras(args: UpsertArgs): void {
-  const cap = args.dailyCapMicros;
-  if (cap != null && (!Number.isSafeInteger(cap) || cap < 0)) {
-    throw validationError('dailyCapMicros must be a whole number of USD micros, 0 or more');
-  }
-  for (const [arg] of SPEC_ARGS) {
-    const value = args[arg];
-    if (typeof value === 'string' && value.trim() === '')
-      throw validationError(`${arg} must not be empty (pass null to clear it)`);
-  }
-}
-
-/** A new Connection's object name: the slug when it is a DNS label no other Connection has. */
-function objectNameFor(slug: string, taken: (name: string) => boolean): string {
-  if (DNS_LABEL.test(slug) && !taken(slug)) return slug;
-  const digest = createHash('sha256').update(slug).digest('hex').slice(0, 8);
-  return `${slug.replace(/-+$/, '').slice(0, 54)}-${digest}`;
-}
-
-function encodeData(material: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(material).map(([key, value]) => [key, Buffer.from(value, 'utf8').toString('base64')]),
-  );
 }
 
 /** Whether the gateway's record reflects this spec (secret aside). */
@@ -243,65 +119,26 @@ async function connectionsWithSlug(context: ResolverContext, slug: string) {
 
 async function upsertProviderCredential(_parent: unknown, args: UpsertArgs, context: ResolverContext) {
   requirePermission(context, 'credentials:manage');
-  const provider = providerOf(args);
-  const slug = checkSlug(args.slug ?? args.label ?? provider);
-  const changes = secretChanges(args);
-  checkExtras(args);
+  const checked = checkUpsertArgs(args);
+  const { slug } = checked;
   if (args.workspaceId != null) requireWorkspace(context, args.workspaceId);
   const { resources, view } = context.services;
   const namespace = tenantNamespace(context.tenantId);
 
   const { all, matches } = await connectionsWithSlug(context, slug);
   const existing = matches[0];
-  const name =
-    existing?.metadata.name ??
-    objectNameFor(slug, (candidate) => all.some((connection) => connection.metadata.name === candidate));
-  const secretName = existing?.spec.secretRef.name ?? `${name}-credential`;
+  const { name, secretName } = credentialObjectNames(slug, existing, all);
   const previousSecret = existing ? await resources.get('Secret', secretName, namespace) : undefined;
   const previousMaterial = previousSecret ? decodeSecretData(previousSecret) : {};
-
-  // Secret values left out keep theirs, unless the kind changes: those belonged to another provider.
-  const material: Record<string, string> =
-    existing?.spec.provider === provider ? { ...previousMaterial } : {};
-  for (const [field, value] of Object.entries(changes)) {
-    if (value === null || value === undefined) delete material[field];
-    else material[field] = value;
-  }
-  const missing = missingConnectionKeys(provider, material);
-  if (missing !== undefined) throw validationError(`the credential ${missing}`);
-
-  const spec: ConnectionSpec = { provider, slug, secretRef: { name: secretName } };
-  const extras = spec as SpecExtras;
-  for (const [arg, field] of SPEC_ARGS) {
-    const value = args[arg] === undefined ? existing?.spec[field] : (args[arg] ?? undefined);
-    if (value !== undefined) (extras as Record<string, unknown>)[field] = value;
-  }
-  const connection: ConnectionResource = {
-    apiVersion: API_VERSION,
-    kind: 'Connection',
-    metadata: {
-      name,
-      namespace,
-      ...(existing?.metadata.labels ? { labels: existing.metadata.labels } : {}),
-      ...(existing?.metadata.annotations ? { annotations: existing.metadata.annotations } : {}),
-    },
-    spec,
-  };
-  const secret: SecretResource = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: secretName,
-      namespace,
-      labels: { ...previousSecret?.metadata.labels, [CONNECTION_LABEL]: name },
-      ...(previousSecret?.metadata.annotations ? { annotations: previousSecret.metadata.annotations } : {}),
-    },
-    type: 'Opaque',
-    data: encodeData(material),
-  };
-  // Both objects are checked before either is written, so a refusal leaves nothing half-done.
-  const problems = [...validateResource(connection), ...validateResource(secret)];
-  if (problems.length > 0) throw validationError(problems.join('; '));
+  const { connection, secret, material } = mergeCredentialObjects(args, checked, {
+    namespace,
+    name,
+    secretName,
+    existing,
+    previousSecret,
+    previousMaterial,
+  });
+  const { spec } = connection;
 
   const previousRecord = view.connectionBySlug(context.tenantId, slug);
   await resources.apply(secret).catch(asValidation);
