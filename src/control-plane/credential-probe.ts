@@ -113,6 +113,10 @@ const callerArn: Describe = (text) => {
   return arn === undefined ? undefined : `caller ${arn}`;
 };
 
+function elapsedMs(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
 function unavailable(message: string): ProbeResult {
   return { ok: false, status: null, message, latencyMs: 0 };
 }
@@ -143,7 +147,7 @@ async function httpProbe(
       redirect: 'manual',
     });
     const text = await response.text();
-    const latencyMs = Math.round(performance.now() - started);
+    const latencyMs = elapsedMs(started);
     if (response.ok) {
       const detail = describe(text);
       const message = scrubSecrets(`credential accepted${detail ? `; ${detail}` : ''}`, material);
@@ -168,20 +172,31 @@ async function httpProbe(
       ok: false,
       status: null,
       message: scrubSecrets(`could not reach ${origin}: ${reason}`, material),
-      latencyMs: Math.round(performance.now() - started),
+      latencyMs: elapsedMs(started),
     };
   }
 }
 
-function openAiModels(base: string, material: Record<string, string>, options: ProbeOptions) {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (material.apiKey) headers.authorization = `Bearer ${material.apiKey}`;
+/** A models list: the cheapest call most upstreams authenticate. */
+function listModels(
+  url: string,
+  headers: Record<string, string>,
+  material: Record<string, string>,
+  options: ProbeOptions,
+) {
   return httpProbe(
-    { method: 'GET', url: `${trimBase(base)}/models`, headers },
+    { method: 'GET', url, headers: { accept: 'application/json', ...headers } },
     material,
     options,
     countModels,
   );
+}
+
+function openAiModels(base: string, material: Record<string, string>, options: ProbeOptions) {
+  const headers: Record<string, string> = material.apiKey
+    ? { authorization: `Bearer ${material.apiKey}` }
+    : {};
+  return listModels(`${trimBase(base)}/models`, headers, material, options);
 }
 
 function awsCredential(material: Record<string, string>) {
@@ -243,17 +258,15 @@ const PROBES: Readonly<Record<ProviderKind, Probe>> = {
   anthropic: (target, material, options) => {
     const url = `${trimBase(target.baseUrl ?? defaultBase('anthropic'))}/v1/models`;
     const headers = {
-      accept: 'application/json',
       'anthropic-version': '2023-06-01',
       ...PROVIDERS.get('anthropic')?.staticHeaders,
       'x-api-key': material.apiKey ?? '',
     };
-    return httpProbe({ method: 'GET', url, headers }, material, options, countModels);
+    return listModels(url, headers, material, options);
   },
   gemini: (target, material, options) => {
     const url = `${trimBase(target.baseUrl ?? defaultBase('gemini'))}/v1beta/models`;
-    const headers = { accept: 'application/json', 'x-goog-api-key': material.apiKey ?? '' };
-    return httpProbe({ method: 'GET', url, headers }, material, options, countModels);
+    return listModels(url, { 'x-goog-api-key': material.apiKey ?? '' }, material, options);
   },
   bedrock: (target, material, options) => {
     // A Bedrock API key signs nothing: it is proven on Mantle, which takes it as a Bearer token.
@@ -288,16 +301,15 @@ const PROBES: Readonly<Record<ProviderKind, Probe>> = {
     });
     try {
       await tokens.get(account);
-      const latencyMs = Math.round(performance.now() - started);
       return {
         ok: true,
         status,
         message: `credential accepted; token issued to ${account.clientEmail}`,
-        latencyMs,
+        latencyMs: elapsedMs(started),
       };
     } catch (error) {
       const message = scrubSecrets((error as Error).message, material).slice(0, MAX_MESSAGE_CHARS);
-      return { ok: false, status, message, latencyMs: Math.round(performance.now() - started) };
+      return { ok: false, status, message, latencyMs: elapsedMs(started) };
     }
   },
 };

@@ -1,17 +1,12 @@
 /**
- * Provider credentials (Connections, bring your own key) on the control plane. A credential is a
- * Connection resource plus the Secret it references, in the tenant's namespace, written through
- * the resources interface; an upsert returns once the gateway's view holds the record with the new
- * secret (it works on the gateway when the call returns), a revoke once the record is gone.
- * Secrets are write-only: results and the audit log carry `keyHint`, never a secret value.
- *
- * Provider kinds: the GraphQL enum `ProviderCredentialKind` spells them `bedrockMantle` and
- * `openaiCompatible` (enum values cannot hold a dash); its resolver values are the CRD's spellings,
- * so resolvers only ever see `bedrock-mantle` and `openai-compatible`. Where a kind is given as a
- * string (`providerName`), every spelling is accepted: the CRD's (`bedrock-mantle`), the enum's
- * (`bedrockMantle`), any case, with `-`, `_` or nothing between the words.
+ * Provider credentials (Connections, bring your own key) on the control plane: the resolvers. A
+ * credential is a Connection resource plus the Secret it references, in the tenant's namespace,
+ * written through the resources interface; an upsert returns once the gateway's view holds the
+ * record with the new secret (it works on the gateway when the call returns), a revoke once the
+ * record is gone. Secrets are write-only: results and the audit log carry `keyHint`, never a secret
+ * value. The SDL is credentials-schema.ts, the kinds' spellings provider-kinds.ts, and checking and
+ * merging upsert arguments credential-input.ts.
  */
-import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { connectionSpendCounterName } from '../../billing/connection-caps.ts';
 import { ProviderUnavailableError } from '../../errors/gateway-error.ts';
@@ -24,14 +19,7 @@ import {
 import { type PlatformEndpoints, resolvePlatformRoute } from '../../providers/platform-routes.ts';
 import { PROVIDER_NAMES } from '../../providers/registry.ts';
 import type { ConnectionSpec } from '../../resources/crd-types.ts';
-import {
-  API_GROUP,
-  API_VERSION,
-  type ConnectionResource,
-  type SecretResource,
-  tenantNamespace,
-} from '../../resources/types.ts';
-import { SLUG_PATTERN, validateResource } from '../../resources/validate.ts';
+import { type ConnectionResource, tenantNamespace } from '../../resources/types.ts';
 import { type ConnectionRecord, PROVIDER_KINDS, type ProviderKind } from '../../stores/records.ts';
 import { probeConnection } from '../credential-probe.ts';
 import { audited } from './audit.ts';
@@ -41,176 +29,17 @@ import {
   type ResolverContext,
   requirePermission,
   requireWorkspace,
-  validationError,
 } from './context.ts';
+import {
+  checkSlug,
+  checkUpsertArgs,
+  credentialObjectNames,
+  mergeCredentialObjects,
+  type UpsertArgs,
+} from './credential-input.ts';
+import { isProviderKind, KIND_OF_ENUM_VALUE } from './provider-kinds.ts';
 
-export const credentialTypeDefs = /* GraphQL */ `
-  "A Connection's provider. Given as a string (providerName), bedrock-mantle and openai-compatible are accepted too."
-  enum ProviderCredentialKind {
-    openai
-    anthropic
-    gemini
-    bedrock
-    bedrockMantle
-    vertex
-    openaiCompatible
-  }
-
-  "A tenant's own provider credential (a Connection), routed as @<slug>/<model>. Never carries a secret."
-  type ProviderCredential {
-    "The X-Service-Credential-Id of its responses: <tenant>/<slug>."
-    id: String!
-    slug: String!
-    "Same as slug (the deprecated name of the routing handle)."
-    label: String!
-    kind: ProviderCredentialKind!
-    "The kind as the Connection resource spells it (bedrock-mantle, openai-compatible)."
-    provider: String!
-    "The only secret-derived value ever shown (sk-…abcd); empty for short or absent keys."
-    keyHint: String!
-    "Absent: usable by every workspace of the tenant."
-    workspaceId: String
-    baseUrl: String
-    awsRegion: String
-    vertexProject: String
-    vertexRegion: String
-    defaultModel: String
-    "Spend cap per UTC day in USD micros; absent: no cap."
-    dailyCapMicros: Float
-    "Spend counted against the cap today (UTC); absent when there is no cap."
-    spentTodayMicros: Float
-    "ISO 8601; absent when the resource does not say."
-    createdAt: String
-    "Whether the gateway serves it: its record is in the gateway's view."
-    ready: Boolean!
-    "Ready, or why not: SecretNotFound, KeyMissing, SlugConflict, UnknownWorkspace, Pending, ..."
-    status: String!
-  }
-
-  type ProviderAvailability {
-    "A model-name prefix of the platform registry (openai, groq, ...) or a Connection kind (bedrock-mantle, ...)."
-    provider: String!
-    "The Connection kind of that name, when Connections can be of it."
-    kind: ProviderCredentialKind
-    "The platform holds a key: <provider>/<model> works and is charged to the balance."
-    platform: Boolean!
-    "Slugs of the workspace's ready Connections of this kind: @<slug>/<model>."
-    connectionSlugs: [String!]!
-    "platform, or at least one Connection."
-    available: Boolean!
-  }
-
-  type ProviderCredentialTest {
-    "The upstream accepted the credential."
-    ok: Boolean!
-    "The upstream's HTTP status; absent when it did not answer or was not asked."
-    status: Int
-    message: String!
-    latencyMs: Int!
-  }
-
-  type Query {
-    "The tenant's provider credentials; with workspaceId, those that workspace can use."
-    providerCredentials(workspaceId: String): [ProviderCredential!]!
-    "Which providers the workspace can use: on the platform's key or with its own Connections."
-    providerAvailability(workspaceId: String!): [ProviderAvailability!]!
-  }
-
-  type Mutation {
-    """
-    Creates or updates the Connection of this slug (slug wins over label; default: the provider's
-    name) and its Secret; returns once the gateway serves it. On update, an argument left out keeps
-    its value and an explicit null clears it; changing the provider drops the old secret values.
-    """
-    upsertProviderCredential(
-      provider: ProviderCredentialKind
-      "Alternative to provider, as a string: bedrock-mantle, openai-compatible, bedrockMantle, ..."
-      providerName: String
-      slug: String
-      label: String
-      apiKey: String
-      awsAccessKeyId: String
-      awsSecretAccessKey: String
-      "Temporary AWS credentials only (they expire with the session)."
-      awsSessionToken: String
-      awsRegion: String
-      gcpServiceAccountJson: String
-      vertexProject: String
-      vertexRegion: String
-      baseUrl: String
-      workspaceId: String
-      defaultModel: String
-      dailyCapMicros: Float
-    ): ProviderCredential!
-    "Probes the upstream with the credential (a models list, a signed identity call, a token exchange)."
-    testProviderCredential(slug: String!): ProviderCredentialTest!
-    "Deletes the Connection and its Secret; returns once the gateway no longer serves it."
-    revokeProviderCredential(slug: String!): Boolean!
-  }
-`;
-
-/** GraphQL enum value -> the CRD's spelling (the enum's internal values). */
-const KIND_OF_ENUM_VALUE: Readonly<Record<string, ProviderKind>> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  gemini: 'gemini',
-  bedrock: 'bedrock',
-  bedrockMantle: 'bedrock-mantle',
-  vertex: 'vertex',
-  openaiCompatible: 'openai-compatible',
-};
-
-const spellingKey = (text: string) =>
-  text
-    .trim()
-    .toLowerCase()
-    .replace(/[-_\s]/g, '');
-const KIND_BY_SPELLING = new Map(PROVIDER_KINDS.map((kind) => [spellingKey(kind), kind]));
-
-/** A provider kind from any accepted spelling (`bedrock-mantle`, `bedrockMantle`, `BEDROCK_MANTLE`). */
-export function parseProviderKind(text: string): ProviderKind | undefined {
-  return KIND_BY_SPELLING.get(spellingKey(text));
-}
-
-function isProviderKind(name: string): name is ProviderKind {
-  return (PROVIDER_KINDS as readonly string[]).includes(name);
-}
-
-/** Secret keys of a Connection, as the reconcile step reads them (operator/desired-config.ts). */
-const SECRET_ARGS = [
-  'apiKey',
-  'awsAccessKeyId',
-  'awsSecretAccessKey',
-  'awsSessionToken',
-  'gcpServiceAccountJson',
-] as const;
-type SecretArg = (typeof SECRET_ARGS)[number];
-
-/** Non-secret arguments and the ConnectionSpec field each one sets. */
-const SPEC_ARGS = [
-  ['baseUrl', 'baseUrl'],
-  ['awsRegion', 'awsRegion'],
-  ['vertexProject', 'vertexProject'],
-  ['vertexRegion', 'vertexRegion'],
-  ['workspaceId', 'workspace'],
-  ['defaultModel', 'defaultModel'],
-  ['dailyCapMicros', 'dailyCapMicros'],
-] as const;
-type SpecArg = (typeof SPEC_ARGS)[number][0];
-type SpecExtras = Pick<ConnectionSpec, (typeof SPEC_ARGS)[number][1]>;
-
-type UpsertArgs = {
-  provider?: ProviderKind | null;
-  providerName?: string | null;
-  slug?: string | null;
-  label?: string | null;
-} & { [K in SecretArg]?: string | null } & { [K in Exclude<SpecArg, 'dailyCapMicros'>]?: string | null } & {
-  dailyCapMicros?: number | null;
-};
-
-/** Labels the Secrets this module writes with the name of their Connection. */
-const CONNECTION_LABEL = `${API_GROUP}/connection`;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export { credentialTypeDefs } from './credentials-schema.ts';
 
 function slugOfResource(connection: ConnectionResource): string {
   return connection.spec.slug ?? connection.spec.label ?? connection.metadata.name;
@@ -218,93 +47,6 @@ function slugOfResource(connection: ConnectionResource): string {
 
 function connectionId(tenantId: string, slug: string): string {
   return `${tenantId}/${slug}`;
-}
-
-/** `@my-llm` is accepted for `my-llm`, as clients write it in model names. */
-function checkSlug(raw: string): string {
-  const slug = raw.startsWith('@') ? raw.slice(1) : raw;
-  if (!SLUG_PATTERN.test(slug)) {
-    throw validationError(
-      `slug must be 1-63 lowercase letters, digits and -, starting with a letter or digit, got '${slug.slice(0, 64)}'`,
-    );
-  }
-  return slug;
-}
-
-function providerOf(args: UpsertArgs): ProviderKind {
-  let named: ProviderKind | undefined;
-  if (args.providerName != null) {
-    named = parseProviderKind(args.providerName);
-    if (named === undefined) {
-      throw validationError(
-        `unknown provider '${args.providerName.slice(0, 64)}': one of ${PROVIDER_KINDS.join(', ')}`,
-      );
-    }
-  }
-  if (args.provider != null && named !== undefined && args.provider !== named) {
-    throw validationError(`provider and providerName disagree ('${args.provider}' vs '${named}')`);
-  }
-  const provider = args.provider ?? named;
-  if (provider === undefined) throw validationError('provider (or providerName) is required');
-  return provider;
-}
-
-/** The secret arguments given: a value to set, or null to clear. Messages never quote a value. */
-function secretChanges(args: UpsertArgs): Partial<Record<SecretArg, string | null>> {
-  const changes: Partial<Record<SecretArg, string | null>> = {};
-  for (const field of SECRET_ARGS) {
-    const value = args[field];
-    if (value === undefined) continue;
-    if (value === null) {
-      changes[field] = null;
-      continue;
-    }
-    const trimmed = value.trim();
-    if (trimmed === '') throw validationError(`${field} must not be empty (pass null to clear it)`);
-    if (trimmed.length > 16_384) throw validationError(`${field} is longer than 16384 characters`);
-    changes[field] = trimmed;
-  }
-  const json = changes.gcpServiceAccountJson;
-  if (typeof json === 'string') {
-    let account: unknown;
-    try {
-      account = JSON.parse(json);
-    } catch {
-      account = undefined;
-    }
-    const fields = account as { client_email?: unknown; private_key?: unknown } | undefined;
-    if (typeof fields?.client_email !== 'string' || typeof fields.private_key !== 'string') {
-      throw validationError(
-        'gcpServiceAccountJson must be a service-account key file (JSON with client_email and private_key)',
-      );
-    }
-  }
-  return changes;
-}
-
-function checkExtras(args: UpsertArgs): void {
-  const cap = args.dailyCapMicros;
-  if (cap != null && (!Number.isSafeInteger(cap) || cap < 0)) {
-    throw validationError('dailyCapMicros must be a whole number of USD micros, 0 or more');
-  }
-  for (const [arg] of SPEC_ARGS) {
-    const value = args[arg];
-    if (typeof value === 'string' && value.trim() === '')
-      throw validationError(`${arg} must not be empty (pass null to clear it)`);
-  }
-}
-
-/** A new Connection's object name: the slug when it is a DNS label no other Connection has. */
-function objectNameFor(slug: string, taken: (name: string) => boolean): string {
-  if (DNS_LABEL.test(slug) && !taken(slug)) return slug;
-  const digest = createHash('sha256').update(slug).digest('hex').slice(0, 8);
-  return `${slug.replace(/-+$/, '').slice(0, 54)}-${digest}`;
-}
-
-function encodeData(material: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(material).map(([key, value]) => [key, Buffer.from(value, 'utf8').toString('base64')]),
-  );
 }
 
 /** Whether the gateway's record reflects this spec (secret aside). */
@@ -377,65 +119,26 @@ async function connectionsWithSlug(context: ResolverContext, slug: string) {
 
 async function upsertProviderCredential(_parent: unknown, args: UpsertArgs, context: ResolverContext) {
   requirePermission(context, 'credentials:manage');
-  const provider = providerOf(args);
-  const slug = checkSlug(args.slug ?? args.label ?? provider);
-  const changes = secretChanges(args);
-  checkExtras(args);
+  const checked = checkUpsertArgs(args);
+  const { slug } = checked;
   if (args.workspaceId != null) requireWorkspace(context, args.workspaceId);
   const { resources, view } = context.services;
   const namespace = tenantNamespace(context.tenantId);
 
   const { all, matches } = await connectionsWithSlug(context, slug);
   const existing = matches[0];
-  const name =
-    existing?.metadata.name ??
-    objectNameFor(slug, (candidate) => all.some((connection) => connection.metadata.name === candidate));
-  const secretName = existing?.spec.secretRef.name ?? `${name}-credential`;
+  const { name, secretName } = credentialObjectNames(slug, existing, all);
   const previousSecret = existing ? await resources.get('Secret', secretName, namespace) : undefined;
   const previousMaterial = previousSecret ? decodeSecretData(previousSecret) : {};
-
-  // Secret values left out keep theirs, unless the kind changes: those belonged to another provider.
-  const material: Record<string, string> =
-    existing?.spec.provider === provider ? { ...previousMaterial } : {};
-  for (const [field, value] of Object.entries(changes)) {
-    if (value === null || value === undefined) delete material[field];
-    else material[field] = value;
-  }
-  const missing = missingConnectionKeys(provider, material);
-  if (missing !== undefined) throw validationError(`the credential ${missing}`);
-
-  const spec: ConnectionSpec = { provider, slug, secretRef: { name: secretName } };
-  const extras = spec as SpecExtras;
-  for (const [arg, field] of SPEC_ARGS) {
-    const value = args[arg] === undefined ? existing?.spec[field] : (args[arg] ?? undefined);
-    if (value !== undefined) (extras as Record<string, unknown>)[field] = value;
-  }
-  const connection: ConnectionResource = {
-    apiVersion: API_VERSION,
-    kind: 'Connection',
-    metadata: {
-      name,
-      namespace,
-      ...(existing?.metadata.labels ? { labels: existing.metadata.labels } : {}),
-      ...(existing?.metadata.annotations ? { annotations: existing.metadata.annotations } : {}),
-    },
-    spec,
-  };
-  const secret: SecretResource = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: secretName,
-      namespace,
-      labels: { ...previousSecret?.metadata.labels, [CONNECTION_LABEL]: name },
-      ...(previousSecret?.metadata.annotations ? { annotations: previousSecret.metadata.annotations } : {}),
-    },
-    type: 'Opaque',
-    data: encodeData(material),
-  };
-  // Both objects are checked before either is written, so a refusal leaves nothing half-done.
-  const problems = [...validateResource(connection), ...validateResource(secret)];
-  if (problems.length > 0) throw validationError(problems.join('; '));
+  const { connection, secret, material } = mergeCredentialObjects(args, checked, {
+    namespace,
+    name,
+    secretName,
+    existing,
+    previousSecret,
+    previousMaterial,
+  });
+  const { spec } = connection;
 
   const previousRecord = view.connectionBySlug(context.tenantId, slug);
   await resources.apply(secret).catch(asValidation);
