@@ -11,11 +11,27 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Integration suites start real servers (redis-server, kube-apiserver); give them room on 2 cores.
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     reporters: ['default'],
+    // `npm test -- unit` runs the first (seconds, no servers but in-process fakes); `npm test --
+    // integration` the second; `npm test` both.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/architecture/**/*.test.ts'],
+          // Pure modules and in-process fakes: one worker per file would cost more than the tests.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts'] },
+      },
+    ],
   },
 });

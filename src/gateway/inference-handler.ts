@@ -289,7 +289,9 @@ async function relay(
 function watchClientAbort(reply: FastifyReply, routeLabel: string, deps: InferenceDeps): AbortController {
   const abort = new AbortController();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) {
+    // Ended by the gateway (the whole answer written) is not an abort, whether or not the last
+    // bytes were flushed when the connection closed.
+    if (!reply.raw.writableEnded) {
       abort.abort();
       deps.metrics.clientAborts.inc({ route: routeLabel });
       // No 'finish' follows, so the onResponse hook will not count this one.
