@@ -22,6 +22,7 @@ import {
   assertWorkspaceId,
   checkTagInvalidation,
 } from './cache-records.ts';
+import { assertReservation, assertSafeInteger, assertTtlSeconds } from './counter-records.ts';
 import { DEFAULT_MAX_CACHE_BYTES, LockTable, LruCache } from './memory-cache.ts';
 import {
   assertAuditEntry,
@@ -89,16 +90,6 @@ interface ExpiringCounter {
   expiresAt: number;
   /** Persisted (spend) rather than memory only (a rate window). */
   durable: boolean;
-}
-
-export function assertSafeInteger(name: string, value: number): void {
-  if (!Number.isSafeInteger(value)) throw new TypeError(`${name} must be a safe integer, got ${value}`);
-}
-
-export function assertTtlSeconds(ttlSeconds: number | undefined): void {
-  if (ttlSeconds !== undefined && (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0)) {
-    throw new TypeError(`ttlSeconds must be a positive integer, got ${ttlSeconds}`);
-  }
 }
 
 /** A key's revoke-all is needed until every token issued before it has expired. */
@@ -298,9 +289,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
     ttlSeconds?: number,
     keep: CounterKeep = 'memory',
   ): Promise<{ ok: boolean; value: number }> {
-    assertSafeInteger('amount', amount);
-    assertSafeInteger('cap', cap);
-    assertTtlSeconds(ttlSeconds);
+    assertReservation(amount, cap, ttlSeconds);
     const current = this.#counterValue(name);
     if (current + amount > cap) return { ok: false, value: current };
     return { ok: true, value: this.#increment(name, amount, ttlSeconds, keep) };
@@ -313,9 +302,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
     ttlSeconds?: number,
     keep: CounterKeep = 'memory',
   ): Promise<{ ok: boolean; reserved: number; value: number }> {
-    assertSafeInteger('amount', amount);
-    assertSafeInteger('cap', cap);
-    assertTtlSeconds(ttlSeconds);
+    assertReservation(amount, cap, ttlSeconds);
     const current = this.#counterValue(name);
     if (current >= cap || amount <= 0) return { ok: current < cap, reserved: 0, value: current };
     const reserved = Math.min(amount, cap - current);

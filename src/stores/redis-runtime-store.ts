@@ -19,8 +19,8 @@ import {
   checkTagInvalidation,
   parseCacheInvalidationMessage,
 } from './cache-records.ts';
+import { assertReservation, assertSafeInteger, assertTtlSeconds } from './counter-records.ts';
 import { newLockToken } from './memory-cache.ts';
-import { assertSafeInteger, assertTtlSeconds } from './memory-runtime-store.ts';
 import { closeRedisClient, createRedisClient, type RedisStoreOptions } from './redis-client.ts';
 import { RedisFeed } from './redis-feed.ts';
 import { createRedisKeyLayout, type RedisKeyLayout } from './redis-keys.ts';
@@ -258,9 +258,7 @@ export class RedisRuntimeStore implements RuntimeStore {
     cap: number,
     ttlSeconds?: number,
   ): Promise<{ ok: boolean; value: number }> {
-    assertSafeInteger('amount', amount);
-    assertSafeInteger('cap', cap);
-    assertTtlSeconds(ttlSeconds);
+    assertReservation(amount, cap, ttlSeconds);
     const [ok, value] = (await RESERVE_WITHIN_CAP.run(
       this.#client,
       [this.#keys.counter(name)],
@@ -275,9 +273,7 @@ export class RedisRuntimeStore implements RuntimeStore {
     cap: number,
     ttlSeconds?: number,
   ): Promise<{ ok: boolean; reserved: number; value: number }> {
-    assertSafeInteger('amount', amount);
-    assertSafeInteger('cap', cap);
-    assertTtlSeconds(ttlSeconds);
+    assertReservation(amount, cap, ttlSeconds);
     const [ok, reserved, value] = (await RESERVE_UP_TO_CAP.run(
       this.#client,
       [this.#keys.counter(name)],
