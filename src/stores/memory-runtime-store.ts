@@ -9,9 +9,6 @@
  * byte-bounded LRU (`maxCacheBytes`), and without them the generations and tag times have nothing
  * left to guard after a restart.
  */
-import { readFileSync } from 'node:fs';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import {
   assertCacheEntry,
   assertCacheKey,
@@ -24,6 +21,12 @@ import {
 } from './cache-records.ts';
 import { assertReservation, assertSafeInteger, assertTtlSeconds } from './counter-records.ts';
 import { DEFAULT_MAX_CACHE_BYTES, LockTable, LruCache } from './memory-cache.ts';
+import {
+  type PersistedDomains,
+  type PersistedState,
+  PersistedStateFile,
+  readPersistedState,
+} from './memory-runtime/persistence.ts';
 import {
   assertAuditEntry,
   assertAuditLimit,
@@ -67,24 +70,6 @@ export interface MemoryRuntimeStoreOptions {
   maxCacheBytes?: number;
 }
 
-/** Version 1 files (balances and counters only) are still read; version 2 is written. */
-const PERSIST_FORMAT_VERSION = 2;
-
-interface PersistedState {
-  v: 1 | typeof PERSIST_FORMAT_VERSION;
-  balances: Record<string, number>;
-  counters: Record<string, number>;
-  /** Counters with a TTL kept durable: name → value and expiry (ms). */
-  expiringCounters?: Record<string, { value: number; expiresAt: number }>;
-  tokens?: TokenRecord[];
-  /** jti → the token's expiry (ms). */
-  revokedTokens?: Record<string, number>;
-  /** keyId → revoke-all time (ms). */
-  revokedKeys?: Record<string, number>;
-  /** tenantId → entries, oldest first. */
-  audit?: Record<string, AuditEntry[]>;
-}
-
 interface ExpiringCounter {
   value: number;
   expiresAt: number;
@@ -95,66 +80,6 @@ interface ExpiringCounter {
 /** A key's revoke-all is needed until every token issued before it has expired. */
 function keyRevocationExpiresAt(atMs: number): number {
   return atMs + KEY_REVOCATION_TTL_MS;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function readPersistedState(file: string): PersistedState | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  // A corrupt file is an error, not an empty state: starting from zero would silently reset balances.
-  const state = JSON.parse(text) as Partial<PersistedState>;
-  if (
-    (state.v !== 1 && state.v !== PERSIST_FORMAT_VERSION) ||
-    !isPlainObject(state.balances) ||
-    !isPlainObject(state.counters)
-  ) {
-    throw new Error(`${file} is not a runtime store file of version 1 or ${PERSIST_FORMAT_VERSION}`);
-  }
-  const expiringCounters = state.expiringCounters ?? {};
-  const revokedTokens = state.revokedTokens ?? {};
-  const revokedKeys = state.revokedKeys ?? {};
-  const tokens = state.tokens ?? [];
-  const audit = state.audit ?? {};
-  if (
-    !isPlainObject(expiringCounters) ||
-    !isPlainObject(revokedTokens) ||
-    !isPlainObject(revokedKeys) ||
-    !Array.isArray(tokens) ||
-    !isPlainObject(audit)
-  ) {
-    throw new Error(
-      `${file} is not a runtime store file: malformed expiring counters, tokens, revocations or audit log`,
-    );
-  }
-  const integers = [
-    ...Object.values(state.balances),
-    ...Object.values(state.counters),
-    ...Object.values(revokedTokens),
-    ...Object.values(revokedKeys),
-    ...Object.values(expiringCounters).flatMap((counter) =>
-      isPlainObject(counter) ? [counter.value, counter.expiresAt] : [Number.NaN],
-    ),
-  ];
-  for (const value of integers) {
-    if (!Number.isSafeInteger(value)) throw new Error(`${file} holds a value that is not an integer`);
-  }
-  if (tokens.some((token) => toTokenRecord(token) === undefined)) {
-    throw new Error(`${file} holds a malformed token record`);
-  }
-  for (const entries of Object.values(audit)) {
-    if (!Array.isArray(entries) || entries.some((entry) => toAuditEntry(entry) === undefined)) {
-      throw new Error(`${file} holds a malformed audit log`);
-    }
-  }
-  return { ...(state as PersistedState), expiringCounters, tokens, revokedTokens, revokedKeys, audit };
 }
 
 /** The index of the first entry whose id is not below `id` (entries sorted by id). */
@@ -187,26 +112,25 @@ export class MemoryRuntimeStore implements RuntimeStore {
   /** workspaceId → its purge generations and tag invalidation times (never persisted). */
   readonly #cacheScopes = new Map<string, CacheScopeState>();
   readonly #cacheListeners = new Set<(event: CacheInvalidationEvent) => void>();
-  readonly #persistFile: string | undefined;
-  readonly #persistDelayMs: number;
+  readonly #stateFile: PersistedStateFile | undefined;
   readonly #onError: (error: unknown) => void;
   readonly #sweepTimer: NodeJS.Timeout;
-  #persistTimer: NodeJS.Timeout | undefined;
-  #dirty = false;
-  #writing: Promise<void> = Promise.resolve();
   #closed = false;
 
   /** Reads `persistFile` synchronously (once, at start) when given; throws if it is corrupt. */
   constructor(options: MemoryRuntimeStoreOptions = {}) {
-    this.#persistFile = options.persistFile;
-    this.#persistDelayMs = options.persistDelayMs ?? 100;
     this.#onError = options.onError ?? (() => {});
     this.#auditLimit = options.auditLimit ?? AUDIT_LOG_LIMIT;
     assertAuditLimit(this.#auditLimit);
     this.#cache = new LruCache(options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES);
-    if (this.#persistFile !== undefined) {
-      const state = readPersistedState(this.#persistFile);
+    if (options.persistFile !== undefined) {
+      const state = readPersistedState(options.persistFile);
       if (state !== undefined) this.#load(state);
+      this.#stateFile = new PersistedStateFile(options.persistFile, {
+        delayMs: options.persistDelayMs ?? 100,
+        onError: this.#onError,
+        collect: (now) => this.#collectDurable(now),
+      });
     }
     this.#sweepTimer = setInterval(() => this.#sweepAll(), options.sweepIntervalMs ?? 60_000);
     this.#sweepTimer.unref();
@@ -479,10 +403,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
     this.#cache.clear();
     this.#locks.clear();
     clearInterval(this.#sweepTimer);
-    clearTimeout(this.#persistTimer);
-    this.#persistTimer = undefined;
-    await this.#writing;
-    if (this.#dirty) await this.#persist();
+    await this.#stateFile?.close();
   }
 
   #liveExpiringCounter(name: string): ExpiringCounter | undefined {
@@ -584,23 +505,11 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   #schedulePersist(): void {
-    if (this.#persistFile === undefined) return;
-    this.#dirty = true;
-    // Debounced from the first change, not the last, so a steady stream of debits still gets written.
-    if (this.#persistTimer !== undefined || this.#closed) return;
-    this.#persistTimer = setTimeout(() => {
-      this.#persistTimer = undefined;
-      this.#writing = this.#writing.then(() => this.#persist()).catch(this.#onError);
-    }, this.#persistDelayMs);
+    this.#stateFile?.schedule();
   }
 
-  async #persist(): Promise<void> {
-    const file = this.#persistFile;
-    if (file === undefined || !this.#dirty) return;
-    this.#dirty = false;
-    const now = Date.now();
-    const state: PersistedState = {
-      v: PERSIST_FORMAT_VERSION,
+  #collectDurable(now: number): PersistedDomains {
+    return {
       balances: Object.fromEntries(this.#balances),
       counters: Object.fromEntries(this.#durableCounters),
       expiringCounters: Object.fromEntries(
@@ -615,23 +524,5 @@ export class MemoryRuntimeStore implements RuntimeStore {
       ),
       audit: Object.fromEntries(this.#audit),
     };
-    const temporary = `${file}.${process.pid}.tmp`;
-    try {
-      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-      const handle = await open(temporary, 'w', 0o600);
-      try {
-        // A temp file left by a crash keeps its old mode when reopened; set it again.
-        await handle.chmod(0o600);
-        await handle.writeFile(JSON.stringify(state));
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, file);
-    } catch (error) {
-      this.#dirty = true;
-      await unlink(temporary).catch(() => {});
-      throw error;
-    }
   }
 }
