@@ -143,6 +143,44 @@ export interface RuntimeStore {
 }
 
 /**
+ * The runtime store's domains, each a slice of RuntimeStore. Both stores are built from one
+ * implementation of each (see ComposedRuntimeStore), so each domain's memory and Redis versions
+ * answer to the same signatures.
+ */
+export type RuntimeCounters = Pick<
+  RuntimeStore,
+  | 'getBalance'
+  | 'initBalance'
+  | 'adjustBalance'
+  | 'incrementCounter'
+  | 'getCounter'
+  | 'reserveWithinCap'
+  | 'reserveUpToCap'
+>;
+export type RuntimeRevocations = Pick<
+  RuntimeStore,
+  | 'recordToken'
+  | 'getToken'
+  | 'revokeToken'
+  | 'revokeTokensForKey'
+  | 'loadRevocations'
+  | 'isTokenRevoked'
+  | 'keyRevokedAt'
+  | 'watchRevocations'
+>;
+export type RuntimeAuditLog = Pick<RuntimeStore, 'appendAudit' | 'listAudit'>;
+export type RuntimeResponseCache = Pick<
+  RuntimeStore,
+  | 'getCacheEntry'
+  | 'setCacheEntry'
+  | 'loadCacheScope'
+  | 'purgeCache'
+  | 'invalidateCacheTags'
+  | 'watchCacheInvalidations'
+>;
+export type RuntimeLocks = Pick<RuntimeStore, 'acquireLock' | 'releaseLock'>;
+
+/**
  * Whether an expiring counter must survive a restart of the memory store (DESIGN section 8): spend
  * is durable, kept with its expiry under STATE_DIR; a rate window (the default) lives in memory
  * alone. Once durable, a counter stays durable until it expires. Redis keeps every counter alike.
