@@ -23,6 +23,7 @@ import type {
   ChatToolMessage,
   ChatUserContentPart,
 } from '../../shapes/openai.ts';
+import { parseToolArguments, sanitizeToolId } from '../shared/tool-calls.ts';
 import type { ChatResponseContext } from './response.ts';
 
 /**
@@ -78,21 +79,7 @@ export interface AnthropicRequestPlan {
 
 /** Tool-use ids must match `^[a-zA-Z0-9_-]+$`; the same mapping applies to `tool_use` and `tool_result`. */
 export function sanitizeToolUseId(id: string): string {
-  const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_');
-  return clean === '' ? 'toolu_' : clean;
-}
-
-/** Tool-call arguments are a JSON string; anything but a JSON object becomes `{}`. */
-export function parseToolArguments(text: string | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+  return sanitizeToolId(id, 'toolu_');
 }
 
 interface DataUrl {

@@ -26,6 +26,7 @@ import type {
   ChatToolMessage,
   ChatUserContentPart,
 } from '../../shapes/openai.ts';
+import { parseToolArguments, sanitizeToolId } from '../shared/tool-calls.ts';
 import type { ConverseResponseContext } from './response.ts';
 
 /** The gateway's synthetic tool for JSON output ("forced tool `json`" in the reference). */
@@ -76,21 +77,7 @@ export function converseModelPath(model: string, stream: boolean): string {
 
 /** Tool-use ids must match `^[a-zA-Z0-9_-]+$` (at most 64); the same mapping applies to calls and results. */
 function sanitizeToolUseId(id: string): string {
-  const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
-  return clean === '' ? 'tooluse_' : clean;
-}
-
-/** Tool-call arguments are a JSON string; anything but a JSON object becomes `{}`. */
-function parseToolArguments(text: string | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+  return sanitizeToolId(id, 'tooluse_', 64);
 }
 
 function parseBase64DataUrl(url: string): { mediaType: string; data: string } | undefined {
