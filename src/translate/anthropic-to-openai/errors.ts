@@ -6,6 +6,7 @@
  */
 import { type AnthropicErrorType, anthropicErrorTypeOfStatus } from '../../shapes/anthropic.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { asRecord } from '../shared/json-record.ts';
 import type { UpstreamErrorDetail } from '../types.ts';
 
 /** OpenAI `error.code` values that decide the type on their own (reference section 1, "Errors"). */
@@ -32,10 +33,6 @@ const TYPE_TYPES: ReadonlyMap<string, AnthropicErrorType> = new Map([
 ]);
 
 const MAX_MESSAGE_LENGTH = 1000;
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-}
 
 function classify(code: unknown, type: unknown): AnthropicErrorType {
   if (typeof code === 'string' && CODE_TYPES.has(code)) return CODE_TYPES.get(code)!;

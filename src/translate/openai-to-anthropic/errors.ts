@@ -4,6 +4,7 @@
  * (reference/providers.md section 7) is the gateway's, in upstream/error-mapping.ts.
  */
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { asRecord } from '../shared/json-record.ts';
 import type { UpstreamErrorDetail } from '../types.ts';
 
 /**
@@ -27,10 +28,6 @@ const ERROR_TYPES: ReadonlyMap<string, string> = new Map([
 const STREAM_ERROR_CODE = 'service.upstream_error';
 
 const MAX_MESSAGE_LENGTH = 1000;
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-}
 
 /** Accepts the raw body text or the parsed value; never throws. */
 export function mapAnthropicErrorToChat(body: unknown): UpstreamErrorDetail {
