@@ -55,7 +55,7 @@ const bodies = (events: SseEvent[]): Json[] => events.map((event) => JSON.parse(
 describe('convertAnthropicRequestToConverse', () => {
   it('maps system, turns, tool uses and tool results through the chat shape', () => {
     const { body } = convertAnthropicRequestToConverse(
-      anthropicFixture('request-tool-results.json'),
+      anthropicFixture('tool-results.request.json'),
       CONTEXT,
     );
     expect(body.system).toEqual([{ text: 'You can call tools to look things up.' }]);
@@ -83,7 +83,7 @@ describe('convertAnthropicRequestToConverse', () => {
     );
     expect(plan.body.toolConfig?.toolChoice).toEqual({ tool: { name: 'json' } });
     const message = convertConverseResponseToAnthropic(
-      JSON.parse(converseFixture('response-json-tool.json')) as BedrockConverseResponse,
+      JSON.parse(converseFixture('json-tool.response.json')) as BedrockConverseResponse,
       plan.context,
     );
     expect(message.content).toEqual([{ type: 'text', text: '{"name":"Science fair","date":"Friday"}' }]);
@@ -94,7 +94,7 @@ describe('convertAnthropicRequestToConverse', () => {
 describe('convertConverseResponseToAnthropic', () => {
   it('returns text and tool_use blocks, the stop reason and the exclusive usage', () => {
     const message = convertConverseResponseToAnthropic(
-      JSON.parse(converseFixture('response-tool-use.json')) as BedrockConverseResponse,
+      JSON.parse(converseFixture('tool-use.response.json')) as BedrockConverseResponse,
       CONTEXT,
     );
     expect(message).toMatchObject({
@@ -124,7 +124,7 @@ describe('convertConverseResponseToAnthropic', () => {
 
 describe('createConverseStreamToAnthropicTranslator', () => {
   it('streams ConverseStream frames as Anthropic events, tool inputs and usage included', () => {
-    const events = bodies(replay('stream-tool-use.chunks.txt'));
+    const events = bodies(replay('tool-use.chunks.txt'));
     expect(events[0]).toMatchObject({ type: 'message_start', message: { id: 'msg_bdrk1', model: MODEL } });
     const inputs = new Map<number, string>();
     for (const event of events)
@@ -151,7 +151,7 @@ describe('createConverseStreamToAnthropicTranslator', () => {
   });
 
   it('turns a mid-stream exception into an Anthropic error event and ends there', () => {
-    const events = replay('stream-exception.chunks.txt');
+    const events = replay('mid-stream-error.chunks.txt');
     expect(events.at(-1)).toEqual({
       event: 'error',
       data: JSON.stringify({

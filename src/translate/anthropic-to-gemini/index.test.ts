@@ -47,7 +47,7 @@ const bodies = (events: SseEvent[]): Json[] => events.map((event) => JSON.parse(
 
 describe('convertAnthropicRequestToGemini', () => {
   it('maps system, turns, tool uses and tool results through the chat shape', () => {
-    const request = anthropicFixture('request-tool-results.json') as AnthropicMessagesRequest;
+    const request = anthropicFixture('tool-results.request.json') as AnthropicMessagesRequest;
     const body = convertAnthropicRequestToGemini(request, { model: 'gemini-2.5-flash' });
     expect(body.systemInstruction).toEqual({ parts: [{ text: 'You can call tools to look things up.' }] });
     expect(body.contents[0]).toEqual({
@@ -101,7 +101,7 @@ describe('convertAnthropicRequestToGemini', () => {
 
 describe('convertGeminiResponseToAnthropic', () => {
   it('answers text with end_turn and Anthropic usage', () => {
-    const response = JSON.parse(geminiFixture('gemini-text.json')) as GeminiGenerateContentResponse;
+    const response = JSON.parse(geminiFixture('text.response.json')) as GeminiGenerateContentResponse;
     const message = convertGeminiResponseToAnthropic(response, context());
     expect(message.type).toBe('message');
     expect(message.id).toMatch(/^msg_/);
@@ -111,7 +111,7 @@ describe('convertGeminiResponseToAnthropic', () => {
   });
 
   it('answers function calls with tool_use blocks and stop_reason tool_use', () => {
-    const response = JSON.parse(geminiFixture('gemini-tool-call.json')) as GeminiGenerateContentResponse;
+    const response = JSON.parse(geminiFixture('tool-call.response.json')) as GeminiGenerateContentResponse;
     const message = convertGeminiResponseToAnthropic(response, context());
     expect(message.stop_reason).toBe('tool_use');
     expect(message.content.filter((block) => block.type === 'tool_use')).toEqual([
@@ -121,7 +121,9 @@ describe('convertGeminiResponseToAnthropic', () => {
   });
 
   it('answers a blocked prompt with stop_reason refusal', () => {
-    const response = JSON.parse(geminiFixture('gemini-blocked-prompt.json')) as GeminiGenerateContentResponse;
+    const response = JSON.parse(
+      geminiFixture('blocked-prompt.response.json'),
+    ) as GeminiGenerateContentResponse;
     expect(convertGeminiResponseToAnthropic(response, context()).stop_reason).toBe('refusal');
   });
 });
@@ -129,7 +131,7 @@ describe('convertGeminiResponseToAnthropic', () => {
 describe('createGeminiStreamToAnthropicTranslator', () => {
   it('streams text as one text block, then message_delta with usage and message_stop', () => {
     for (const size of [1, 7, 4096]) {
-      const events = replay('gemini-text.chunks.txt', size);
+      const events = replay('text.chunks.txt', size);
       expect(events.map((event) => event.event)).toEqual([
         'message_start',
         'content_block_start',
@@ -153,7 +155,7 @@ describe('createGeminiStreamToAnthropicTranslator', () => {
   });
 
   it('streams a function call as a tool_use block with its arguments as input_json_delta', () => {
-    const events = bodies(replay('gemini-tool-call.chunks.txt'));
+    const events = bodies(replay('tool-call.chunks.txt'));
     const start = events.find(
       (body) => body.type === 'content_block_start' && (body.content_block as Json).type === 'tool_use',
     )!;
@@ -170,14 +172,14 @@ describe('createGeminiStreamToAnthropicTranslator', () => {
   });
 
   it('maps MAX_TOKENS to stop_reason max_tokens', () => {
-    const events = bodies(replay('gemini-max-tokens.chunks.txt'));
+    const events = bodies(replay('max-tokens.chunks.txt'));
     expect(events.find((body) => body.type === 'message_delta')).toMatchObject({
       delta: { stop_reason: 'max_tokens' },
     });
   });
 
   it('turns an in-stream Google error into an Anthropic error event and stops there', () => {
-    const events = replay('gemini-error-mid-stream.chunks.txt');
+    const events = replay('mid-stream-error.chunks.txt');
     const last = events.at(-1)!;
     expect(last.event).toBe('error');
     expect(JSON.parse(last.data)).toMatchObject({
@@ -189,7 +191,7 @@ describe('createGeminiStreamToAnthropicTranslator', () => {
 
   it('reports a stream cut short as an error event', () => {
     const translator = createGeminiStreamToAnthropicTranslator(context());
-    const line = geminiFixture('gemini-text.chunks.txt').split('\n')[0]!;
+    const line = geminiFixture('text.chunks.txt').split('\n')[0]!;
     const events = [...translator.push({ data: line }), ...translator.end()];
     expect(events[0]!.event).toBe('message_start');
     expect(events.at(-1)!.event).toBe('error');

@@ -93,7 +93,7 @@ const textChunk = (delta: object, finishReason: string | null = null) => ({
 
 describe('createAnthropicStreamToChatTranslator', () => {
   it('translates a text stream: role chunk, content, finish, usage chunk with cache arithmetic, [DONE]', () => {
-    const events = translate([anthropicSse('stream-text.chunks.txt')], { includeUsage: true });
+    const events = translate([anthropicSse('text.chunks.txt')], { includeUsage: true });
     expect(events).toEqual([
       textChunk({ role: 'assistant', content: '' }),
       textChunk({ content: 'Goûtez' }),
@@ -124,7 +124,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('gives the same events whatever byte boundary splits the upstream stream', () => {
-    const bytes = anthropicSse('stream-text.chunks.txt');
+    const bytes = anthropicSse('text.chunks.txt');
     const expected = translate([bytes], { includeUsage: true });
     expect(translate(splitEvery(bytes, 1), { includeUsage: true })).toEqual(expected);
     for (let cut = 1; cut < bytes.length; cut++) {
@@ -134,7 +134,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('streams tool_use blocks as tool_calls indexed among tool calls only, with exact arguments', () => {
-    const bytes = anthropicSse('stream-tool-use.chunks.txt');
+    const bytes = anthropicSse('tool-use.chunks.txt');
     const expected = translate([bytes]);
     for (let cut = 1; cut < bytes.length; cut++)
       expect(translate([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(expected);
@@ -171,7 +171,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
 
   it('streams the JSON tool as content and finishes with stop', () => {
     const result = collect(
-      translate(splitEvery(anthropicSse('stream-json-tool.chunks.txt'), 11), { jsonToolName: 'json' }),
+      translate(splitEvery(anthropicSse('json-tool.chunks.txt'), 11), { jsonToolName: 'json' }),
     );
     expect(result.content).toBe(
       '{"name": "Science fair", "date": "Friday", "participants": ["Alice", "Bob"]}',
@@ -182,7 +182,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
 
   it('maps max_tokens to length', () => {
     const result = collect(
-      translate(splitEvery(anthropicSse('stream-max-tokens.chunks.txt'), 3), { includeUsage: true }),
+      translate(splitEvery(anthropicSse('max-tokens.chunks.txt'), 3), { includeUsage: true }),
     );
     expect(result.content).toBe('The first picture shows a single white pixel, while the second');
     expect(result.finishReasons).toEqual(['length']);
@@ -195,7 +195,9 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('surfaces an in-stream error event as an error chunk, with no [DONE] and nothing after', () => {
-    const events = translate(splitEvery(anthropicSse('stream-error.chunks.txt'), 5), { includeUsage: true });
+    const events = translate(splitEvery(anthropicSse('mid-stream-error.chunks.txt'), 5), {
+      includeUsage: true,
+    });
     const result = collect(events);
     expect(result.content).toBe('Here is the start of a long answer');
     expect(result.done).toBe(false);
@@ -206,7 +208,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
 
   it('ignores whatever follows the error event or message_stop', () => {
     const translator = createAnthropicStreamToChatTranslator({ created: CREATED });
-    const lines = readFileSync(new URL('./__fixtures__/stream-error.chunks.txt', import.meta.url), 'utf8')
+    const lines = readFileSync(new URL('./__fixtures__/mid-stream-error.chunks.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((line) => line !== '');
     const events = lines.flatMap((line) => translator.push({ data: line }));
@@ -220,7 +222,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('reports a stream cut short before its stop reason as an error, and finishes one that only lost message_stop', () => {
-    const lines = readFileSync(new URL('./__fixtures__/stream-text.chunks.txt', import.meta.url), 'utf8')
+    const lines = readFileSync(new URL('./__fixtures__/text.chunks.txt', import.meta.url), 'utf8')
       .split('\n')
       .filter((line) => line !== '');
     const run = (count: number) => {
@@ -241,7 +243,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('is read correctly by the official openai client, tool calls included', async () => {
-    const events = translate([anthropicSse('stream-tool-use.chunks.txt')], { includeUsage: true });
+    const events = translate([anthropicSse('tool-use.chunks.txt')], { includeUsage: true });
     const body = events.map(serializeSseEvent).join('');
     const client = new OpenAI({
       apiKey: 'test',
@@ -263,7 +265,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('makes the official openai client throw on the in-stream error', async () => {
-    const body = translate([anthropicSse('stream-error.chunks.txt')])
+    const body = translate([anthropicSse('mid-stream-error.chunks.txt')])
       .map(serializeSseEvent)
       .join('');
     const client = new OpenAI({

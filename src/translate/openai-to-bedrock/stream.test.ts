@@ -87,16 +87,16 @@ function collect(events: SseEvent[]): Collected {
 }
 
 const STREAMS = [
-  'stream-text.chunks.txt',
-  'stream-tool-use.chunks.txt',
-  'stream-json-tool.chunks.txt',
-  'stream-max-tokens.chunks.txt',
-  'stream-exception.chunks.txt',
+  'text.chunks.txt',
+  'tool-use.chunks.txt',
+  'json-tool.chunks.txt',
+  'max-tokens.chunks.txt',
+  'mid-stream-error.chunks.txt',
 ];
 
 describe('createConverseStreamTranslator', () => {
   it('streams text: role chunk, content, finish chunk, usage chunk with cache arithmetic, [DONE]', () => {
-    const events = translate([bedrockStream('stream-text.chunks.txt')], { ...CONTEXT, includeUsage: true });
+    const events = translate([bedrockStream('text.chunks.txt')], { ...CONTEXT, includeUsage: true });
     const collected = collect(events);
     expect(collected.content).toBe('Goûtez la tarte aux pralines 🍰.');
     expect(collected.finishReasons).toEqual(['stop']);
@@ -117,7 +117,7 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('sends no usage chunk unless asked', () => {
-    const collected = collect(translate([bedrockStream('stream-text.chunks.txt')]));
+    const collected = collect(translate([bedrockStream('text.chunks.txt')]));
     expect(collected.usage).toBeUndefined();
     expect(collected.chunks.every((chunk) => chunk.choices.length === 1 && chunk.usage === undefined)).toBe(
       true,
@@ -126,7 +126,7 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('streams tool calls with their own 0-based index (block indexes count text and reasoning too)', () => {
-    const collected = collect(translate([bedrockStream('stream-tool-use.chunks.txt')]));
+    const collected = collect(translate([bedrockStream('tool-use.chunks.txt')]));
     expect(collected.content).toBe("I'll look up both cities.");
     expect(collected.toolCalls).toEqual([
       {
@@ -154,7 +154,7 @@ describe('createConverseStreamTranslator', () => {
 
   it("streams the json tool's input as content and finishes with stop", () => {
     const collected = collect(
-      translate([bedrockStream('stream-json-tool.chunks.txt')], { ...CONTEXT, jsonToolName: 'json' }),
+      translate([bedrockStream('json-tool.chunks.txt')], { ...CONTEXT, jsonToolName: 'json' }),
     );
     expect(collected.content).toBe('{"name": "Science fair", "date": "Friday"}');
     expect(collected.toolCalls).toEqual([]);
@@ -162,13 +162,11 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('maps max_tokens to length', () => {
-    expect(collect(translate([bedrockStream('stream-max-tokens.chunks.txt')])).finishReasons).toEqual([
-      'length',
-    ]);
+    expect(collect(translate([bedrockStream('max-tokens.chunks.txt')])).finishReasons).toEqual(['length']);
   });
 
   it('turns an exception frame into the error chunk and ends without [DONE]', () => {
-    const collected = collect(translate([bedrockStream('stream-exception.chunks.txt')]));
+    const collected = collect(translate([bedrockStream('mid-stream-error.chunks.txt')]));
     expect(collected.content).toBe('Lyon is');
     expect(collected.done).toBe(false);
     expect(collected.error).toEqual({
@@ -179,7 +177,7 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('reports a stream cut short before messageStop as an error', () => {
-    const bytes = bedrockStream('stream-text.chunks.txt');
+    const bytes = bedrockStream('text.chunks.txt');
     const frames = [...bytesToFrames(bytes)];
     const collected = collect(translate(frames.slice(0, 3)));
     expect(collected.done).toBe(false);
@@ -187,7 +185,7 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('finishes a stream that lost only its metadata frame', () => {
-    const frames = [...bytesToFrames(bedrockStream('stream-text.chunks.txt'))];
+    const frames = [...bytesToFrames(bedrockStream('text.chunks.txt'))];
     const collected = collect(translate(frames.slice(0, -1), { ...CONTEXT, includeUsage: true }));
     expect(collected.finishReasons).toEqual(['stop']);
     expect(collected.usage).toBeUndefined();

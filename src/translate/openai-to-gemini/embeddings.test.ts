@@ -12,8 +12,8 @@ import {
 const fixture = <T>(name: string): T =>
   JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')) as T;
 
-const single = fixture<GeminiEmbedContentResponse>('gemini-embed-content.json');
-const batch = fixture<GeminiBatchEmbedContentsResponse>('gemini-batch-embed-contents.json');
+const single = fixture<GeminiEmbedContentResponse>('embed-content.response.json');
+const batch = fixture<GeminiBatchEmbedContentsResponse>('batch-embed-contents.response.json');
 
 /** Fake batch answers whose first value is the input position, to check ordering across calls. */
 const answersFor = (plan: GeminiEmbeddingPlan): GeminiBatchEmbedContentsResponse[] =>

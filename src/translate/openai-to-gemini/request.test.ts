@@ -35,8 +35,8 @@ describe('generateContentPath', () => {
 
 describe('convertChatRequestToGemini', () => {
   it('converts a multi-turn conversation with images, tool calls and tool results', () => {
-    const body = convertChatRequestToGemini(fixture('openai-multi-turn-tools.request.json'));
-    const png = fixture('openai-multi-turn-tools.request.json').messages[2] as {
+    const body = convertChatRequestToGemini(fixture('multi-turn-tools.request.json'));
+    const png = fixture('multi-turn-tools.request.json').messages[2] as {
       content: { image_url?: { url: string } }[];
     };
     const pngData = png.content[1]?.image_url?.url.split(',')[1];
@@ -146,7 +146,7 @@ describe('convertChatRequestToGemini', () => {
   });
 
   it('converts json_schema structured output to responseMimeType and a converted responseSchema', () => {
-    const body = convertChatRequestToGemini(fixture('openai-structured-output.request.json'));
+    const body = convertChatRequestToGemini(fixture('structured-output.request.json'));
     expect(body.generationConfig).toEqual({
       responseMimeType: 'application/json',
       responseSchema: {

@@ -111,7 +111,7 @@ const TEXT =
 
 describe('createGeminiStreamTranslator', () => {
   it('writes role, text deltas, finish, usage and [DONE] for a text stream', () => {
-    const { events, translator } = replay([wireBytes(fixtureLines('gemini-text.chunks.txt'))]);
+    const { events, translator } = replay([wireBytes(fixtureLines('text.chunks.txt'))]);
     const base = {
       id: 'chatcmpl-tIOOaJKHKbKfnsEPnPfg-Qs',
       object: 'chat.completion.chunk',
@@ -156,7 +156,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('gives the same events and exact text when the text stream is split at every byte', () => {
-    const bytes = wireBytes(fixtureLines('gemini-text.chunks.txt'));
+    const bytes = wireBytes(fixtureLines('text.chunks.txt'));
     const whole = replay([bytes]).events;
     const byteByByte = replay(everyByte(bytes)).events;
     expect(byteByByte).toEqual(whole);
@@ -167,7 +167,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('streams a function call whole, and finishes with tool_calls when STOP arrives in a later chunk', () => {
-    const lines = fixtureLines('gemini-tool-call.chunks.txt');
+    const lines = fixtureLines('tool-call.chunks.txt');
     const collected = collect(replay([wireBytes(lines)]).events);
     expect(collected.text).toEqual(["I'll check the weather in Paris."]);
     expect(collected.toolCalls).toEqual([
@@ -190,7 +190,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('gives identical events for the tool-call stream split in two at every byte boundary, and byte by byte', () => {
-    const bytes = wireBytes(fixtureLines('gemini-tool-call.chunks.txt'));
+    const bytes = wireBytes(fixtureLines('tool-call.chunks.txt'));
     const whole = replay([bytes]).events;
     for (let cut = 1; cut < bytes.length; cut += 1) {
       const split = replay([bytes.subarray(0, cut), bytes.subarray(cut)]).events;
@@ -201,9 +201,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('numbers parallel function calls 0 and 1 with distinct ids', () => {
-    const collected = collect(
-      replay([wireBytes(fixtureLines('gemini-parallel-tool-calls.chunks.txt'))]).events,
-    );
+    const collected = collect(replay([wireBytes(fixtureLines('parallel-tool-calls.chunks.txt'))]).events);
     expect(collected.toolCalls).toEqual([
       [
         { id: 'call_id1', name: 'get_weather', arguments: '{"city":"Paris"}' },
@@ -215,7 +213,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('leaves thought summaries out and reports cached and reasoning tokens from the last usage', () => {
-    const { events, translator } = replay([wireBytes(fixtureLines('gemini-thinking.chunks.txt'))]);
+    const { events, translator } = replay([wireBytes(fixtureLines('thinking.chunks.txt'))]);
     const collected = collect(events);
     expect(collected.text).toEqual(['17 × 24 = 408.']);
     expect(collected.usageChunks.map((chunk) => chunk.usage)).toEqual([
@@ -236,7 +234,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('finishes with length on MAX_TOKENS', () => {
-    const collected = collect(replay([wireBytes(fixtureLines('gemini-max-tokens.chunks.txt'))]).events);
+    const collected = collect(replay([wireBytes(fixtureLines('max-tokens.chunks.txt'))]).events);
     expect(collected.text).toEqual([
       'Once upon a time, in a kingdom by the sea, there lived a lighthouse keeper who',
     ]);
@@ -244,7 +242,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('answers a blocked prompt with an empty choice finished by content_filter', () => {
-    const { events, translator } = replay([wireBytes(fixtureLines('gemini-blocked-prompt.chunks.txt'))]);
+    const { events, translator } = replay([wireBytes(fixtureLines('blocked-prompt.chunks.txt'))]);
     const collected = collect(events);
     expect(collected.text).toEqual(['']);
     expect(collected.finishReasons).toEqual(['content_filter']);
@@ -253,7 +251,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('turns an in-stream error into an OpenAI error chunk and writes no [DONE] after it', () => {
-    const { events, translator } = replay([wireBytes(fixtureLines('gemini-error-mid-stream.chunks.txt'))]);
+    const { events, translator } = replay([wireBytes(fixtureLines('mid-stream-error.chunks.txt'))]);
     const collected = collect(events);
     expect(collected.text).toEqual(['The first three primes are 2, 3']);
     expect(collected.errors).toEqual([
@@ -270,10 +268,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('writes no usage fields and no usage chunk when the client did not ask for usage', () => {
-    const { events } = replay(
-      [wireBytes(fixtureLines('gemini-text.chunks.txt'))],
-      options({ includeUsage: false }),
-    );
+    const { events } = replay([wireBytes(fixtureLines('text.chunks.txt'))], options({ includeUsage: false }));
     const collected = collect(events);
     expect(collected.usageChunks).toEqual([]);
     expect(collected.chunks.every((chunk) => !('usage' in chunk))).toBe(true);
@@ -281,7 +276,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('accepts LF framing as well as CRLF', () => {
-    const lines = fixtureLines('gemini-text.chunks.txt');
+    const lines = fixtureLines('text.chunks.txt');
     expect(replay([wireBytes(lines, '\n')]).events).toEqual(replay([wireBytes(lines)]).events);
   });
 
@@ -301,7 +296,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('ends a stream cut short before any finishReason with an error chunk instead of [DONE]', () => {
-    const lines = fixtureLines('gemini-text.chunks.txt').slice(0, 2);
+    const lines = fixtureLines('text.chunks.txt').slice(0, 2);
     const { events, translator } = replay([wireBytes(lines)]);
     const collected = collect(events);
     expect(collected.text).toEqual([
