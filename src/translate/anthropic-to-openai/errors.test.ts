@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { mapChatErrorToAnthropic, renderAnthropicStreamError } from './errors.ts';
 
-const fixture = (name: string): string =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+const fixture = translatorFixtures('anthropic-to-openai').text;
 
 describe('mapChatErrorToAnthropic', () => {
   it.each([

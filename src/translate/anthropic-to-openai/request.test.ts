@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../errors/gateway-error.ts';
 import type { AnthropicMessagesRequest } from '../../shapes/anthropic.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertAnthropicRequestToChat } from './request.ts';
 
 const fixture = (name: string): AnthropicMessagesRequest =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+  translatorFixtures('anthropic-to-openai').json(name);
 
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletion } from '../../shapes/openai.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertChatResponseToAnthropic, convertChatUsage, mapChatFinishReason } from './response.ts';
 
-const fixture = (name: string): ChatCompletion =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): ChatCompletion => translatorFixtures('anthropic-to-openai').json(name);
 
 describe('convertChatResponseToAnthropic', () => {
   it('returns the text as a text block and splits cached tokens out of input_tokens', () => {

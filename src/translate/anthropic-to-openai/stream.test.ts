@@ -1,40 +1,19 @@
-import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { type SseEvent, SseEventReader, serializeSseEvent } from '../../sse/sse-events.ts';
+import { type SseEvent, serializeSseEvent } from '../../sse/sse-events.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import { encodeDataEvents, replaySse, splitEvery } from '../test-support/wire.ts';
 import type { AnthropicResponseContext } from './response.ts';
 import { createChatStreamToAnthropicTranslator } from './stream.ts';
 
-const fixtureLines = (name: string): string[] =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
+const fixtures = translatorFixtures('anthropic-to-openai');
 
 /** A `.chunks.txt` fixture (one event's data per line) as the bytes an OpenAI upstream sends. */
-const openAiSse = (name: string): Uint8Array =>
-  new TextEncoder().encode(
-    fixtureLines(name)
-      .map((line) => `data: ${line}\n\n`)
-      .join(''),
-  );
-
-const splitEvery = (bytes: Uint8Array, size: number): Uint8Array[] => {
-  const chunks: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += size)
-    chunks.push(bytes.subarray(offset, offset + size));
-  return chunks;
-};
+const openAiSse = (name: string): Uint8Array => encodeDataEvents(fixtures.lines(name));
 
 /** Feeds the byte chunks through SseEventReader and the translator, as the gateway does. */
-function translate(chunks: Uint8Array[], context: AnthropicResponseContext = {}): SseEvent[] {
-  const translator = createChatStreamToAnthropicTranslator(context);
-  const out: SseEvent[] = [];
-  const reader = new SseEventReader((event) => out.push(...translator.push(event)));
-  for (const chunk of chunks) reader.feed(chunk);
-  reader.end();
-  out.push(...translator.end());
-  return out;
-}
+const translate = (chunks: Uint8Array[], context: AnthropicResponseContext = {}): SseEvent[] =>
+  replaySse(createChatStreamToAnthropicTranslator(context), chunks);
 
 type Json = Record<string, unknown>;
 
@@ -235,7 +214,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('streams the first tool call live and holds later blocks until the finish', () => {
-    const lines = fixtureLines('tool-calls-interleaved.chunks.txt');
+    const lines = fixtures.lines('tool-calls-interleaved.chunks.txt');
     const translator = createChatStreamToAnthropicTranslator();
     const perLine = lines.map((line) => translator.push({ data: line }).map((event) => event.event));
     expect(perLine[4]).toEqual(['content_block_delta']); // call 0's fragment, live
@@ -287,7 +266,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('ends the message as soon as the usage chunk arrives, without waiting for [DONE]', () => {
-    const lines = fixtureLines('tool-calls.chunks.txt');
+    const lines = fixtures.lines('tool-calls.chunks.txt');
     const translator = createChatStreamToAnthropicTranslator();
     for (const line of lines.slice(0, -2)) translator.push({ data: line });
     const atUsage = translator.push({ data: lines.at(-2)! });
@@ -305,7 +284,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('reports a stream cut short before its finish as an error, and completes one that only lost [DONE]', () => {
-    const lines = fixtureLines('tool-calls.chunks.txt');
+    const lines = fixtures.lines('tool-calls.chunks.txt');
     const run = (count: number) => {
       const translator = createChatStreamToAnthropicTranslator({ messageId: 'msg_01Cut' });
       const events = lines.slice(0, count).flatMap((line) => translator.push({ data: line }));

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnthropicMessagesResponse } from '../../shapes/anthropic.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertAnthropicResponseToChat, convertAnthropicUsage, mapAnthropicStopReason } from './response.ts';
 
 const fixture = (name: string): AnthropicMessagesResponse =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+  translatorFixtures('openai-to-anthropic').json(name);
 
 const CREATED = 1_761_000_000;
 

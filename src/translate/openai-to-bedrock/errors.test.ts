@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertBedrockError, normalizeBedrockErrorType, renderConverseStreamException } from './errors.ts';
 
 interface ErrorFixture {
@@ -8,8 +8,7 @@ interface ErrorFixture {
   body: unknown;
 }
 
-const fixture = (name: string): ErrorFixture =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): ErrorFixture => translatorFixtures('openai-to-bedrock').json(name);
 
 function convert(name: string) {
   const { status, headers, body } = fixture(name);

@@ -1,21 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../errors/gateway-error.ts';
 import type { ChatCompletionRequest } from '../../shapes/openai.ts';
+import { translatorFixtures, WEATHER_SCHEMA } from '../test-support/fixtures.ts';
 import { converseModelPath, convertChatRequestToConverse } from './request.ts';
 
-const fixture = (name: string): ChatCompletionRequest =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
-
-const WEATHER_SCHEMA = {
-  type: 'object',
-  properties: {
-    city: { type: 'string', description: 'City name, e.g. Paris' },
-    unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
-  },
-  required: ['city'],
-  additionalProperties: false,
-};
+const fixture = (name: string): ChatCompletionRequest => translatorFixtures('openai-to-bedrock').json(name);
 
 describe('converseModelPath', () => {
   it('puts the model id into one URL-encoded path segment (":" and "/" encoded)', () => {

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BedrockConverseResponse } from '../../shapes/bedrock.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertConverseResponseToChat, mapConverseStopReason } from './response.ts';
 
-const fixture = (name: string): BedrockConverseResponse =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): BedrockConverseResponse => translatorFixtures('openai-to-bedrock').json(name);
 
 const CONTEXT = {
   id: 'chatcmpl-7c1d2a3e',

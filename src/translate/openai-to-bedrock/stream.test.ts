@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk, ChatUsage } from '../../shapes/openai.ts';
-import { AwsEventStreamReader } from '../../sse/aws-event-stream.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { collectChatStream as collect } from '../test-support/chat-chunk-client.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import { encodeAwsEventStream, replayAwsEventStream } from '../test-support/wire.ts';
 import type { ConverseResponseContext } from './response.ts';
 import { createConverseStreamTranslator } from './stream.ts';
 
@@ -13,78 +11,14 @@ const CONTEXT = {
   model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
   created: 1_761_000_000,
 };
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+const fixtures = translatorFixtures('openai-to-bedrock');
 
-/**
- * A `.chunks.txt` fixture (one decoded frame per line: its headers and JSON payload) as the bytes
- * Bedrock sends, encoded by the reference codec.
- */
-function bedrockStream(name: string): Uint8Array {
-  const frames = readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      const { headers, payload } = JSON.parse(line) as { headers: Record<string, string>; payload: unknown };
-      const tagged: MessageHeaders = {};
-      for (const [header, value] of Object.entries(headers)) tagged[header] = { type: 'string', value };
-      return codec.encode({ headers: tagged, body: fromUtf8(JSON.stringify(payload)) });
-    });
-  return Buffer.concat(frames);
-}
+/** A `.chunks.txt` fixture (one decoded frame per line) as the bytes Bedrock sends. */
+const bedrockStream = (name: string): Uint8Array => encodeAwsEventStream(fixtures.lines(name));
 
 /** Feeds byte chunks through the event-stream reader and the translator, as the gateway does. */
-function translate(chunks: Uint8Array[], context: ConverseResponseContext = CONTEXT): SseEvent[] {
-  const translator = createConverseStreamTranslator(context);
-  const out: SseEvent[] = [];
-  const reader = new AwsEventStreamReader((event) => out.push(...translator.push(event)));
-  for (const chunk of chunks) reader.feed(chunk);
-  reader.end();
-  out.push(...translator.end());
-  return out;
-}
-
-interface Collected {
-  chunks: ChatCompletionChunk[];
-  content: string;
-  toolCalls: Array<{ id?: string; name?: string; arguments: string }>;
-  finishReasons: string[];
-  usage?: ChatUsage;
-  done: boolean;
-  error?: { code?: string; message?: string; type?: string };
-}
-
-/** What a client reassembles from the chunks. */
-function collect(events: SseEvent[]): Collected {
-  const result: Collected = { chunks: [], content: '', toolCalls: [], finishReasons: [], done: false };
-  for (const event of events) {
-    expect(event.event).toBeUndefined();
-    expect(result.done).toBe(false); // nothing after [DONE]
-    if (event.data === '[DONE]') {
-      result.done = true;
-      continue;
-    }
-    const body = JSON.parse(event.data);
-    if (body.error !== undefined) {
-      result.error = body.error;
-      continue;
-    }
-    const chunk = body as ChatCompletionChunk;
-    result.chunks.push(chunk);
-    if (chunk.usage) result.usage = chunk.usage;
-    for (const choice of chunk.choices) {
-      result.content += choice.delta.content ?? '';
-      for (const call of choice.delta.tool_calls ?? []) {
-        const entry = result.toolCalls[call.index] ?? { arguments: '' };
-        result.toolCalls[call.index] = entry;
-        if (call.id !== undefined) entry.id = call.id;
-        if (call.function?.name !== undefined) entry.name = call.function.name;
-        entry.arguments += call.function?.arguments ?? '';
-      }
-      if (choice.finish_reason !== null) result.finishReasons.push(choice.finish_reason);
-    }
-  }
-  return result;
-}
+const translate = (chunks: Uint8Array[], context: ConverseResponseContext = CONTEXT): SseEvent[] =>
+  replayAwsEventStream(createConverseStreamTranslator(context), chunks);
 
 const STREAMS = [
   'text.chunks.txt',

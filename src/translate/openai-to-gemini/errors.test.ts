@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../errors/gateway-error.ts';
 import { renderError } from '../../errors/render-error.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { classifyGeminiError, convertGeminiError, parseGoogleError, parseRetryDelay } from './errors.ts';
 
-const fixtureText = (name: string): string =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+const fixtureText = translatorFixtures('openai-to-gemini').text;
 
 describe('classifyGeminiError', () => {
   it("classifies Gemini's 400 for a bad API key as an upstream credential failure (502), by ErrorInfo.reason", () => {

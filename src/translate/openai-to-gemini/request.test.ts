@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../errors/gateway-error.ts';
 import type { ChatCompletionRequest } from '../../shapes/openai.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertChatRequestToGemini, generateContentPath, SKIP_THOUGHT_SIGNATURE } from './request.ts';
 
-const fixture = (name: string): ChatCompletionRequest =>
-  JSON.parse(
-    readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
-  ) as ChatCompletionRequest;
+const fixture = (name: string): ChatCompletionRequest => translatorFixtures('openai-to-gemini').json(name);
 
 const request = (fields: Partial<ChatCompletionRequest>): ChatCompletionRequest => ({
   model: 'gemini-2.5-flash',

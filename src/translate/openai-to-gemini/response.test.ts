@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GeminiGenerateContentResponse } from '../../shapes/gemini.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import {
   convertGeminiResponseToChat,
   type GeminiResponseContext,
@@ -9,9 +9,7 @@ import {
 } from './response.ts';
 
 const fixture = (name: string): GeminiGenerateContentResponse =>
-  JSON.parse(
-    readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
-  ) as GeminiGenerateContentResponse;
+  translatorFixtures('openai-to-gemini').json(name);
 
 const sequentialIds = (): (() => string) => {
   let next = 0;

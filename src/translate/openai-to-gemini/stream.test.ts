@@ -1,20 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from '../../shapes/openai.ts';
-import { type SseEvent, SseEventReader } from '../../sse/sse-events.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import { encodeDataEvents, replaySse, splitEvery } from '../test-support/wire.ts';
 import { createGeminiStreamTranslator, type GeminiStreamOptions } from './stream.ts';
 
 const fixturesDirectory = new URL('./__fixtures__/', import.meta.url);
 
 /** A `.chunks.txt` fixture: one upstream event payload per line. */
-const fixtureLines = (name: string): string[] =>
-  readFileSync(new URL(name, fixturesDirectory), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '');
+const fixtureLines = translatorFixtures('openai-to-gemini').lines;
 
 /** The bytes Google sends for those events: `data: …` frames separated by CRLF blank lines. */
-const wireBytes = (lines: string[], separator = '\r\n'): Uint8Array =>
-  new TextEncoder().encode(lines.map((line) => `data: ${line}${separator}${separator}`).join(''));
+const wireBytes = (lines: string[], separator = '\r\n'): Uint8Array => encodeDataEvents(lines, separator);
 
 const options = (fields: Partial<GeminiStreamOptions> = {}): GeminiStreamOptions => {
   let next = 0;
@@ -30,17 +28,10 @@ const options = (fields: Partial<GeminiStreamOptions> = {}): GeminiStreamOptions
 /** Feeds the bytes in the given pieces through SseEventReader and a fresh translator. */
 function replay(pieces: Iterable<Uint8Array>, streamOptions = options()) {
   const translator = createGeminiStreamTranslator(streamOptions);
-  const events: SseEvent[] = [];
-  const reader = new SseEventReader((event) => events.push(...translator.push(event)));
-  for (const piece of pieces) reader.feed(piece);
-  reader.end();
-  events.push(...translator.end());
-  return { events, translator };
+  return { events: replaySse(translator, pieces), translator };
 }
 
-function* everyByte(bytes: Uint8Array): Iterable<Uint8Array> {
-  for (let index = 0; index < bytes.length; index += 1) yield bytes.subarray(index, index + 1);
-}
+const everyByte = (bytes: Uint8Array): Uint8Array[] => splitEvery(bytes, 1);
 
 /** Pieces of pseudo-random length (1–23 bytes) from a seeded generator, so failures reproduce. */
 function* randomPieces(bytes: Uint8Array, seed: number): Iterable<Uint8Array> {
