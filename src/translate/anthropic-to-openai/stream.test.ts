@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { type SseEvent, serializeSseEvent } from '../../sse/sse-events.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
 import { translatorFixtures } from '../test-support/fixtures.ts';
-import { encodeDataEvents, replaySse, splitEvery } from '../test-support/wire.ts';
+import { encodeDataEvents, fetchServingSse, replaySse, splitEvery } from '../test-support/wire.ts';
 import type { AnthropicResponseContext } from './response.ts';
 import { createChatStreamToAnthropicTranslator } from './stream.ts';
 
@@ -223,13 +223,11 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('is read correctly by the official Anthropic client when tool-call fragments interleave', async () => {
-    const body = translate([openAiSse('tool-calls-interleaved.chunks.txt')])
-      .map(serializeSseEvent)
-      .join('');
+    const events = translate([openAiSse('tool-calls-interleaved.chunks.txt')]);
     const client = new Anthropic({
       apiKey: 'test',
       baseURL: 'http://gateway.test',
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const message = await client.messages
       .stream({ model: 'vllm/qwen', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
@@ -302,13 +300,11 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('is read correctly by the official Anthropic client, tool inputs included', async () => {
-    const body = translate([openAiSse('tool-calls.chunks.txt')], { model: 'openai/gpt-4.1' })
-      .map(serializeSseEvent)
-      .join('');
+    const events = translate([openAiSse('tool-calls.chunks.txt')], { model: 'openai/gpt-4.1' });
     const client = new Anthropic({
       apiKey: 'test',
       baseURL: 'http://gateway.test',
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const message = await client.messages
       .stream({ model: 'openai/gpt-4.1', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
@@ -332,14 +328,12 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('makes the official Anthropic client throw on the error event', async () => {
-    const body = translate([openAiSse('mid-stream-error.chunks.txt')])
-      .map(serializeSseEvent)
-      .join('');
+    const events = translate([openAiSse('mid-stream-error.chunks.txt')]);
     const client = new Anthropic({
       apiKey: 'test',
       baseURL: 'http://gateway.test',
       maxRetries: 0,
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const stream = client.messages.stream({
       model: 'openai/gpt-4.1',

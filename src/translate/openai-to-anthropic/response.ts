@@ -9,7 +9,11 @@ import type {
   AnthropicUsage,
 } from '../../shapes/anthropic.ts';
 import type { ChatCompletion, ChatFinishReason, ChatUsage } from '../../shapes/openai.ts';
-import { type AnswerBlock, convertAnswerToChatCompletion } from '../shared/chat-completion.ts';
+import {
+  type AnswerBlock,
+  convertAnswerToChatCompletion,
+  mapStopReasonByTable,
+} from '../shared/chat-completion.ts';
 import { convertExclusiveUsageToChat } from '../shared/usage.ts';
 
 /** What the response and stream translators need to know about the request; see convertChatRequestToAnthropic. */
@@ -43,8 +47,7 @@ export function mapAnthropicStopReason(
   reason: string | null | undefined,
   answeredWithJsonTool = false,
 ): ChatFinishReason {
-  if (reason === 'tool_use' && answeredWithJsonTool) return 'stop';
-  return (reason == null ? undefined : FINISH_REASONS[reason]) ?? 'stop';
+  return mapStopReasonByTable(FINISH_REASONS, reason, answeredWithJsonTool);
 }
 
 /** Anthropic's input_tokens exclude cache reads (cache_read) and writes (cache_creation). */

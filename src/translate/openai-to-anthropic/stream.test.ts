@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { type SseEvent, serializeSseEvent } from '../../sse/sse-events.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
 import { collectChatStream as collect } from '../test-support/chat-chunk-client.ts';
 import { translatorFixtures } from '../test-support/fixtures.ts';
-import { encodeAnthropicEvents, replaySse, splitEvery } from '../test-support/wire.ts';
+import { encodeAnthropicEvents, fetchServingSse, replaySse, splitEvery } from '../test-support/wire.ts';
 import type { ChatResponseContext } from './response.ts';
 import { createAnthropicStreamToChatTranslator } from './stream.ts';
 
@@ -179,11 +179,10 @@ describe('createAnthropicStreamToChatTranslator', () => {
 
   it('is read correctly by the official openai client, tool calls included', async () => {
     const events = translate([anthropicSse('tool-use.chunks.txt')], { includeUsage: true });
-    const body = events.map(serializeSseEvent).join('');
     const client = new OpenAI({
       apiKey: 'test',
       baseURL: 'http://gateway.test/v1',
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const stream = client.chat.completions.stream({ model: 'anthropic/claude-opus-4-1', messages: [] });
     const completion = await stream.finalChatCompletion();
@@ -200,14 +199,12 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('makes the official openai client throw on the in-stream error', async () => {
-    const body = translate([anthropicSse('mid-stream-error.chunks.txt')])
-      .map(serializeSseEvent)
-      .join('');
+    const events = translate([anthropicSse('mid-stream-error.chunks.txt')]);
     const client = new OpenAI({
       apiKey: 'test',
       baseURL: 'http://gateway.test/v1',
       maxRetries: 0,
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const stream = await client.chat.completions.create({ model: 'anthropic/x', messages: [], stream: true });
     await expect(async () => {

@@ -5,7 +5,11 @@
 
 import type { BedrockContentBlock, BedrockConverseResponse, BedrockUsage } from '../../shapes/bedrock.ts';
 import type { ChatCompletion, ChatFinishReason, ChatUsage } from '../../shapes/openai.ts';
-import { type AnswerBlock, convertAnswerToChatCompletion } from '../shared/chat-completion.ts';
+import {
+  type AnswerBlock,
+  convertAnswerToChatCompletion,
+  mapStopReasonByTable,
+} from '../shared/chat-completion.ts';
 import { convertExclusiveUsageToChat } from '../shared/usage.ts';
 
 /** What the response and stream translators need to know about the request. */
@@ -40,8 +44,7 @@ export function mapConverseStopReason(
   reason: string | null | undefined,
   answeredWithJsonTool = false,
 ): ChatFinishReason {
-  if (reason === 'tool_use' && answeredWithJsonTool) return 'stop';
-  return (reason == null ? undefined : FINISH_REASONS[reason]) ?? 'stop';
+  return mapStopReasonByTable(FINISH_REASONS, reason, answeredWithJsonTool);
 }
 
 /** Converse's inputTokens exclude cache reads and writes, as Anthropic's do. */

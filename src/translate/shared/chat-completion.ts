@@ -38,6 +38,19 @@ export interface ChatAnswer {
   usage: ChatUsage;
 }
 
+/**
+ * An upstream stop reason -> `finish_reason` by the upstream's table. Reasons the table lacks (or
+ * none) are `stop`; `tool_use` is `stop` too when the only tool called was the gateway's JSON tool.
+ */
+export function mapStopReasonByTable(
+  table: Readonly<Record<string, ChatFinishReason>>,
+  reason: string | null | undefined,
+  answeredWithJsonTool: boolean,
+): ChatFinishReason {
+  if (reason === 'tool_use' && answeredWithJsonTool) return 'stop';
+  return (reason == null ? undefined : table[reason]) ?? 'stop';
+}
+
 export function convertAnswerToChatCompletion(answer: ChatAnswer): ChatCompletion {
   let text = '';
   let hasText = false;

@@ -5,7 +5,7 @@
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { AwsEventStreamReader } from '../../sse/aws-event-stream.ts';
-import { type SseEvent, SseEventReader } from '../../sse/sse-events.ts';
+import { type SseEvent, SseEventReader, serializeSseEvent } from '../../sse/sse-events.ts';
 import type { StreamTranslator } from '../types.ts';
 
 /** `data: <line>` events; Google separates them with CRLF, OpenAI-style servers with LF. */
@@ -71,3 +71,10 @@ export const replayAwsEventStream = (
 /** Each event's data as parsed JSON. */
 export const eventBodies = (events: SseEvent[]): Array<Record<string, unknown>> =>
   events.map((event) => JSON.parse(event.data) as Record<string, unknown>);
+
+/**
+ * A fetch that answers every request with the events as an SSE body, so an official SDK client
+ * (openai, @anthropic-ai/sdk) reads the translated stream as it would from the gateway.
+ */
+export const fetchServingSse = (events: SseEvent[]) => async (): Promise<Response> =>
+  new Response(events.map(serializeSseEvent).join(''), { headers: { 'content-type': 'text/event-stream' } });
