@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
 import type { AnthropicMessagesRequest } from '../../shapes/anthropic.ts';
 import type { BedrockConverseResponse } from '../../shapes/bedrock.ts';
-import { AwsEventStreamReader } from '../../sse/aws-event-stream.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import {
+  eventBodies as bodies,
+  encodeAwsEventStream,
+  replayAwsEventStream,
+  splitEvery,
+} from '../test-support/wire.ts';
 import {
   type AnthropicConverseContext,
   convertAnthropicRequestToConverse,
@@ -13,49 +16,24 @@ import {
   createConverseStreamToAnthropicTranslator,
 } from './index.ts';
 
-// The recorded payloads of the two translators this pair composes.
-const anthropicFixture = (name: string): AnthropicMessagesRequest =>
-  JSON.parse(readFileSync(new URL(`../anthropic-to-openai/__fixtures__/${name}`, import.meta.url), 'utf8'));
-const converseFixture = (name: string): string =>
-  readFileSync(new URL(`../openai-to-bedrock/__fixtures__/${name}`, import.meta.url), 'utf8');
+// The fixtures of the two translators this pair composes.
+const anthropicFixtures = translatorFixtures('anthropic-to-openai');
+const converseFixtures = translatorFixtures('openai-to-bedrock');
 
 const MODEL = 'anthropic.claude-3-5-sonnet-20240620-v1:0';
 const CONTEXT: AnthropicConverseContext = { model: MODEL, messageId: 'msg_bdrk1', chatId: 'chatcmpl-1' };
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
-/** A `.chunks.txt` fixture (one decoded frame per line) as Bedrock's wire bytes. */
-function bedrockStream(name: string): Uint8Array {
-  const frames = converseFixture(name)
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      const { headers, payload } = JSON.parse(line) as { headers: Record<string, string>; payload: unknown };
-      const tagged: MessageHeaders = {};
-      for (const [header, value] of Object.entries(headers)) tagged[header] = { type: 'string', value };
-      return codec.encode({ headers: tagged, body: fromUtf8(JSON.stringify(payload)) });
-    });
-  return Buffer.concat(frames);
-}
-
-function replay(name: string, size = 11): SseEvent[] {
-  const translator = createConverseStreamToAnthropicTranslator(CONTEXT);
-  const events: SseEvent[] = [];
-  const reader = new AwsEventStreamReader((event) => events.push(...translator.push(event)));
-  const bytes = bedrockStream(name);
-  for (let offset = 0; offset < bytes.length; offset += size)
-    reader.feed(bytes.subarray(offset, offset + size));
-  reader.end();
-  events.push(...translator.end());
-  return events;
-}
-
-type Json = Record<string, unknown>;
-const bodies = (events: SseEvent[]): Json[] => events.map((event) => JSON.parse(event.data) as Json);
+/** A Converse `.chunks.txt` fixture as Bedrock's wire bytes, fed in pieces of `size` bytes. */
+const replay = (name: string, size = 11): SseEvent[] =>
+  replayAwsEventStream(
+    createConverseStreamToAnthropicTranslator(CONTEXT),
+    splitEvery(encodeAwsEventStream(converseFixtures.lines(name)), size),
+  );
 
 describe('convertAnthropicRequestToConverse', () => {
   it('maps system, turns, tool uses and tool results through the chat shape', () => {
     const { body } = convertAnthropicRequestToConverse(
-      anthropicFixture('request-tool-results.json'),
+      anthropicFixtures.json<AnthropicMessagesRequest>('tool-results.request.json'),
       CONTEXT,
     );
     expect(body.system).toEqual([{ text: 'You can call tools to look things up.' }]);
@@ -83,7 +61,7 @@ describe('convertAnthropicRequestToConverse', () => {
     );
     expect(plan.body.toolConfig?.toolChoice).toEqual({ tool: { name: 'json' } });
     const message = convertConverseResponseToAnthropic(
-      JSON.parse(converseFixture('response-json-tool.json')) as BedrockConverseResponse,
+      converseFixtures.json<BedrockConverseResponse>('json-tool.response.json'),
       plan.context,
     );
     expect(message.content).toEqual([{ type: 'text', text: '{"name":"Science fair","date":"Friday"}' }]);
@@ -94,7 +72,7 @@ describe('convertAnthropicRequestToConverse', () => {
 describe('convertConverseResponseToAnthropic', () => {
   it('returns text and tool_use blocks, the stop reason and the exclusive usage', () => {
     const message = convertConverseResponseToAnthropic(
-      JSON.parse(converseFixture('response-tool-use.json')) as BedrockConverseResponse,
+      converseFixtures.json<BedrockConverseResponse>('tool-use.response.json'),
       CONTEXT,
     );
     expect(message).toMatchObject({
@@ -124,12 +102,12 @@ describe('convertConverseResponseToAnthropic', () => {
 
 describe('createConverseStreamToAnthropicTranslator', () => {
   it('streams ConverseStream frames as Anthropic events, tool inputs and usage included', () => {
-    const events = bodies(replay('stream-tool-use.chunks.txt'));
+    const events = bodies(replay('tool-use.chunks.txt'));
     expect(events[0]).toMatchObject({ type: 'message_start', message: { id: 'msg_bdrk1', model: MODEL } });
     const inputs = new Map<number, string>();
     for (const event of events)
       if (event.type === 'content_block_delta') {
-        const delta = event.delta as Json;
+        const delta = event.delta as Record<string, unknown>;
         if (delta.type === 'input_json_delta')
           inputs.set(event.index as number, (inputs.get(event.index as number) ?? '') + delta.partial_json);
       }
@@ -151,7 +129,7 @@ describe('createConverseStreamToAnthropicTranslator', () => {
   });
 
   it('turns a mid-stream exception into an Anthropic error event and ends there', () => {
-    const events = replay('stream-exception.chunks.txt');
+    const events = replay('mid-stream-error.chunks.txt');
     expect(events.at(-1)).toEqual({
       event: 'error',
       data: JSON.stringify({

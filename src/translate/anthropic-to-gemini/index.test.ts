@@ -1,53 +1,34 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnthropicMessagesRequest } from '../../shapes/anthropic.ts';
 import type { GeminiGenerateContentResponse } from '../../shapes/gemini.ts';
-import { type SseEvent, SseEventReader } from '../../sse/sse-events.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import { eventBodies as bodies, encodeDataEvents, replaySse, splitEvery } from '../test-support/wire.ts';
 import {
   convertAnthropicRequestToGemini,
   convertGeminiResponseToAnthropic,
   createGeminiStreamToAnthropicTranslator,
 } from './index.ts';
 
-// The recorded payloads of the two translators this pair composes.
-const anthropicFixture = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../anthropic-to-openai/__fixtures__/${name}`, import.meta.url), 'utf8'));
-const geminiFixture = (name: string): string =>
-  readFileSync(new URL(`../openai-to-gemini/__fixtures__/${name}`, import.meta.url), 'utf8');
+// The fixtures of the two translators this pair composes.
+const anthropicFixtures = translatorFixtures('anthropic-to-openai');
+const geminiFixtures = translatorFixtures('openai-to-gemini');
 
 const context = () => {
   let next = 0;
   return { model: 'gemini-2.5-flash', created: 1_760_000_000, generateId: () => `id${++next}` };
 };
 
-/** A `.chunks.txt` fixture as Google's wire bytes, cut into pieces of `size` bytes. */
-function wirePieces(name: string, size: number): Uint8Array[] {
-  const lines = geminiFixture(name)
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-  const bytes = new TextEncoder().encode(lines.map((line) => `data: ${line}\r\n\r\n`).join(''));
-  const pieces: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += size)
-    pieces.push(bytes.subarray(offset, offset + size));
-  return pieces;
-}
-
-function replay(name: string, size = 7): SseEvent[] {
-  const translator = createGeminiStreamToAnthropicTranslator(context());
-  const events: SseEvent[] = [];
-  const reader = new SseEventReader((event) => events.push(...translator.push(event)));
-  for (const piece of wirePieces(name, size)) reader.feed(piece);
-  reader.end();
-  events.push(...translator.end());
-  return events;
-}
-
-type Json = Record<string, unknown>;
-const bodies = (events: SseEvent[]): Json[] => events.map((event) => JSON.parse(event.data) as Json);
+/** A Gemini `.chunks.txt` fixture as Google's wire bytes (CRLF), fed in pieces of `size` bytes. */
+const replay = (name: string, size = 7): SseEvent[] =>
+  replaySse(
+    createGeminiStreamToAnthropicTranslator(context()),
+    splitEvery(encodeDataEvents(geminiFixtures.lines(name), '\r\n'), size),
+  );
 
 describe('convertAnthropicRequestToGemini', () => {
   it('maps system, turns, tool uses and tool results through the chat shape', () => {
-    const request = anthropicFixture('request-tool-results.json') as AnthropicMessagesRequest;
+    const request = anthropicFixtures.json<AnthropicMessagesRequest>('tool-results.request.json');
     const body = convertAnthropicRequestToGemini(request, { model: 'gemini-2.5-flash' });
     expect(body.systemInstruction).toEqual({ parts: [{ text: 'You can call tools to look things up.' }] });
     expect(body.contents[0]).toEqual({
@@ -101,7 +82,7 @@ describe('convertAnthropicRequestToGemini', () => {
 
 describe('convertGeminiResponseToAnthropic', () => {
   it('answers text with end_turn and Anthropic usage', () => {
-    const response = JSON.parse(geminiFixture('gemini-text.json')) as GeminiGenerateContentResponse;
+    const response = geminiFixtures.json<GeminiGenerateContentResponse>('text.response.json');
     const message = convertGeminiResponseToAnthropic(response, context());
     expect(message.type).toBe('message');
     expect(message.id).toMatch(/^msg_/);
@@ -111,7 +92,7 @@ describe('convertGeminiResponseToAnthropic', () => {
   });
 
   it('answers function calls with tool_use blocks and stop_reason tool_use', () => {
-    const response = JSON.parse(geminiFixture('gemini-tool-call.json')) as GeminiGenerateContentResponse;
+    const response = geminiFixtures.json<GeminiGenerateContentResponse>('tool-call.response.json');
     const message = convertGeminiResponseToAnthropic(response, context());
     expect(message.stop_reason).toBe('tool_use');
     expect(message.content.filter((block) => block.type === 'tool_use')).toEqual([
@@ -121,7 +102,7 @@ describe('convertGeminiResponseToAnthropic', () => {
   });
 
   it('answers a blocked prompt with stop_reason refusal', () => {
-    const response = JSON.parse(geminiFixture('gemini-blocked-prompt.json')) as GeminiGenerateContentResponse;
+    const response = geminiFixtures.json<GeminiGenerateContentResponse>('blocked-prompt.response.json');
     expect(convertGeminiResponseToAnthropic(response, context()).stop_reason).toBe('refusal');
   });
 });
@@ -129,7 +110,7 @@ describe('convertGeminiResponseToAnthropic', () => {
 describe('createGeminiStreamToAnthropicTranslator', () => {
   it('streams text as one text block, then message_delta with usage and message_stop', () => {
     for (const size of [1, 7, 4096]) {
-      const events = replay('gemini-text.chunks.txt', size);
+      const events = replay('text.chunks.txt', size);
       expect(events.map((event) => event.event)).toEqual([
         'message_start',
         'content_block_start',
@@ -153,9 +134,11 @@ describe('createGeminiStreamToAnthropicTranslator', () => {
   });
 
   it('streams a function call as a tool_use block with its arguments as input_json_delta', () => {
-    const events = bodies(replay('gemini-tool-call.chunks.txt'));
+    const events = bodies(replay('tool-call.chunks.txt'));
     const start = events.find(
-      (body) => body.type === 'content_block_start' && (body.content_block as Json).type === 'tool_use',
+      (body) =>
+        body.type === 'content_block_start' &&
+        (body.content_block as Record<string, unknown>).type === 'tool_use',
     )!;
     expect(start.content_block).toMatchObject({ name: 'get_weather', input: {} });
     const json = events
@@ -170,14 +153,14 @@ describe('createGeminiStreamToAnthropicTranslator', () => {
   });
 
   it('maps MAX_TOKENS to stop_reason max_tokens', () => {
-    const events = bodies(replay('gemini-max-tokens.chunks.txt'));
+    const events = bodies(replay('max-tokens.chunks.txt'));
     expect(events.find((body) => body.type === 'message_delta')).toMatchObject({
       delta: { stop_reason: 'max_tokens' },
     });
   });
 
   it('turns an in-stream Google error into an Anthropic error event and stops there', () => {
-    const events = replay('gemini-error-mid-stream.chunks.txt');
+    const events = replay('mid-stream-error.chunks.txt');
     const last = events.at(-1)!;
     expect(last.event).toBe('error');
     expect(JSON.parse(last.data)).toMatchObject({
@@ -189,7 +172,7 @@ describe('createGeminiStreamToAnthropicTranslator', () => {
 
   it('reports a stream cut short as an error event', () => {
     const translator = createGeminiStreamToAnthropicTranslator(context());
-    const line = geminiFixture('gemini-text.chunks.txt').split('\n')[0]!;
+    const line = geminiFixtures.lines('text.chunks.txt')[0]!;
     const events = [...translator.push({ data: line }), ...translator.end()];
     expect(events[0]!.event).toBe('message_start');
     expect(events.at(-1)!.event).toBe('error');

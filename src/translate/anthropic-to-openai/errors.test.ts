@@ -1,19 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { mapChatErrorToAnthropic, renderAnthropicStreamError } from './errors.ts';
 
-const fixture = (name: string): string =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+const fixture = translatorFixtures('anthropic-to-openai').text;
 
 describe('mapChatErrorToAnthropic', () => {
   it.each([
-    ['error-context-length.json', 'invalid_request_error', "This model's maximum context length"],
-    ['error-invalid-key.json', 'authentication_error', 'Incorrect API key provided'],
-    ['error-rate-limit.json', 'rate_limit_error', 'Rate limit reached for gpt-4o'],
-    ['error-quota.json', 'billing_error', 'You exceeded your current quota'],
-    ['error-server.json', 'api_error', 'The server had an error'],
-    ['error-vllm.json', 'not_found_error', 'The model `llama-3.3-70b` does not exist.'],
-    ['error-google-compat.json', 'rate_limit_error', 'Resource has been exhausted'],
+    ['context-length.error.json', 'invalid_request_error', "This model's maximum context length"],
+    ['invalid-key.error.json', 'authentication_error', 'Incorrect API key provided'],
+    ['rate-limit.error.json', 'rate_limit_error', 'Rate limit reached for gpt-4o'],
+    ['quota.error.json', 'billing_error', 'You exceeded your current quota'],
+    ['server.error.json', 'api_error', 'The server had an error'],
+    ['vllm.error.json', 'not_found_error', 'The model `llama-3.3-70b` does not exist.'],
+    ['google-compat.error.json', 'rate_limit_error', 'Resource has been exhausted'],
   ])('reads %s as %s', (name, type, messageStart) => {
     const detail = mapChatErrorToAnthropic(fixture(name));
     expect(detail.type).toBe(type);

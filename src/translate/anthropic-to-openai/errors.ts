@@ -6,6 +6,8 @@
  */
 import { type AnthropicErrorType, anthropicErrorTypeOfStatus } from '../../shapes/anthropic.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { MAX_ERROR_MESSAGE_LENGTH, readErrorBody } from '../shared/error-bodies.ts';
+import { asRecord } from '../shared/json-record.ts';
 import type { UpstreamErrorDetail } from '../types.ts';
 
 /** OpenAI `error.code` values that decide the type on their own (reference section 1, "Errors"). */
@@ -31,12 +33,6 @@ const TYPE_TYPES: ReadonlyMap<string, AnthropicErrorType> = new Map([
   ['overloaded_error', 'overloaded_error'],
 ]);
 
-const MAX_MESSAGE_LENGTH = 1000;
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-}
-
 function classify(code: unknown, type: unknown): AnthropicErrorType {
   if (typeof code === 'string' && CODE_TYPES.has(code)) return CODE_TYPES.get(code)!;
   if (typeof type === 'string' && TYPE_TYPES.has(type)) return TYPE_TYPES.get(type)!;
@@ -50,23 +46,17 @@ function classify(code: unknown, type: unknown): AnthropicErrorType {
  * `{message, type, code}` of vLLM-style servers and the one-element array of Google's compatible surface.
  */
 export function mapChatErrorToAnthropic(body: unknown): UpstreamErrorDetail {
-  let parsed = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      const text = body.trim();
-      return { message: text ? text.slice(0, MAX_MESSAGE_LENGTH) : 'no message', type: 'api_error' };
-    }
-  }
+  const read = readErrorBody(body);
+  if ('plainText' in read) return read.plainText;
+  let parsed = read.parsed;
   if (Array.isArray(parsed)) parsed = parsed[0];
   const record = asRecord(parsed);
   const error = asRecord(record?.error) ?? record;
   const message =
     typeof error?.message === 'string'
-      ? error.message.slice(0, MAX_MESSAGE_LENGTH)
+      ? error.message.slice(0, MAX_ERROR_MESSAGE_LENGTH)
       : typeof record?.error === 'string'
-        ? record.error.slice(0, MAX_MESSAGE_LENGTH)
+        ? record.error.slice(0, MAX_ERROR_MESSAGE_LENGTH)
         : 'no message';
   return { message, type: classify(error?.code, error?.type) };
 }

@@ -1,18 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../errors/gateway-error.ts';
 import type { AnthropicMessagesRequest } from '../../shapes/anthropic.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertAnthropicRequestToChat } from './request.ts';
 
 const fixture = (name: string): AnthropicMessagesRequest =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+  translatorFixtures('anthropic-to-openai').json(name);
 
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('convertAnthropicRequestToChat', () => {
   it('turns system blocks into a system message and asks a streamed upstream for usage', () => {
-    expect(convertAnthropicRequestToChat(fixture('request-text.json'))).toEqual({
+    expect(convertAnthropicRequestToChat(fixture('text.request.json'))).toEqual({
       model: 'gpt-4o-mini',
       messages: [
         {
@@ -33,7 +33,7 @@ describe('convertAnthropicRequestToChat', () => {
   });
 
   it('maps tools to functions, tool_choice any to required and disable_parallel_tool_use', () => {
-    const body = convertAnthropicRequestToChat(fixture('request-tools.json'));
+    const body = convertAnthropicRequestToChat(fixture('tools.request.json'));
     expect(body.messages).toEqual([{ role: 'user', content: "What's the weather in Paris and in Tokyo?" }]);
     expect(body.tools).toEqual([
       {
@@ -59,7 +59,7 @@ describe('convertAnthropicRequestToChat', () => {
   });
 
   it('turns tool_use into tool_calls and tool_result blocks into tool messages ahead of the user text', () => {
-    const body = convertAnthropicRequestToChat(fixture('request-tool-results.json'));
+    const body = convertAnthropicRequestToChat(fixture('tool-results.request.json'));
     expect(body.messages).toEqual([
       { role: 'system', content: 'You can call tools to look things up.' },
       { role: 'user', content: 'Compare the weather in Paris and Tokyo, and show me the radar.' },
@@ -110,7 +110,7 @@ describe('convertAnthropicRequestToChat', () => {
   });
 
   it('converts image and PDF document blocks into image_url and file parts', () => {
-    const body = convertAnthropicRequestToChat(fixture('request-images.json'));
+    const body = convertAnthropicRequestToChat(fixture('images.request.json'));
     const content = body.messages[0]?.content as unknown as Array<Record<string, unknown>>;
     expect(content.map((part) => part.type)).toEqual(['image_url', 'image_url', 'file', 'text']);
     expect(content[0]).toMatchObject({
@@ -129,7 +129,7 @@ describe('convertAnthropicRequestToChat', () => {
   });
 
   it('turns output_config.format into a json_schema response format, and can put the cap in max_completion_tokens', () => {
-    const request = fixture('request-json-output.json');
+    const request = fixture('json-output.request.json');
     const body = convertAnthropicRequestToChat(request, { maxTokensField: 'max_completion_tokens' });
     expect(body.response_format).toEqual({
       type: 'json_schema',

@@ -23,6 +23,7 @@ import type {
   ChatToolChoice,
   ChatUserContentPart,
 } from '../../shapes/openai.ts';
+import { sanitizeToolId, stringifyToolInput } from '../shared/tool-calls.ts';
 
 /** Marks a tool result the client flagged with `is_error`; chat completions have no such flag. */
 export const TOOL_ERROR_PREFIX = '[tool error] ';
@@ -119,7 +120,7 @@ function convertAssistantTurn(content: AnthropicContentBlockParam[], messages: C
         toolCalls.push({
           id: sanitizeToolCallId(block.id),
           type: 'function',
-          function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+          function: { name: block.name, arguments: stringifyToolInput(block.input) },
         });
         break;
       case 'thinking':
@@ -136,8 +137,7 @@ function convertAssistantTurn(content: AnthropicContentBlockParam[], messages: C
 
 /** Keeps ids usable on Anthropic too (`^[a-zA-Z0-9_-]+$`), should the conversation move back there. */
 export function sanitizeToolCallId(id: string): string {
-  const clean = String(id).replace(/[^a-zA-Z0-9_-]/g, '_');
-  return clean === '' ? 'call_' : clean;
+  return sanitizeToolId(String(id), 'call_');
 }
 
 function systemText(system: string | AnthropicTextBlock[] | undefined): string {

@@ -1,14 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletion } from '../../shapes/openai.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertChatResponseToAnthropic, convertChatUsage, mapChatFinishReason } from './response.ts';
 
-const fixture = (name: string): ChatCompletion =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): ChatCompletion => translatorFixtures('anthropic-to-openai').json(name);
 
 describe('convertChatResponseToAnthropic', () => {
   it('returns the text as a text block and splits cached tokens out of input_tokens', () => {
-    expect(convertChatResponseToAnthropic(fixture('response-text.json'))).toEqual({
+    expect(convertChatResponseToAnthropic(fixture('text.response.json'))).toEqual({
       id: 'msg_chatcmpl-CJ3kZ8n2QpXyTj6bWvR1mLsd4HfGa',
       type: 'message',
       role: 'assistant',
@@ -32,7 +31,7 @@ describe('convertChatResponseToAnthropic', () => {
   });
 
   it('returns tool calls as tool_use blocks with parsed input', () => {
-    const message = convertChatResponseToAnthropic(fixture('response-tool-calls.json'));
+    const message = convertChatResponseToAnthropic(fixture('tool-calls.response.json'));
     expect(message.content).toEqual([
       {
         type: 'tool_use',
@@ -57,29 +56,29 @@ describe('convertChatResponseToAnthropic', () => {
   });
 
   it.each([
-    ['response-length.json', 'max_tokens'],
-    ['response-content-filter.json', 'refusal'],
-    ['response-refusal.json', 'refusal'],
-    ['response-json.json', 'end_turn'],
+    ['length.response.json', 'max_tokens'],
+    ['content-filter.response.json', 'refusal'],
+    ['refusal.response.json', 'refusal'],
+    ['json.response.json', 'end_turn'],
   ])('maps the finish of %s to stop_reason %s', (name, stopReason) => {
     expect(convertChatResponseToAnthropic(fixture(name)).stop_reason).toBe(stopReason);
   });
 
   it('returns a refusal as text and a filtered answer as no content', () => {
-    expect(convertChatResponseToAnthropic(fixture('response-refusal.json')).content).toEqual([
+    expect(convertChatResponseToAnthropic(fixture('refusal.response.json')).content).toEqual([
       { type: 'text', text: "I'm sorry, I can't help with that request." },
     ]);
-    expect(convertChatResponseToAnthropic(fixture('response-content-filter.json')).content).toEqual([]);
+    expect(convertChatResponseToAnthropic(fixture('content-filter.response.json')).content).toEqual([]);
   });
 
   it('returns JSON output verbatim as text', () => {
-    expect(convertChatResponseToAnthropic(fixture('response-json.json')).content).toEqual([
+    expect(convertChatResponseToAnthropic(fixture('json.response.json')).content).toEqual([
       { type: 'text', text: '{"name":"Science fair","date":"Friday","participants":["Alice","Bob"]}' },
     ]);
   });
 
   it('gives invalid tool arguments an empty input, sanitises ids and uses the given id and model', () => {
-    const response = fixture('response-tool-calls.json');
+    const response = fixture('tool-calls.response.json');
     const call = response.choices[0]?.message.tool_calls?.[0];
     if (call) {
       call.id = 'call:1/a';

@@ -11,6 +11,7 @@ import type {
 } from '../../shapes/anthropic.ts';
 import type { ChatCompletion, ChatUsage } from '../../shapes/openai.ts';
 import { count } from '../../shapes/usage.ts';
+import { parseToolArguments } from '../shared/tool-calls.ts';
 import { sanitizeToolCallId } from './request.ts';
 
 export interface AnthropicResponseContext {
@@ -51,19 +52,6 @@ export function convertChatUsage(usage: ChatUsage | null | undefined): Anthropic
 export function toMessageId(upstreamId: unknown): string {
   const id = typeof upstreamId === 'string' && upstreamId !== '' ? upstreamId : 'unknown';
   return id.startsWith('msg_') ? id : `msg_${id}`;
-}
-
-/** Tool-call arguments are a JSON string; anything but a JSON object becomes `{}`. */
-export function parseToolArguments(text: string | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
 }
 
 export function convertChatResponseToAnthropic(

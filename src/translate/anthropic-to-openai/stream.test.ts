@@ -1,40 +1,19 @@
-import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { type SseEvent, SseEventReader, serializeSseEvent } from '../../sse/sse-events.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import { encodeDataEvents, fetchServingSse, replaySse, splitEvery } from '../test-support/wire.ts';
 import type { AnthropicResponseContext } from './response.ts';
 import { createChatStreamToAnthropicTranslator } from './stream.ts';
 
-const fixtureLines = (name: string): string[] =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
+const fixtures = translatorFixtures('anthropic-to-openai');
 
 /** A `.chunks.txt` fixture (one event's data per line) as the bytes an OpenAI upstream sends. */
-const openAiSse = (name: string): Uint8Array =>
-  new TextEncoder().encode(
-    fixtureLines(name)
-      .map((line) => `data: ${line}\n\n`)
-      .join(''),
-  );
-
-const splitEvery = (bytes: Uint8Array, size: number): Uint8Array[] => {
-  const chunks: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += size)
-    chunks.push(bytes.subarray(offset, offset + size));
-  return chunks;
-};
+const openAiSse = (name: string): Uint8Array => encodeDataEvents(fixtures.lines(name));
 
 /** Feeds the byte chunks through SseEventReader and the translator, as the gateway does. */
-function translate(chunks: Uint8Array[], context: AnthropicResponseContext = {}): SseEvent[] {
-  const translator = createChatStreamToAnthropicTranslator(context);
-  const out: SseEvent[] = [];
-  const reader = new SseEventReader((event) => out.push(...translator.push(event)));
-  for (const chunk of chunks) reader.feed(chunk);
-  reader.end();
-  out.push(...translator.end());
-  return out;
-}
+const translate = (chunks: Uint8Array[], context: AnthropicResponseContext = {}): SseEvent[] =>
+  replaySse(createChatStreamToAnthropicTranslator(context), chunks);
 
 type Json = Record<string, unknown>;
 
@@ -104,7 +83,7 @@ function collect(events: SseEvent[]) {
 
 describe('createChatStreamToAnthropicTranslator', () => {
   it('translates a text stream into message_start, one text block, message_delta with usage and message_stop', () => {
-    const events = translate([openAiSse('stream-text.chunks.txt')]);
+    const events = translate([openAiSse('text.chunks.txt')]);
     const pieces = [
       'The',
       ' README',
@@ -158,7 +137,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('gives the same events whatever byte boundary splits the upstream stream', () => {
-    const bytes = openAiSse('stream-text.chunks.txt');
+    const bytes = openAiSse('text.chunks.txt');
     const expected = translate([bytes]);
     expect(translate(splitEvery(bytes, 1))).toEqual(expected);
     for (let cut = 1; cut < bytes.length; cut++)
@@ -166,7 +145,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('opens a tool_use block per tool call and streams its arguments as input_json_delta, exactly', () => {
-    const bytes = openAiSse('stream-tool-calls.chunks.txt');
+    const bytes = openAiSse('tool-calls.chunks.txt');
     const expected = translate([bytes]);
     for (let cut = 1; cut < bytes.length; cut++)
       expect(translate([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(expected);
@@ -204,7 +183,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('keeps every delta before its block stop when an upstream interleaves tool-call fragments', () => {
-    const bytes = openAiSse('stream-tool-calls-interleaved.chunks.txt');
+    const bytes = openAiSse('tool-calls-interleaved.chunks.txt');
     const expected = translate([bytes]);
     for (let cut = 1; cut < bytes.length; cut++)
       expect(translate([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(expected);
@@ -235,7 +214,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('streams the first tool call live and holds later blocks until the finish', () => {
-    const lines = fixtureLines('stream-tool-calls-interleaved.chunks.txt');
+    const lines = fixtures.lines('tool-calls-interleaved.chunks.txt');
     const translator = createChatStreamToAnthropicTranslator();
     const perLine = lines.map((line) => translator.push({ data: line }).map((event) => event.event));
     expect(perLine[4]).toEqual(['content_block_delta']); // call 0's fragment, live
@@ -244,13 +223,11 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('is read correctly by the official Anthropic client when tool-call fragments interleave', async () => {
-    const body = translate([openAiSse('stream-tool-calls-interleaved.chunks.txt')])
-      .map(serializeSseEvent)
-      .join('');
+    const events = translate([openAiSse('tool-calls-interleaved.chunks.txt')]);
     const client = new Anthropic({
       apiKey: 'test',
       baseURL: 'http://gateway.test',
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const message = await client.messages
       .stream({ model: 'vllm/qwen', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
@@ -262,7 +239,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('finishes at [DONE] when the upstream sends no usage chunk', () => {
-    const result = collect(translate(splitEvery(openAiSse('stream-length-no-usage.chunks.txt'), 5)));
+    const result = collect(translate(splitEvery(openAiSse('length-no-usage.chunks.txt'), 5)));
     expect(result.blocks.map((block) => block.text)).toEqual(['The first image shows a small ant on a']);
     expect(result.messageDelta?.delta).toEqual({ stop_reason: 'max_tokens', stop_sequence: null });
     expect(result.messageDelta?.usage).toMatchObject({ output_tokens: 0 });
@@ -270,13 +247,13 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('streams a refusal as text with stop_reason refusal', () => {
-    const result = collect(translate(splitEvery(openAiSse('stream-refusal.chunks.txt'), 9)));
+    const result = collect(translate(splitEvery(openAiSse('refusal.chunks.txt'), 9)));
     expect(result.blocks.map((block) => block.text)).toEqual(["I'm sorry, I can't help with that request."]);
     expect(result.messageDelta?.delta).toEqual({ stop_reason: 'refusal', stop_sequence: null });
   });
 
   it('surfaces an error chunk as an error event and sends nothing after it', () => {
-    const events = translate(splitEvery(openAiSse('stream-error.chunks.txt'), 4));
+    const events = translate(splitEvery(openAiSse('mid-stream-error.chunks.txt'), 4));
     const result = collect(events);
     expect(result.blocks.map((block) => block.text)).toEqual(['Here is the start of a long answer']);
     expect(result.stopped).toBe(false);
@@ -287,7 +264,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('ends the message as soon as the usage chunk arrives, without waiting for [DONE]', () => {
-    const lines = fixtureLines('stream-tool-calls.chunks.txt');
+    const lines = fixtures.lines('tool-calls.chunks.txt');
     const translator = createChatStreamToAnthropicTranslator();
     for (const line of lines.slice(0, -2)) translator.push({ data: line });
     const atUsage = translator.push({ data: lines.at(-2)! });
@@ -305,7 +282,7 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('reports a stream cut short before its finish as an error, and completes one that only lost [DONE]', () => {
-    const lines = fixtureLines('stream-tool-calls.chunks.txt');
+    const lines = fixtures.lines('tool-calls.chunks.txt');
     const run = (count: number) => {
       const translator = createChatStreamToAnthropicTranslator({ messageId: 'msg_01Cut' });
       const events = lines.slice(0, count).flatMap((line) => translator.push({ data: line }));
@@ -323,13 +300,11 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('is read correctly by the official Anthropic client, tool inputs included', async () => {
-    const body = translate([openAiSse('stream-tool-calls.chunks.txt')], { model: 'openai/gpt-4.1' })
-      .map(serializeSseEvent)
-      .join('');
+    const events = translate([openAiSse('tool-calls.chunks.txt')], { model: 'openai/gpt-4.1' });
     const client = new Anthropic({
       apiKey: 'test',
       baseURL: 'http://gateway.test',
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const message = await client.messages
       .stream({ model: 'openai/gpt-4.1', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
@@ -353,14 +328,12 @@ describe('createChatStreamToAnthropicTranslator', () => {
   });
 
   it('makes the official Anthropic client throw on the error event', async () => {
-    const body = translate([openAiSse('stream-error.chunks.txt')])
-      .map(serializeSseEvent)
-      .join('');
+    const events = translate([openAiSse('mid-stream-error.chunks.txt')]);
     const client = new Anthropic({
       apiKey: 'test',
       baseURL: 'http://gateway.test',
       maxRetries: 0,
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const stream = client.messages.stream({
       model: 'openai/gpt-4.1',

@@ -7,6 +7,7 @@
  */
 import type { ChatUsage } from '../../shapes/openai.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { asRecord, type JsonRecord, parseJsonRecord } from '../shared/json-record.ts';
 import type { StreamTranslator } from '../types.ts';
 import { mapChatErrorToAnthropic, renderAnthropicStreamError } from './errors.ts';
 import { sanitizeToolCallId } from './request.ts';
@@ -17,23 +18,9 @@ import {
   toMessageId,
 } from './response.ts';
 
-type Json = Record<string, unknown>;
-
-function asRecord(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null ? (value as Json) : undefined;
-}
-
-function parseData(data: string): Json | undefined {
-  try {
-    return asRecord(JSON.parse(data));
-  } catch {
-    return undefined;
-  }
-}
-
 type HeldBlock = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: string };
 
-const anthropicEvent = (body: Json & { type: string }): SseEvent => ({
+const anthropicEvent = (body: JsonRecord & { type: string }): SseEvent => ({
   event: body.type,
   data: JSON.stringify(body),
 });
@@ -64,7 +51,7 @@ export function createChatStreamToAnthropicTranslator(
   let refused = false;
   let usage: ChatUsage | undefined;
 
-  const start = (chunk: Json): SseEvent[] => {
+  const start = (chunk: JsonRecord): SseEvent[] => {
     if (started) return [];
     started = true;
     if (messageId === '') messageId = toMessageId(chunk.id);
@@ -124,7 +111,7 @@ export function createChatStreamToAnthropicTranslator(
     return events;
   };
 
-  const appendToolCall = (call: Json, position: number): SseEvent[] => {
+  const appendToolCall = (call: JsonRecord, position: number): SseEvent[] => {
     const toolIndex = typeof call.index === 'number' ? call.index : position;
     const fn = asRecord(call.function);
     const name = typeof fn?.name === 'string' ? fn.name : '';
@@ -215,7 +202,7 @@ export function createChatStreamToAnthropicTranslator(
     return [renderAnthropicStreamError(mapChatErrorToAnthropic(body))];
   };
 
-  const translateChunk = (chunk: Json): SseEvent[] => {
+  const translateChunk = (chunk: JsonRecord): SseEvent[] => {
     const events = start(chunk);
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     for (const choice of choices.map(asRecord)) {
@@ -244,7 +231,7 @@ export function createChatStreamToAnthropicTranslator(
     push(event) {
       if (finished) return [];
       if (event.data === '[DONE]') return [...start({}), ...finish()];
-      const chunk = parseData(event.data);
+      const chunk = parseJsonRecord(event.data);
       if (chunk === undefined) return [];
       if (chunk.error !== undefined && chunk.error !== null) return fail(chunk);
       return translateChunk(chunk);

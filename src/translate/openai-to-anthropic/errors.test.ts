@@ -1,16 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { mapAnthropicErrorToChat, renderChatStreamError } from './errors.ts';
 
-const fixture = (name: string): string =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+const fixture = translatorFixtures('openai-to-anthropic').text;
 
 describe('mapAnthropicErrorToChat', () => {
   it.each([
-    ['error-overloaded.json', 'overloaded_error', 'Overloaded'],
-    ['error-invalid-request.json', 'invalid_request_error', 'messages.1.content.0.tool_result: unexpected'],
-    ['error-rate-limit.json', 'rate_limit_error', 'This request would exceed the rate limit'],
-    ['error-billing.json', 'insufficient_quota', 'Your credit balance is too low'],
+    ['overloaded.error.json', 'overloaded_error', 'Overloaded'],
+    ['invalid-request.error.json', 'invalid_request_error', 'messages.1.content.0.tool_result: unexpected'],
+    ['rate-limit.error.json', 'rate_limit_error', 'This request would exceed the rate limit'],
+    ['billing.error.json', 'insufficient_quota', 'Your credit balance is too low'],
   ])('reads %s as %s', (name, type, messageStart) => {
     const detail = mapAnthropicErrorToChat(fixture(name));
     expect(detail.type).toBe(type);
@@ -18,7 +17,7 @@ describe('mapAnthropicErrorToChat', () => {
   });
 
   it('accepts an already parsed body', () => {
-    expect(mapAnthropicErrorToChat(JSON.parse(fixture('error-overloaded.json')))).toEqual({
+    expect(mapAnthropicErrorToChat(JSON.parse(fixture('overloaded.error.json')))).toEqual({
       message: 'Overloaded',
       type: 'overloaded_error',
     });

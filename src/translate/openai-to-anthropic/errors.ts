@@ -4,6 +4,8 @@
  * (reference/providers.md section 7) is the gateway's, in upstream/error-mapping.ts.
  */
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { MAX_ERROR_MESSAGE_LENGTH, readErrorBody } from '../shared/error-bodies.ts';
+import { asRecord } from '../shared/json-record.ts';
 import type { UpstreamErrorDetail } from '../types.ts';
 
 /**
@@ -26,26 +28,13 @@ const ERROR_TYPES: ReadonlyMap<string, string> = new Map([
 /** The code in-stream error chunks carry, the same as the gateway's UpstreamError. */
 const STREAM_ERROR_CODE = 'service.upstream_error';
 
-const MAX_MESSAGE_LENGTH = 1000;
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-}
-
 /** Accepts the raw body text or the parsed value; never throws. */
 export function mapAnthropicErrorToChat(body: unknown): UpstreamErrorDetail {
-  let parsed = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      const text = body.trim();
-      return { message: text ? text.slice(0, MAX_MESSAGE_LENGTH) : 'no message', type: 'api_error' };
-    }
-  }
-  const error = asRecord(asRecord(parsed)?.error);
+  const read = readErrorBody(body);
+  if ('plainText' in read) return read.plainText;
+  const error = asRecord(asRecord(read.parsed)?.error);
   const message =
-    typeof error?.message === 'string' ? error.message.slice(0, MAX_MESSAGE_LENGTH) : 'no message';
+    typeof error?.message === 'string' ? error.message.slice(0, MAX_ERROR_MESSAGE_LENGTH) : 'no message';
   const type = typeof error?.type === 'string' ? (ERROR_TYPES.get(error.type) ?? 'api_error') : 'api_error';
   return { message, type };
 }

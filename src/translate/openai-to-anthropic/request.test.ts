@@ -1,25 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../errors/gateway-error.ts';
 import type { ChatCompletionRequest } from '../../shapes/openai.ts';
+import { translatorFixtures, WEATHER_SCHEMA } from '../test-support/fixtures.ts';
 import { convertChatRequestToAnthropic, defaultMaxTokensFor } from './request.ts';
 
-const fixture = (name: string): ChatCompletionRequest =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
-
-const WEATHER_SCHEMA = {
-  type: 'object',
-  properties: {
-    city: { type: 'string', description: 'City name, e.g. Paris' },
-    unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
-  },
-  required: ['city'],
-  additionalProperties: false,
-};
+const fixture = (name: string): ChatCompletionRequest => translatorFixtures('openai-to-anthropic').json(name);
 
 describe('convertChatRequestToAnthropic', () => {
   it('moves system and developer messages to top-level system, clamps temperature and drops what Anthropic lacks', () => {
-    const plan = convertChatRequestToAnthropic(fixture('request-text.json'));
+    const plan = convertChatRequestToAnthropic(fixture('text.request.json'));
     expect(plan.body).toEqual({
       model: 'claude-sonnet-4-5-20250929',
       max_tokens: 8192,
@@ -39,7 +28,7 @@ describe('convertChatRequestToAnthropic', () => {
   });
 
   it('maps tools to input_schema, a named tool_choice to type tool, and parallel_tool_calls:false', () => {
-    const { body, context } = convertChatRequestToAnthropic(fixture('request-tools.json'));
+    const { body, context } = convertChatRequestToAnthropic(fixture('tools.request.json'));
     expect(body.max_tokens).toBe(1024); // max_completion_tokens wins over max_tokens
     expect(body.tools).toEqual([
       {
@@ -55,7 +44,7 @@ describe('convertChatRequestToAnthropic', () => {
   });
 
   it('turns tool calls into tool_use blocks and tool messages into tool_result blocks of the next user turn', () => {
-    const { body } = convertChatRequestToAnthropic(fixture('request-tool-results.json'));
+    const { body } = convertChatRequestToAnthropic(fixture('tool-results.request.json'));
     expect(body.system).toEqual([
       { type: 'text', text: 'You can call tools to look things up.' },
       { type: 'text', text: 'Keep the comparison to two sentences.' },
@@ -104,7 +93,7 @@ describe('convertChatRequestToAnthropic', () => {
   });
 
   it('converts image data URLs to base64 sources, http URLs to url sources, and PDF files to documents', () => {
-    const { body } = convertChatRequestToAnthropic(fixture('request-images.json'));
+    const { body } = convertChatRequestToAnthropic(fixture('images.request.json'));
     const content = body.messages[0]?.content as unknown as Array<Record<string, unknown>>;
     expect(content.map((block) => block.type)).toEqual(['text', 'image', 'image', 'image', 'document']);
     expect(content[1]).toEqual({
@@ -132,7 +121,7 @@ describe('convertChatRequestToAnthropic', () => {
   });
 
   it('answers json_schema with a forced JSON tool and tells the response translators its name', () => {
-    const request = fixture('request-json-schema.json');
+    const request = fixture('json-schema.request.json');
     const { body, context } = convertChatRequestToAnthropic(request);
     expect(body.tools).toEqual([
       {
@@ -146,7 +135,7 @@ describe('convertChatRequestToAnthropic', () => {
   });
 
   it('uses output_config.format for json_schema on models with native structured output', () => {
-    const request = fixture('request-json-schema.json');
+    const request = fixture('json-schema.request.json');
     const { body, context } = convertChatRequestToAnthropic(request, { nativeStructuredOutput: true });
     expect(body.output_config).toEqual({
       format: {
@@ -159,7 +148,7 @@ describe('convertChatRequestToAnthropic', () => {
   });
 
   it('adds a permissive JSON tool for json_object beside client tools, renamed around a clash, and requires a tool call', () => {
-    const { body, context } = convertChatRequestToAnthropic(fixture('request-json-object.json'));
+    const { body, context } = convertChatRequestToAnthropic(fixture('json-object.request.json'));
     expect(body.tools?.map((tool) => tool.name)).toEqual(['json', 'json_2']);
     expect(body.tools?.[1]).toMatchObject({ input_schema: { type: 'object', additionalProperties: true } });
     expect(body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });

@@ -7,14 +7,12 @@ import type {
   AnthropicContentBlockParam,
   AnthropicCustomTool,
   AnthropicImageMediaType,
-  AnthropicMessageParam,
   AnthropicMessagesRequest,
   AnthropicTextBlock,
   AnthropicToolChoice,
   AnthropicToolResultBlock,
 } from '../../shapes/anthropic.ts';
 import type {
-  ChatAssistantMessage,
   ChatCompletionRequest,
   ChatResponseFormat,
   ChatTextPart,
@@ -23,6 +21,10 @@ import type {
   ChatToolMessage,
   ChatUserContentPart,
 } from '../../shapes/openai.ts';
+import { chatTextPieces, convertChatMessagesToTurns, type TurnBlockWriter } from '../shared/chat-messages.ts';
+import { ANY_OBJECT_SCHEMA, planJsonOutputTool } from '../shared/json-output-tool.ts';
+import { convertStopSequences } from '../shared/stop-sequences.ts';
+import { sanitizeToolId } from '../shared/tool-calls.ts';
 import type { ChatResponseContext } from './response.ts';
 
 /**
@@ -41,17 +43,8 @@ export function defaultMaxTokensFor(model: string): number {
   return DEFAULT_MAX_TOKENS.find(([pattern]) => pattern.test(model))?.[1] ?? FALLBACK_MAX_TOKENS;
 }
 
-/**
- * The name of the gateway's synthetic tool for JSON output (reference: "forced tool `json`");
- * a client tool of the same name pushes it to the next free variant.
- */
-export const JSON_TOOL_NAME = 'json';
-
-/** Schema of the JSON tool for `json_object`: any object. */
-const ANY_OBJECT_SCHEMA = { type: 'object', additionalProperties: true };
-
-/** Stands in for a missing first user turn (Anthropic conversations start with the user). */
-const OPENING_USER_TEXT = '.';
+/** The gateway's synthetic tool for JSON output (see shared/json-output-tool.ts). */
+export { JSON_TOOL_NAME } from '../shared/json-output-tool.ts';
 
 const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set([
   'image/jpeg',
@@ -78,21 +71,7 @@ export interface AnthropicRequestPlan {
 
 /** Tool-use ids must match `^[a-zA-Z0-9_-]+$`; the same mapping applies to `tool_use` and `tool_result`. */
 export function sanitizeToolUseId(id: string): string {
-  const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_');
-  return clean === '' ? 'toolu_' : clean;
-}
-
-/** Tool-call arguments are a JSON string; anything but a JSON object becomes `{}`. */
-export function parseToolArguments(text: string | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+  return sanitizeToolId(id, 'toolu_');
 }
 
 interface DataUrl {
@@ -172,39 +151,16 @@ function convertUserPart(part: ChatUserContentPart): AnthropicContentBlockParam 
   }
 }
 
-function textBlocks(content: string | ChatTextPart[] | null | undefined): AnthropicTextBlock[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
-  if (!Array.isArray(content)) return [];
-  const blocks: AnthropicTextBlock[] = [];
-  for (const part of content) {
-    const text = part.type === 'text' ? part.text : (part as { refusal?: string }).refusal;
-    if (typeof text === 'string' && text !== '') blocks.push({ type: 'text', text });
-  }
-  return blocks;
-}
+/** Anthropic refuses empty text blocks. */
+const keepsText = (text: string): boolean => text !== '';
 
-function convertAssistant(message: ChatAssistantMessage): AnthropicContentBlockParam[] {
-  const blocks: AnthropicContentBlockParam[] = textBlocks(
-    message.content as string | ChatTextPart[] | null | undefined,
-  );
-  if (blocks.length === 0 && typeof message.refusal === 'string' && message.refusal !== '')
-    blocks.push({ type: 'text', text: message.refusal });
-  for (const call of message.tool_calls ?? []) {
-    if (call.type !== 'function' || call.function === undefined)
-      throw new InvalidRequestError(`unsupported tool call type '${call.type}'`);
-    blocks.push({
-      type: 'tool_use',
-      id: sanitizeToolUseId(call.id),
-      name: call.function.name,
-      input: parseToolArguments(call.function.arguments),
-    });
-  }
-  return blocks;
+function textBlocks(content: string | ChatTextPart[]): AnthropicTextBlock[] {
+  return chatTextPieces(content)
+    .filter(keepsText)
+    .map((text) => ({ type: 'text', text }));
 }
 
 function convertToolResult(message: ChatToolMessage): AnthropicToolResultBlock {
-  if (typeof message.tool_call_id !== 'string')
-    throw new InvalidRequestError('tool messages need a tool_call_id');
   const block: AnthropicToolResultBlock = {
     type: 'tool_result',
     tool_use_id: sanitizeToolUseId(message.tool_call_id),
@@ -218,77 +174,18 @@ function convertToolResult(message: ChatToolMessage): AnthropicToolResultBlock {
   return block;
 }
 
-interface Turn {
-  role: 'user' | 'assistant';
-  content: AnthropicContentBlockParam[];
-}
-
-/** Appends blocks as a turn, merging into the previous turn of the same role (Anthropic's rule). */
-function appendTurn(turns: Turn[], role: Turn['role'], blocks: AnthropicContentBlockParam[]): void {
-  if (blocks.length === 0) return;
-  const last = turns.at(-1);
-  if (last?.role === role) last.content.push(...blocks);
-  else turns.push({ role, content: blocks });
-}
-
-function convertMessages(request: ChatCompletionRequest): {
-  system: AnthropicTextBlock[];
-  messages: AnthropicMessageParam[];
-} {
-  if (!Array.isArray(request.messages)) throw new InvalidRequestError('messages must be an array');
-  const system: AnthropicTextBlock[] = [];
-  const turns: Turn[] = [];
-  for (const message of request.messages) {
-    switch (message.role) {
-      case 'system':
-      case 'developer':
-        system.push(...textBlocks(message.content));
-        break;
-      case 'user': {
-        if (typeof message.content !== 'string' && !Array.isArray(message.content))
-          throw new InvalidRequestError('user message content must be a string or an array of parts');
-        const blocks =
-          typeof message.content === 'string'
-            ? textBlocks(message.content)
-            : message.content.flatMap((part) => convertUserPart(part) ?? []);
-        appendTurn(turns, 'user', blocks);
-        break;
-      }
-      case 'assistant':
-        appendTurn(turns, 'assistant', convertAssistant(message));
-        break;
-      case 'tool':
-        appendTurn(turns, 'user', [convertToolResult(message)]);
-        break;
-      default:
-        throw new InvalidRequestError(`unsupported message role '${(message as { role?: unknown }).role}'`);
-    }
-  }
-  if (turns.length === 0) throw new InvalidRequestError('messages must contain a user or assistant message');
-  for (const turn of turns) {
-    // Tool results answer the previous assistant turn and must come first in the user turn.
-    if (turn.role === 'user')
-      turn.content = [
-        ...turn.content.filter((block) => block.type === 'tool_result'),
-        ...turn.content.filter((block) => block.type !== 'tool_result'),
-      ];
-  }
-  if (turns[0]?.role === 'assistant')
-    turns.unshift({ role: 'user', content: [{ type: 'text', text: OPENING_USER_TEXT }] });
-  trimPrefill(turns);
-  return { system, messages: turns };
-}
-
-/** A trailing assistant turn is a prefill, which Anthropic refuses with trailing whitespace. */
-function trimPrefill(turns: Turn[]): void {
-  const last = turns.at(-1);
-  const block = last?.content.at(-1);
-  if (last?.role !== 'assistant' || block?.type !== 'text') return;
-  block.text = block.text.trimEnd();
-  if (block.text !== '') return;
-  last.content.pop();
-  if (last.content.length === 0) turns.pop();
-}
+const ANTHROPIC_BLOCKS: TurnBlockWriter<AnthropicContentBlockParam, AnthropicTextBlock> = {
+  keepsText,
+  text: (text) => ({ type: 'text', text }),
+  isText: (block): block is AnthropicTextBlock => block.type === 'text',
+  userPart: (part) => {
+    const block = convertUserPart(part);
+    return block === undefined ? [] : [block];
+  },
+  toolUse: (id, name, input) => ({ type: 'tool_use', id: sanitizeToolUseId(id), name, input }),
+  toolResult: convertToolResult,
+  isToolResult: (block) => block.type === 'tool_result',
+};
 
 function convertTools(tools: ChatTool[]): AnthropicCustomTool[] {
   return tools.map((tool) => {
@@ -314,13 +211,6 @@ function convertToolChoice(choice: ChatToolChoice | undefined): AnthropicToolCho
   throw new InvalidRequestError('tool_choice must be none, auto, required or a named function');
 }
 
-function pickJsonToolName(tools: AnthropicCustomTool[]): string {
-  const taken = new Set(tools.map((tool) => tool.name));
-  if (!taken.has(JSON_TOOL_NAME)) return JSON_TOOL_NAME;
-  for (let suffix = 2; ; suffix++)
-    if (!taken.has(`${JSON_TOOL_NAME}_${suffix}`)) return `${JSON_TOOL_NAME}_${suffix}`;
-}
-
 interface ToolPlan {
   tools?: AnthropicCustomTool[];
   toolChoice?: AnthropicToolChoice;
@@ -338,18 +228,18 @@ function planTools(request: ChatCompletionRequest, options: ChatToAnthropicOptio
   let toolChoice = convertToolChoice(request.tool_choice);
   const format: ChatResponseFormat | undefined = request.response_format;
   const plan: ToolPlan = {};
+  const jsonTool =
+    format?.type === 'json_schema' && options.nativeStructuredOutput
+      ? undefined
+      : planJsonOutputTool(
+          format,
+          tools.map((tool) => tool.name),
+        );
   if (format?.type === 'json_schema' && options.nativeStructuredOutput) {
     plan.outputFormat = { type: 'json_schema', schema: format.json_schema?.schema ?? ANY_OBJECT_SCHEMA };
-  } else if (format?.type === 'json_schema' || format?.type === 'json_object') {
-    const name = pickJsonToolName(tools);
-    const schemaFormat = format.type === 'json_schema' ? format.json_schema : undefined;
-    tools.push({
-      name,
-      description:
-        schemaFormat?.description ??
-        'Answer with the final response as JSON by calling this tool with it as input.',
-      input_schema: schemaFormat?.schema ?? ANY_OBJECT_SCHEMA,
-    });
+  } else if (jsonTool !== undefined) {
+    const { name } = jsonTool;
+    tools.push({ name, description: jsonTool.description, input_schema: jsonTool.schema });
     plan.jsonToolName = name;
     const clientToolsUsable = tools.length > 1 && toolChoice?.type !== 'none';
     if (!clientToolsUsable) toolChoice = { type: 'tool', name };
@@ -366,13 +256,6 @@ function planTools(request: ChatCompletionRequest, options: ChatToAnthropicOptio
   return plan;
 }
 
-function convertStop(stop: string | string[] | null | undefined): string[] {
-  if (typeof stop === 'string') return stop === '' ? [] : [stop];
-  return Array.isArray(stop)
-    ? stop.filter((sequence) => typeof sequence === 'string' && sequence !== '')
-    : [];
-}
-
 /** Converts the request; throws InvalidRequestError for what Anthropic cannot express. */
 export function convertChatRequestToAnthropic(
   request: ChatCompletionRequest,
@@ -381,9 +264,9 @@ export function convertChatRequestToAnthropic(
   if (typeof request.n === 'number' && request.n > 1)
     throw new InvalidRequestError('n > 1 is not supported by Anthropic models');
   const model = options.model ?? request.model;
-  const { system, messages } = convertMessages(request);
+  const { system, turns: messages } = convertChatMessagesToTurns(request.messages, ANTHROPIC_BLOCKS);
   const toolPlan = planTools(request, options);
-  const stopSequences = convertStop(request.stop);
+  const stopSequences = convertStopSequences(request.stop);
   const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? defaultMaxTokensFor(model);
   const body: AnthropicMessagesRequest = { model, max_tokens: maxTokens, messages };
   if (system.length > 0) body.system = system;

@@ -1,16 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnthropicMessagesResponse } from '../../shapes/anthropic.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertAnthropicResponseToChat, convertAnthropicUsage, mapAnthropicStopReason } from './response.ts';
 
 const fixture = (name: string): AnthropicMessagesResponse =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+  translatorFixtures('openai-to-anthropic').json(name);
 
 const CREATED = 1_761_000_000;
 
 describe('convertAnthropicResponseToChat', () => {
   it('joins text blocks and counts cache reads and writes into prompt_tokens', () => {
-    expect(convertAnthropicResponseToChat(fixture('response-text.json'), { created: CREATED })).toEqual({
+    expect(convertAnthropicResponseToChat(fixture('text.response.json'), { created: CREATED })).toEqual({
       id: 'msg_01HvJ5WxG8ZQ9YkC2rTqP3aN',
       object: 'chat.completion',
       created: CREATED,
@@ -38,7 +38,7 @@ describe('convertAnthropicResponseToChat', () => {
   });
 
   it('returns tool_use blocks as tool_calls with JSON-string arguments and drops thinking', () => {
-    const completion = convertAnthropicResponseToChat(fixture('response-tool-use.json'), {
+    const completion = convertAnthropicResponseToChat(fixture('tool-use.response.json'), {
       created: CREATED,
     });
     expect(completion.choices[0]).toEqual({
@@ -72,7 +72,7 @@ describe('convertAnthropicResponseToChat', () => {
   });
 
   it('sends content null when the answer is only tool calls', () => {
-    const message = convertAnthropicResponseToChat(fixture('response-only-tool-use.json')).choices[0]
+    const message = convertAnthropicResponseToChat(fixture('only-tool-use.response.json')).choices[0]
       ?.message;
     expect(message?.content).toBeNull();
     expect(message?.tool_calls?.[0]?.function).toEqual({
@@ -82,17 +82,17 @@ describe('convertAnthropicResponseToChat', () => {
   });
 
   it.each([
-    ['response-max-tokens.json', 'length'],
-    ['response-stop-sequence.json', 'stop'],
-    ['response-refusal.json', 'content_filter'],
-    ['response-text.json', 'stop'],
-    ['response-only-tool-use.json', 'tool_calls'],
+    ['max-tokens.response.json', 'length'],
+    ['stop-sequence.response.json', 'stop'],
+    ['refusal.response.json', 'content_filter'],
+    ['text.response.json', 'stop'],
+    ['only-tool-use.response.json', 'tool_calls'],
   ])('maps the stop reason of %s to %s', (name, finishReason) => {
     expect(convertAnthropicResponseToChat(fixture(name)).choices[0]?.finish_reason).toBe(finishReason);
   });
 
   it("returns the JSON tool's input as the content with finish_reason stop", () => {
-    const choice = convertAnthropicResponseToChat(fixture('response-json-tool.json'), {
+    const choice = convertAnthropicResponseToChat(fixture('json-tool.response.json'), {
       jsonToolName: 'json',
     }).choices[0];
     expect(choice?.message).toEqual({
@@ -104,14 +104,14 @@ describe('convertAnthropicResponseToChat', () => {
   });
 
   it('treats a tool named json as an ordinary tool when the request asked for no JSON output', () => {
-    const choice = convertAnthropicResponseToChat(fixture('response-json-tool.json')).choices[0];
+    const choice = convertAnthropicResponseToChat(fixture('json-tool.response.json')).choices[0];
     expect(choice?.message.tool_calls?.[0]?.function.name).toBe('json');
     expect(choice?.finish_reason).toBe('tool_calls');
   });
 
   it('shows the client model name when given', () => {
     expect(
-      convertAnthropicResponseToChat(fixture('response-text.json'), { model: 'anthropic/claude' }).model,
+      convertAnthropicResponseToChat(fixture('text.response.json'), { model: 'anthropic/claude' }).model,
     ).toBe('anthropic/claude');
   });
 });

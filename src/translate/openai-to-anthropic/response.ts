@@ -3,9 +3,18 @@
  * "Response" and "Usage math").
  */
 
-import type { AnthropicMessagesResponse, AnthropicUsage } from '../../shapes/anthropic.ts';
-import type { ChatCompletion, ChatFinishReason, ChatToolCall, ChatUsage } from '../../shapes/openai.ts';
-import { count } from '../../shapes/usage.ts';
+import type {
+  AnthropicMessagesResponse,
+  AnthropicResponseBlock,
+  AnthropicUsage,
+} from '../../shapes/anthropic.ts';
+import type { ChatCompletion, ChatFinishReason, ChatUsage } from '../../shapes/openai.ts';
+import {
+  type AnswerBlock,
+  convertAnswerToChatCompletion,
+  mapStopReasonByTable,
+} from '../shared/chat-completion.ts';
+import { convertExclusiveUsageToChat } from '../shared/usage.ts';
 
 /** What the response and stream translators need to know about the request; see convertChatRequestToAnthropic. */
 export interface ChatResponseContext {
@@ -38,69 +47,39 @@ export function mapAnthropicStopReason(
   reason: string | null | undefined,
   answeredWithJsonTool = false,
 ): ChatFinishReason {
-  if (reason === 'tool_use' && answeredWithJsonTool) return 'stop';
-  return (reason == null ? undefined : FINISH_REASONS[reason]) ?? 'stop';
+  return mapStopReasonByTable(FINISH_REASONS, reason, answeredWithJsonTool);
 }
 
-/**
- * Anthropic's input_tokens exclude cache reads and writes; OpenAI's prompt_tokens include them:
- * prompt = input + cache_read + cache_creation, cached = cache_read, completion = output.
- */
+/** Anthropic's input_tokens exclude cache reads (cache_read) and writes (cache_creation). */
 export function convertAnthropicUsage(usage: Partial<AnthropicUsage> | null | undefined): ChatUsage {
-  const cacheRead = count(usage?.cache_read_input_tokens);
-  const promptTokens = count(usage?.input_tokens) + cacheRead + count(usage?.cache_creation_input_tokens);
-  const completionTokens = count(usage?.output_tokens);
-  return {
-    prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: cacheRead },
-  };
+  return convertExclusiveUsageToChat({
+    input: usage?.input_tokens,
+    cacheRead: usage?.cache_read_input_tokens,
+    cacheWrite: usage?.cache_creation_input_tokens,
+    output: usage?.output_tokens,
+  });
+}
+
+/** Anthropic content blocks in chat terms; thinking, redacted_thinking and server-tool blocks have none. */
+function toAnswerBlock(block: AnthropicResponseBlock): AnswerBlock {
+  if (block.type === 'text') return { type: 'text', text: block.text };
+  if (block.type === 'tool_use')
+    return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+  return undefined;
 }
 
 export function convertAnthropicResponseToChat(
   response: AnthropicMessagesResponse,
   context: ChatResponseContext = {},
 ): ChatCompletion {
-  let text = '';
-  let hasText = false;
-  const toolCalls: ChatToolCall[] = [];
-  for (const block of Array.isArray(response.content) ? response.content : []) {
-    if (block.type === 'text') {
-      text += block.text;
-      hasText = true;
-    } else if (block.type === 'tool_use' && block.name === context.jsonToolName) {
-      text += JSON.stringify(block.input ?? {});
-      hasText = true;
-    } else if (block.type === 'tool_use') {
-      toolCalls.push({
-        id: block.id,
-        type: 'function',
-        function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
-      });
-    }
-    // thinking, redacted_thinking and server-tool blocks have no chat-completions equivalent.
-  }
-  const answeredWithJsonTool = context.jsonToolName !== undefined && toolCalls.length === 0;
-  return {
+  return convertAnswerToChatCompletion({
+    blocks: (Array.isArray(response.content) ? response.content : []).map(toAnswerBlock),
+    jsonToolName: context.jsonToolName,
+    mapFinishReason: (answeredWithJsonTool) =>
+      mapAnthropicStopReason(response.stop_reason, answeredWithJsonTool),
     id: response.id,
-    object: 'chat.completion',
-    created: context.created ?? Math.floor(Date.now() / 1000),
     model: context.model ?? response.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          // Only tool calls: content is null, as OpenAI sends it.
-          content: hasText || toolCalls.length === 0 ? text : null,
-          refusal: null,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-        },
-        logprobs: null,
-        finish_reason: mapAnthropicStopReason(response.stop_reason, answeredWithJsonTool),
-      },
-    ],
+    created: context.created,
     usage: convertAnthropicUsage(response.usage),
-  };
+  });
 }

@@ -1,82 +1,21 @@
-import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk, ChatUsage } from '../../shapes/openai.ts';
-import { type SseEvent, SseEventReader, serializeSseEvent } from '../../sse/sse-events.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
+import { collectChatStream as collect } from '../test-support/chat-chunk-client.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import { encodeAnthropicEvents, fetchServingSse, replaySse, splitEvery } from '../test-support/wire.ts';
 import type { ChatResponseContext } from './response.ts';
 import { createAnthropicStreamToChatTranslator } from './stream.ts';
 
 const CREATED = 1_761_000_000;
+const fixtures = translatorFixtures('openai-to-anthropic');
 
-/** A `.chunks.txt` fixture (one event's data per line) as the bytes Anthropic sends. */
-function anthropicSse(name: string): Uint8Array {
-  const lines = readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
-  const text = lines.map((line) => `event: ${JSON.parse(line).type}\ndata: ${line}\n\n`).join('');
-  return new TextEncoder().encode(text);
-}
-
-const splitEvery = (bytes: Uint8Array, size: number): Uint8Array[] => {
-  const chunks: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; offset += size)
-    chunks.push(bytes.subarray(offset, offset + size));
-  return chunks;
-};
+/** A `.chunks.txt` fixture as the bytes Anthropic sends. */
+const anthropicSse = (name: string): Uint8Array => encodeAnthropicEvents(fixtures.lines(name));
 
 /** Feeds the byte chunks through SseEventReader and the translator, as the gateway does. */
-function translate(chunks: Uint8Array[], context: ChatResponseContext = {}): SseEvent[] {
-  const translator = createAnthropicStreamToChatTranslator({ created: CREATED, ...context });
-  const out: SseEvent[] = [];
-  const reader = new SseEventReader((event) => out.push(...translator.push(event)));
-  for (const chunk of chunks) reader.feed(chunk);
-  reader.end();
-  out.push(...translator.end());
-  return out;
-}
-
-interface Collected {
-  chunks: ChatCompletionChunk[];
-  content: string;
-  toolCalls: Array<{ id?: string; name?: string; arguments: string }>;
-  finishReasons: string[];
-  usage?: ChatUsage;
-  done: boolean;
-  error?: unknown;
-}
-
-/** What a client reassembles from the chunks. */
-function collect(events: SseEvent[]): Collected {
-  const result: Collected = { chunks: [], content: '', toolCalls: [], finishReasons: [], done: false };
-  for (const event of events) {
-    expect(event.event).toBeUndefined();
-    expect(result.done).toBe(false); // nothing after [DONE]
-    if (event.data === '[DONE]') {
-      result.done = true;
-      continue;
-    }
-    const body = JSON.parse(event.data);
-    if (body.error !== undefined) {
-      result.error = body.error;
-      continue;
-    }
-    const chunk = body as ChatCompletionChunk;
-    result.chunks.push(chunk);
-    if (chunk.usage) result.usage = chunk.usage;
-    for (const choice of chunk.choices) {
-      result.content += choice.delta.content ?? '';
-      for (const call of choice.delta.tool_calls ?? []) {
-        const entry = result.toolCalls[call.index] ?? { arguments: '' };
-        result.toolCalls[call.index] = entry;
-        if (call.id !== undefined) entry.id = call.id;
-        if (call.function?.name !== undefined) entry.name = call.function.name;
-        entry.arguments += call.function?.arguments ?? '';
-      }
-      if (choice.finish_reason !== null) result.finishReasons.push(choice.finish_reason);
-    }
-  }
-  return result;
-}
+const translate = (chunks: Uint8Array[], context: ChatResponseContext = {}): SseEvent[] =>
+  replaySse(createAnthropicStreamToChatTranslator({ created: CREATED, ...context }), chunks);
 
 const TEXT_ID = 'msg_01HvJ5WxG8ZQ9YkC2rTqP3aN';
 const TEXT_MODEL = 'claude-sonnet-4-5-20250929';
@@ -93,7 +32,7 @@ const textChunk = (delta: object, finishReason: string | null = null) => ({
 
 describe('createAnthropicStreamToChatTranslator', () => {
   it('translates a text stream: role chunk, content, finish, usage chunk with cache arithmetic, [DONE]', () => {
-    const events = translate([anthropicSse('stream-text.chunks.txt')], { includeUsage: true });
+    const events = translate([anthropicSse('text.chunks.txt')], { includeUsage: true });
     expect(events).toEqual([
       textChunk({ role: 'assistant', content: '' }),
       textChunk({ content: 'Goûtez' }),
@@ -124,7 +63,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('gives the same events whatever byte boundary splits the upstream stream', () => {
-    const bytes = anthropicSse('stream-text.chunks.txt');
+    const bytes = anthropicSse('text.chunks.txt');
     const expected = translate([bytes], { includeUsage: true });
     expect(translate(splitEvery(bytes, 1), { includeUsage: true })).toEqual(expected);
     for (let cut = 1; cut < bytes.length; cut++) {
@@ -134,7 +73,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('streams tool_use blocks as tool_calls indexed among tool calls only, with exact arguments', () => {
-    const bytes = anthropicSse('stream-tool-use.chunks.txt');
+    const bytes = anthropicSse('tool-use.chunks.txt');
     const expected = translate([bytes]);
     for (let cut = 1; cut < bytes.length; cut++)
       expect(translate([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(expected);
@@ -171,7 +110,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
 
   it('streams the JSON tool as content and finishes with stop', () => {
     const result = collect(
-      translate(splitEvery(anthropicSse('stream-json-tool.chunks.txt'), 11), { jsonToolName: 'json' }),
+      translate(splitEvery(anthropicSse('json-tool.chunks.txt'), 11), { jsonToolName: 'json' }),
     );
     expect(result.content).toBe(
       '{"name": "Science fair", "date": "Friday", "participants": ["Alice", "Bob"]}',
@@ -182,7 +121,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
 
   it('maps max_tokens to length', () => {
     const result = collect(
-      translate(splitEvery(anthropicSse('stream-max-tokens.chunks.txt'), 3), { includeUsage: true }),
+      translate(splitEvery(anthropicSse('max-tokens.chunks.txt'), 3), { includeUsage: true }),
     );
     expect(result.content).toBe('The first picture shows a single white pixel, while the second');
     expect(result.finishReasons).toEqual(['length']);
@@ -195,7 +134,9 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('surfaces an in-stream error event as an error chunk, with no [DONE] and nothing after', () => {
-    const events = translate(splitEvery(anthropicSse('stream-error.chunks.txt'), 5), { includeUsage: true });
+    const events = translate(splitEvery(anthropicSse('mid-stream-error.chunks.txt'), 5), {
+      includeUsage: true,
+    });
     const result = collect(events);
     expect(result.content).toBe('Here is the start of a long answer');
     expect(result.done).toBe(false);
@@ -206,9 +147,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
 
   it('ignores whatever follows the error event or message_stop', () => {
     const translator = createAnthropicStreamToChatTranslator({ created: CREATED });
-    const lines = readFileSync(new URL('./__fixtures__/stream-error.chunks.txt', import.meta.url), 'utf8')
-      .split('\n')
-      .filter((line) => line !== '');
+    const lines = fixtures.lines('mid-stream-error.chunks.txt');
     const events = lines.flatMap((line) => translator.push({ data: line }));
     expect(events.at(-1)?.data).toContain('"error"');
     const late = {
@@ -220,9 +159,7 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('reports a stream cut short before its stop reason as an error, and finishes one that only lost message_stop', () => {
-    const lines = readFileSync(new URL('./__fixtures__/stream-text.chunks.txt', import.meta.url), 'utf8')
-      .split('\n')
-      .filter((line) => line !== '');
+    const lines = fixtures.lines('text.chunks.txt');
     const run = (count: number) => {
       const translator = createAnthropicStreamToChatTranslator({ created: CREATED });
       const events = lines.slice(0, count).flatMap((line) => translator.push({ data: line }));
@@ -241,12 +178,11 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('is read correctly by the official openai client, tool calls included', async () => {
-    const events = translate([anthropicSse('stream-tool-use.chunks.txt')], { includeUsage: true });
-    const body = events.map(serializeSseEvent).join('');
+    const events = translate([anthropicSse('tool-use.chunks.txt')], { includeUsage: true });
     const client = new OpenAI({
       apiKey: 'test',
       baseURL: 'http://gateway.test/v1',
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const stream = client.chat.completions.stream({ model: 'anthropic/claude-opus-4-1', messages: [] });
     const completion = await stream.finalChatCompletion();
@@ -263,14 +199,12 @@ describe('createAnthropicStreamToChatTranslator', () => {
   });
 
   it('makes the official openai client throw on the in-stream error', async () => {
-    const body = translate([anthropicSse('stream-error.chunks.txt')])
-      .map(serializeSseEvent)
-      .join('');
+    const events = translate([anthropicSse('mid-stream-error.chunks.txt')]);
     const client = new OpenAI({
       apiKey: 'test',
       baseURL: 'http://gateway.test/v1',
       maxRetries: 0,
-      fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: fetchServingSse(events),
     });
     const stream = await client.chat.completions.create({ model: 'anthropic/x', messages: [], stream: true });
     await expect(async () => {

@@ -4,57 +4,39 @@
  * tool-call fragments per block, then finish chunk -> usage chunk (when asked for) -> [DONE].
  */
 import type { AnthropicUsage } from '../../shapes/anthropic.ts';
-import type { ChatChunkDelta, ChatCompletionChunk, ChatFinishReason } from '../../shapes/openai.ts';
+import type { ChatChunkDelta, ChatFinishReason } from '../../shapes/openai.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import {
+  type ChatChunkHeader,
+  createToolBlockRouter,
+  renderDeltaChunk,
+  renderDoneEvent,
+  renderUsageChunk,
+} from '../shared/chat-chunks.ts';
+import { asRecord, type JsonRecord, parseJsonRecord } from '../shared/json-record.ts';
 import type { StreamTranslator } from '../types.ts';
 import { mapAnthropicErrorToChat, renderChatStreamError } from './errors.ts';
 import { type ChatResponseContext, convertAnthropicUsage, mapAnthropicStopReason } from './response.ts';
 
-/** How a content block's deltas are forwarded. */
-type BlockRoute = { kind: 'text' } | { kind: 'json' } | { kind: 'tool'; toolIndex: number };
-
-type Json = Record<string, unknown>;
-
-function asRecord(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null ? (value as Json) : undefined;
-}
-
-function parseData(data: string): Json | undefined {
-  try {
-    return asRecord(JSON.parse(data));
-  } catch {
-    return undefined;
-  }
-}
-
 const isNonEmptyObject = (value: unknown): boolean =>
-  asRecord(value) !== undefined && Object.keys(value as Json).length > 0;
+  asRecord(value) !== undefined && Object.keys(value as JsonRecord).length > 0;
 
 /** One per response. Unparseable events are skipped; `ping` is dropped. */
 export function createAnthropicStreamToChatTranslator(context: ChatResponseContext = {}): StreamTranslator {
-  const created = context.created ?? Math.floor(Date.now() / 1000);
-  const includeUsage = context.includeUsage === true;
-  let id = 'msg_unknown';
-  let model = context.model ?? '';
+  const header: ChatChunkHeader = {
+    id: 'msg_unknown',
+    created: context.created ?? Math.floor(Date.now() / 1000),
+    model: context.model ?? '',
+    includeUsage: context.includeUsage === true,
+  };
   let started = false;
   let finished = false;
-  let toolCount = 0;
   let stopReason: string | null = null;
-  const blocks = new Map<number, BlockRoute>();
+  const blocks = createToolBlockRouter(context.jsonToolName);
   const usage: Partial<AnthropicUsage> = {};
 
-  const chunk = (delta: ChatChunkDelta, finishReason: ChatFinishReason | null = null): SseEvent => {
-    const body: ChatCompletionChunk = {
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-      // With include_usage, OpenAI sends `usage: null` on every chunk but the last.
-      ...(includeUsage ? { usage: null } : {}),
-    };
-    return { data: JSON.stringify(body) };
-  };
+  const chunk = (delta: ChatChunkDelta, finishReason: ChatFinishReason | null = null): SseEvent =>
+    renderDeltaChunk(header, delta, finishReason);
 
   // Usage values are cumulative: set, never add.
   const mergeUsage = (value: unknown): void => {
@@ -70,31 +52,20 @@ export function createAnthropicStreamToChatTranslator(context: ChatResponseConte
     }
   };
 
-  const start = (message: Json | undefined): SseEvent[] => {
+  const start = (message: JsonRecord | undefined): SseEvent[] => {
     if (started) return [];
     started = true;
-    if (typeof message?.id === 'string') id = message.id;
-    if (context.model === undefined && typeof message?.model === 'string') model = message.model;
+    if (typeof message?.id === 'string') header.id = message.id;
+    if (context.model === undefined && typeof message?.model === 'string') header.model = message.model;
     mergeUsage(message?.usage);
     return [chunk({ role: 'assistant', content: '' })];
   };
 
   const finish = (): SseEvent[] => {
     finished = true;
-    const answeredWithJsonTool = context.jsonToolName !== undefined && toolCount === 0;
-    const events = [chunk({}, mapAnthropicStopReason(stopReason, answeredWithJsonTool))];
-    if (includeUsage) {
-      const usageChunk: ChatCompletionChunk = {
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model,
-        choices: [],
-        usage: convertAnthropicUsage(usage),
-      };
-      events.push({ data: JSON.stringify(usageChunk) });
-    }
-    events.push({ data: '[DONE]' });
+    const events = [chunk({}, mapAnthropicStopReason(stopReason, blocks.answeredWithJsonTool()))];
+    if (header.includeUsage) events.push(renderUsageChunk(header, convertAnthropicUsage(usage)));
+    events.push(renderDoneEvent());
     return events;
   };
 
@@ -103,56 +74,34 @@ export function createAnthropicStreamToChatTranslator(context: ChatResponseConte
     return [renderChatStreamError(mapAnthropicErrorToChat(body))];
   };
 
-  const startBlock = (index: number, block: Json | undefined): SseEvent[] => {
+  const startBlock = (index: number, block: JsonRecord | undefined): SseEvent[] => {
     if (block?.type === 'text') {
-      blocks.set(index, { kind: 'text' });
+      blocks.startText(index);
       return typeof block.text === 'string' && block.text !== '' ? [chunk({ content: block.text })] : [];
     }
     if (block?.type !== 'tool_use') return []; // thinking and server-tool blocks are not forwarded
-    const input = isNonEmptyObject(block.input) ? JSON.stringify(block.input) : '';
-    if (context.jsonToolName !== undefined && block.name === context.jsonToolName) {
-      blocks.set(index, { kind: 'json' });
-      return input === '' ? [] : [chunk({ content: input })];
-    }
-    const toolIndex = toolCount++;
-    blocks.set(index, { kind: 'tool', toolIndex });
-    return [
-      chunk({
-        tool_calls: [
-          {
-            index: toolIndex,
-            id: String(block.id),
-            type: 'function',
-            function: { name: String(block.name), arguments: input },
-          },
-        ],
-      }),
-    ];
+    const delta = blocks.startToolUse(index, {
+      id: String(block.id),
+      name: String(block.name),
+      initialArguments: isNonEmptyObject(block.input) ? JSON.stringify(block.input) : '',
+    });
+    return delta === undefined ? [] : [chunk(delta)];
   };
 
-  const forwardDelta = (index: number, delta: Json | undefined): SseEvent[] => {
-    const route = blocks.get(index);
+  const forwardDelta = (index: number, delta: JsonRecord | undefined): SseEvent[] => {
+    const route = blocks.routeOf(index);
     if (route === undefined) return [];
     if (delta?.type === 'text_delta' && route.kind === 'text' && typeof delta.text === 'string')
       return delta.text === '' ? [] : [chunk({ content: delta.text })];
-    if (
-      delta?.type !== 'input_json_delta' ||
-      typeof delta.partial_json !== 'string' ||
-      delta.partial_json === ''
-    )
-      return [];
-    if (route.kind === 'json') return [chunk({ content: delta.partial_json })];
-    if (route.kind === 'tool')
-      return [
-        chunk({ tool_calls: [{ index: route.toolIndex, function: { arguments: delta.partial_json } }] }),
-      ];
-    return [];
+    if (delta?.type !== 'input_json_delta' || typeof delta.partial_json !== 'string') return [];
+    const forwarded = blocks.forwardArguments(index, delta.partial_json);
+    return forwarded === undefined ? [] : [chunk(forwarded)];
   };
 
   return {
     push(event) {
       if (finished) return [];
-      const data = parseData(event.data);
+      const data = parseJsonRecord(event.data);
       if (data === undefined) return [];
       const type = typeof data.type === 'string' ? data.type : event.event;
       switch (type) {

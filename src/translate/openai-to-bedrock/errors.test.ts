@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertBedrockError, normalizeBedrockErrorType, renderConverseStreamException } from './errors.ts';
 
 interface ErrorFixture {
@@ -8,8 +8,7 @@ interface ErrorFixture {
   body: unknown;
 }
 
-const fixture = (name: string): ErrorFixture =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): ErrorFixture => translatorFixtures('openai-to-bedrock').json(name);
 
 function convert(name: string) {
   const { status, headers, body } = fixture(name);
@@ -24,14 +23,14 @@ function convert(name: string) {
 
 describe('convertBedrockError', () => {
   it.each([
-    ['error-throttling.json', 429, 'rate_limit_error', true],
-    ['error-validation.json', 400, 'invalid_request_error', false],
-    ['error-access-denied.json', 403, 'permission_error', false],
-    ['error-invalid-signature.json', 502, 'upstream_auth_error', false],
-    ['error-unrecognized-client.json', 502, 'upstream_auth_error', false],
-    ['error-model-not-ready.json', 429, 'rate_limit_error', true],
-    ['error-service-unavailable.json', 503, 'overloaded_error', true],
-    ['error-model-timeout.json', 504, 'timeout_error', true],
+    ['throttling.error.json', 429, 'rate_limit_error', true],
+    ['validation.error.json', 400, 'invalid_request_error', false],
+    ['access-denied.error.json', 403, 'permission_error', false],
+    ['invalid-signature.error.json', 502, 'upstream_auth_error', false],
+    ['unrecognized-client.error.json', 502, 'upstream_auth_error', false],
+    ['model-not-ready.error.json', 429, 'rate_limit_error', true],
+    ['service-unavailable.error.json', 503, 'overloaded_error', true],
+    ['model-timeout.error.json', 504, 'timeout_error', true],
   ])('maps %s to %i %s', (name, status, type, retryable) => {
     const error = convert(name);
     expect(error.statusCode).toBe(status);
@@ -41,16 +40,16 @@ describe('convertBedrockError', () => {
   });
 
   it("keeps the upstream's message and error type, reading `Message` and `__type` too", () => {
-    expect(convert('error-validation.json').message).toBe(
+    expect(convert('validation.error.json').message).toBe(
       "provider 'bedrock' answered 400 (ValidationException): Invocation of model ID anthropic.claude-3-5-sonnet-20241022-v2:0 with on-demand throughput isn't supported. Retry your request with the ID or ARN of an inference profile that contains this model.",
     );
-    expect(convert('error-unrecognized-client.json').message).toBe(
+    expect(convert('unrecognized-client.error.json').message).toBe(
       "provider 'bedrock' answered 403 (UnrecognizedClientException): The security token included in the request is invalid.",
     );
   });
 
   it('passes Retry-After on', () => {
-    expect(convert('error-model-not-ready.json').headers['retry-after']).toBe('3');
+    expect(convert('model-not-ready.error.json').headers['retry-after']).toBe('3');
   });
 
   it('falls back on the status without an error type, and on the raw text without JSON', () => {

@@ -28,6 +28,7 @@
 import { UpstreamError } from '../../errors/gateway-error.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
 import { renderChatStreamError } from '../openai-to-anthropic/errors.ts';
+import { MAX_ERROR_MESSAGE_LENGTH } from '../shared/error-bodies.ts';
 
 export interface BedrockErrorMapping {
   status: number;
@@ -72,8 +73,6 @@ const STATUSES: ReadonlyMap<number, BedrockErrorMapping> = new Map([
   [429, rateLimited],
   [503, { status: 503, type: 'overloaded_error', retryable: true }],
 ]);
-
-const MAX_MESSAGE_LENGTH = 1000;
 
 /**
  * `ThrottlingException:http://internal.amazon.com/coral/...` (header), `throttlingException`
@@ -132,7 +131,7 @@ export function convertBedrockError(answer: BedrockErrorAnswer): UpstreamError {
   const parsed = parseBody(answer.body);
   const errorType = normalizeBedrockErrorType(answer.errorType ?? parsed.type);
   const mapping = mapBedrockError(errorType, answer.status);
-  const message = (parsed.message ?? 'no message').slice(0, MAX_MESSAGE_LENGTH);
+  const message = (parsed.message ?? 'no message').slice(0, MAX_ERROR_MESSAGE_LENGTH);
   const error = new UpstreamError(
     mapping.status,
     answer.status,
@@ -150,7 +149,7 @@ export function renderConverseStreamException(exceptionType: string, payload: st
   const errorType = normalizeBedrockErrorType(exceptionType);
   const { message } = parseBody(payload);
   return renderChatStreamError({
-    message: `${errorType ?? 'exception'}: ${(message ?? 'no message').slice(0, MAX_MESSAGE_LENGTH)}`,
+    message: `${errorType ?? 'exception'}: ${(message ?? 'no message').slice(0, MAX_ERROR_MESSAGE_LENGTH)}`,
     type: mapBedrockError(errorType, 500).type,
   });
 }

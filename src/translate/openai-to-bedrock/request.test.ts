@@ -1,21 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../errors/gateway-error.ts';
 import type { ChatCompletionRequest } from '../../shapes/openai.ts';
+import { translatorFixtures, WEATHER_SCHEMA } from '../test-support/fixtures.ts';
 import { converseModelPath, convertChatRequestToConverse } from './request.ts';
 
-const fixture = (name: string): ChatCompletionRequest =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
-
-const WEATHER_SCHEMA = {
-  type: 'object',
-  properties: {
-    city: { type: 'string', description: 'City name, e.g. Paris' },
-    unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
-  },
-  required: ['city'],
-  additionalProperties: false,
-};
+const fixture = (name: string): ChatCompletionRequest => translatorFixtures('openai-to-bedrock').json(name);
 
 describe('converseModelPath', () => {
   it('puts the model id into one URL-encoded path segment (":" and "/" encoded)', () => {
@@ -35,7 +24,7 @@ describe('converseModelPath', () => {
 
 describe('convertChatRequestToConverse', () => {
   it('hoists system and developer messages, clamps temperature and fills inferenceConfig', () => {
-    const plan = convertChatRequestToConverse(fixture('request-text.json'));
+    const plan = convertChatRequestToConverse(fixture('text.request.json'));
     expect(plan.body).toEqual({
       system: [
         { text: 'You are a concise assistant for a travel agency.' },
@@ -49,7 +38,7 @@ describe('convertChatRequestToConverse', () => {
   });
 
   it('maps tools to toolSpec with inputSchema.json and a named tool_choice to {tool}', () => {
-    const { body, context } = convertChatRequestToConverse(fixture('request-tools.json'));
+    const { body, context } = convertChatRequestToConverse(fixture('tools.request.json'));
     expect(body.inferenceConfig).toEqual({ maxTokens: 1024 }); // max_completion_tokens wins
     expect(body.toolConfig).toEqual({
       tools: [
@@ -71,17 +60,17 @@ describe('convertChatRequestToConverse', () => {
     ['auto', { auto: {} }],
     ['required', { any: {} }],
   ] as const)('maps tool_choice %s', (choice, expected) => {
-    const request = { ...fixture('request-tools.json'), tool_choice: choice };
+    const request = { ...fixture('tools.request.json'), tool_choice: choice };
     expect(convertChatRequestToConverse(request).body.toolConfig?.toolChoice).toEqual(expected);
   });
 
   it('drops the tools for tool_choice none when the history has no tool blocks', () => {
-    const request = { ...fixture('request-tools.json'), tool_choice: 'none' as const };
+    const request = { ...fixture('tools.request.json'), tool_choice: 'none' as const };
     expect(convertChatRequestToConverse(request).body.toolConfig).toBeUndefined();
   });
 
   it('turns tool calls into toolUse and tool messages into toolResult blocks of one user turn', () => {
-    const { body } = convertChatRequestToConverse(fixture('request-tool-results.json'));
+    const { body } = convertChatRequestToConverse(fixture('tool-results.request.json'));
     expect(body.system).toEqual([
       { text: 'You can call tools to look things up.' },
       { text: 'Keep the comparison to two sentences.' },
@@ -164,7 +153,7 @@ describe('convertChatRequestToConverse', () => {
   });
 
   it('keeps a toolConfig when the history has tool blocks but the request no tools (else ValidationException)', () => {
-    const request = fixture('request-tool-results.json');
+    const request = fixture('tool-results.request.json');
     delete request.tools;
     delete request.tool_choice;
     expect(convertChatRequestToConverse(request).body.toolConfig).toEqual({
@@ -181,14 +170,14 @@ describe('convertChatRequestToConverse', () => {
   });
 
   it('keeps the tools on auto for tool_choice none when the history has tool blocks', () => {
-    const request = { ...fixture('request-tool-results.json'), tool_choice: 'none' as const };
+    const request = { ...fixture('tool-results.request.json'), tool_choice: 'none' as const };
     const { toolConfig } = convertChatRequestToConverse(request).body;
     expect(toolConfig?.tools).toHaveLength(1);
     expect(toolConfig?.toolChoice).toBeUndefined();
   });
 
   it('sends base64 data-URL images as bytes and files as documents', () => {
-    const { body } = convertChatRequestToConverse(fixture('request-images.json'));
+    const { body } = convertChatRequestToConverse(fixture('images.request.json'));
     const content = body.messages[0]!.content;
     expect(content[0]).toEqual({ text: 'What is in these two pictures and the attached report?' });
     expect(content[1]).toEqual({
@@ -231,7 +220,7 @@ describe('convertChatRequestToConverse', () => {
   });
 
   it('forces the synthetic json tool for response_format json_schema', () => {
-    const { body, context } = convertChatRequestToConverse(fixture('request-json-schema.json'));
+    const { body, context } = convertChatRequestToConverse(fixture('json-schema.request.json'));
     expect(body.toolConfig).toEqual({
       tools: [
         {
@@ -256,7 +245,7 @@ describe('convertChatRequestToConverse', () => {
 
   it('asks for any tool when JSON output is wanted alongside usable client tools', () => {
     const request = {
-      ...fixture('request-tools.json'),
+      ...fixture('tools.request.json'),
       tool_choice: 'auto' as const,
       response_format: { type: 'json_object' as const },
     };

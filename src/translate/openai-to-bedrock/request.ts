@@ -11,31 +11,28 @@ import type {
   BedrockImageFormat,
   BedrockInferenceConfig,
   BedrockMessage,
-  BedrockSystemBlock,
   BedrockTool,
   BedrockToolChoice,
   BedrockToolResultBlock,
 } from '../../shapes/bedrock.ts';
 import type {
-  ChatAssistantMessage,
   ChatCompletionRequest,
   ChatResponseFormat,
   ChatTextPart,
   ChatTool,
   ChatToolChoice,
   ChatToolMessage,
-  ChatUserContentPart,
 } from '../../shapes/openai.ts';
+import { convertChatMessagesToTurns, type TurnBlockWriter } from '../shared/chat-messages.ts';
+import { ANY_OBJECT_SCHEMA, planJsonOutputTool } from '../shared/json-output-tool.ts';
+import { convertStopSequences } from '../shared/stop-sequences.ts';
+import { sanitizeToolId } from '../shared/tool-calls.ts';
 import type { ConverseResponseContext } from './response.ts';
 
-/** The gateway's synthetic tool for JSON output ("forced tool `json`" in the reference). */
-export const JSON_TOOL_NAME = 'json';
+/** The gateway's synthetic tool for JSON output (see shared/json-output-tool.ts). */
+export { JSON_TOOL_NAME } from '../shared/json-output-tool.ts';
 
-const ANY_OBJECT_SCHEMA = { type: 'object', additionalProperties: true };
 const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {} };
-
-/** Stands in for a missing first user turn (Converse conversations start with the user). */
-const OPENING_USER_TEXT = '.';
 
 /**
  * Stands in for an empty tool result: Converse refuses blank text blocks, and a text block (not
@@ -76,21 +73,7 @@ export function converseModelPath(model: string, stream: boolean): string {
 
 /** Tool-use ids must match `^[a-zA-Z0-9_-]+$` (at most 64); the same mapping applies to calls and results. */
 function sanitizeToolUseId(id: string): string {
-  const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
-  return clean === '' ? 'tooluse_' : clean;
-}
-
-/** Tool-call arguments are a JSON string; anything but a JSON object becomes `{}`. */
-function parseToolArguments(text: string | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+  return sanitizeToolId(id, 'tooluse_', 64);
 }
 
 function parseBase64DataUrl(url: string): { mediaType: string; data: string } | undefined {
@@ -142,17 +125,8 @@ function convertFile(
   return { document: { format, name: documentName(file.filename, index), source: { bytes: dataUrl.data } } };
 }
 
-/** Converse refuses blank text blocks, so empty text is dropped. */
-function textBlocks(content: string | ChatTextPart[] | null | undefined): Array<{ text: string }> {
-  if (typeof content === 'string') return content.trim() === '' ? [] : [{ text: content }];
-  if (!Array.isArray(content)) return [];
-  const blocks: Array<{ text: string }> = [];
-  for (const part of content) {
-    const text = part.type === 'text' ? part.text : (part as { refusal?: string }).refusal;
-    if (typeof text === 'string' && text.trim() !== '') blocks.push({ text });
-  }
-  return blocks;
-}
+/** Converse refuses blank text blocks, so whitespace-only text is dropped too. */
+const keepsText = (text: string): boolean => text.trim() !== '';
 
 function joinText(content: string | ChatTextPart[] | null | undefined): string {
   if (typeof content === 'string') return content;
@@ -160,57 +134,7 @@ function joinText(content: string | ChatTextPart[] | null | undefined): string {
   return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-function convertUserContent(
-  content: ChatUserContentPart[] | string,
-  documents: { count: number },
-): BedrockContentBlock[] {
-  if (typeof content === 'string') return textBlocks(content);
-  if (!Array.isArray(content))
-    throw new InvalidRequestError('user message content must be a string or an array of parts');
-  const blocks: BedrockContentBlock[] = [];
-  for (const part of content) {
-    switch (part.type) {
-      case 'text':
-        blocks.push(...textBlocks(part.text));
-        break;
-      case 'image_url':
-        blocks.push(convertImage(part.image_url?.url ?? ''));
-        break;
-      case 'file':
-        blocks.push(convertFile(part.file ?? {}, documents.count++));
-        break;
-      case 'input_audio':
-        throw new InvalidRequestError('audio input is not supported by Bedrock models');
-      default:
-        throw new InvalidRequestError(`unsupported content part type '${(part as { type?: unknown }).type}'`);
-    }
-  }
-  return blocks;
-}
-
-function convertAssistant(message: ChatAssistantMessage): BedrockContentBlock[] {
-  const blocks: BedrockContentBlock[] = textBlocks(
-    message.content as string | ChatTextPart[] | null | undefined,
-  );
-  if (blocks.length === 0 && typeof message.refusal === 'string' && message.refusal.trim() !== '')
-    blocks.push({ text: message.refusal });
-  for (const call of message.tool_calls ?? []) {
-    if (call.type !== 'function' || call.function === undefined)
-      throw new InvalidRequestError(`unsupported tool call type '${call.type}'`);
-    blocks.push({
-      toolUse: {
-        toolUseId: sanitizeToolUseId(call.id),
-        name: call.function.name,
-        input: parseToolArguments(call.function.arguments),
-      },
-    });
-  }
-  return blocks;
-}
-
 function convertToolResult(message: ChatToolMessage): BedrockContentBlock {
-  if (typeof message.tool_call_id !== 'string')
-    throw new InvalidRequestError('tool messages need a tool_call_id');
   const text = joinText(message.content);
   const toolResult: BedrockToolResultBlock = {
     toolUseId: sanitizeToolUseId(message.tool_call_id),
@@ -220,69 +144,33 @@ function convertToolResult(message: ChatToolMessage): BedrockContentBlock {
   return { toolResult };
 }
 
-/** Appends blocks as a turn, merging into the previous turn of the same role (roles must alternate). */
-function appendTurn(
-  turns: BedrockMessage[],
-  role: BedrockMessage['role'],
-  blocks: BedrockContentBlock[],
-): void {
-  if (blocks.length === 0) return;
-  const last = turns.at(-1);
-  if (last?.role === role) last.content.push(...blocks);
-  else turns.push({ role, content: blocks });
-}
-
-function convertMessages(request: ChatCompletionRequest): {
-  system: BedrockSystemBlock[];
-  messages: BedrockMessage[];
-} {
-  if (!Array.isArray(request.messages)) throw new InvalidRequestError('messages must be an array');
-  const system: BedrockSystemBlock[] = [];
-  const turns: BedrockMessage[] = [];
-  const documents = { count: 0 };
-  for (const message of request.messages) {
-    switch (message.role) {
-      case 'system':
-      case 'developer':
-        // Converse has no mid-conversation system turn: every system message is hoisted.
-        system.push(...textBlocks(message.content));
-        break;
-      case 'user':
-        appendTurn(turns, 'user', convertUserContent(message.content, documents));
-        break;
-      case 'assistant':
-        appendTurn(turns, 'assistant', convertAssistant(message));
-        break;
-      case 'tool':
-        appendTurn(turns, 'user', [convertToolResult(message)]);
-        break;
-      default:
-        throw new InvalidRequestError(`unsupported message role '${(message as { role?: unknown }).role}'`);
-    }
-  }
-  if (turns.length === 0) throw new InvalidRequestError('messages must contain a user or assistant message');
-  for (const turn of turns) {
-    // Tool results answer the previous assistant turn and come first in the user turn.
-    if (turn.role === 'user')
-      turn.content = [
-        ...turn.content.filter((block) => 'toolResult' in block),
-        ...turn.content.filter((block) => !('toolResult' in block)),
-      ];
-  }
-  if (turns[0]?.role === 'assistant') turns.unshift({ role: 'user', content: [{ text: OPENING_USER_TEXT }] });
-  trimPrefill(turns);
-  return { system, messages: turns };
-}
-
-/** A trailing assistant turn is a prefill, which must not end in whitespace. */
-function trimPrefill(turns: BedrockMessage[]): void {
-  const last = turns.at(-1);
-  const block = last?.content.at(-1);
-  if (last?.role !== 'assistant' || block === undefined || !('text' in block)) return;
-  block.text = block.text.trimEnd();
-  if (block.text !== '') return;
-  last.content.pop();
-  if (last.content.length === 0) turns.pop();
+/** One per request: document names are numbered across the conversation. */
+function createConverseBlockWriter(): TurnBlockWriter<BedrockContentBlock, { text: string }> {
+  let documents = 0;
+  return {
+    keepsText,
+    text: (text) => ({ text }),
+    isText: (block): block is { text: string } => 'text' in block,
+    userPart(part) {
+      switch (part.type) {
+        case 'text':
+          return typeof part.text === 'string' && keepsText(part.text) ? [{ text: part.text }] : [];
+        case 'image_url':
+          return [convertImage(part.image_url?.url ?? '')];
+        case 'file':
+          return [convertFile(part.file ?? {}, documents++)];
+        case 'input_audio':
+          throw new InvalidRequestError('audio input is not supported by Bedrock models');
+        default:
+          throw new InvalidRequestError(
+            `unsupported content part type '${(part as { type?: unknown }).type}'`,
+          );
+      }
+    },
+    toolUse: (id, name, input) => ({ toolUse: { toolUseId: sanitizeToolUseId(id), name, input } }),
+    toolResult: convertToolResult,
+    isToolResult: (block) => 'toolResult' in block,
+  };
 }
 
 function convertTools(tools: ChatTool[]): BedrockTool[] {
@@ -311,13 +199,6 @@ function convertToolChoice(choice: ChatToolChoice | undefined): BedrockToolChoic
   throw new InvalidRequestError('tool_choice must be none, auto, required or a named function');
 }
 
-function pickJsonToolName(tools: BedrockTool[]): string {
-  const taken = new Set(tools.map((tool) => ('toolSpec' in tool ? tool.toolSpec.name : '')));
-  if (!taken.has(JSON_TOOL_NAME)) return JSON_TOOL_NAME;
-  for (let suffix = 2; ; suffix++)
-    if (!taken.has(`${JSON_TOOL_NAME}_${suffix}`)) return `${JSON_TOOL_NAME}_${suffix}`;
-}
-
 /** Tool names used by toolUse blocks in the history. */
 function toolNamesInHistory(messages: BedrockMessage[]): string[] {
   const names = new Set<string>();
@@ -325,6 +206,9 @@ function toolNamesInHistory(messages: BedrockMessage[]): string[] {
     for (const block of message.content) if ('toolUse' in block) names.add(block.toolUse.name);
   return [...names];
 }
+
+const declaredToolNames = (tools: BedrockTool[]): string[] =>
+  tools.map((tool) => ('toolSpec' in tool ? tool.toolSpec.name : ''));
 
 const hasToolBlocks = (messages: BedrockMessage[]): boolean =>
   messages.some((message) => message.content.some((block) => 'toolUse' in block || 'toolResult' in block));
@@ -344,25 +228,22 @@ function planTools(
   let toolChoice: BedrockToolChoice | undefined = choice === 'none' ? undefined : choice;
   if (choice === 'none' && !hasToolBlocks(messages)) tools = [];
   const format: ChatResponseFormat | undefined = request.response_format;
-  let jsonToolName: string | undefined;
-  if (format?.type === 'json_schema' || format?.type === 'json_object') {
-    const schemaFormat = format.type === 'json_schema' ? format.json_schema : undefined;
-    jsonToolName = pickJsonToolName(tools);
+  const jsonTool = planJsonOutputTool(format, declaredToolNames(tools));
+  const jsonToolName = jsonTool?.name;
+  if (jsonTool !== undefined) {
     const clientToolsUsable = tools.length > 0 && choice !== 'none';
     tools.push({
       toolSpec: {
-        name: jsonToolName,
-        description:
-          schemaFormat?.description ??
-          'Answer with the final response as JSON by calling this tool with it as input.',
-        inputSchema: { json: schemaFormat?.schema ?? ANY_OBJECT_SCHEMA },
+        name: jsonTool.name,
+        description: jsonTool.description,
+        inputSchema: { json: jsonTool.schema },
       },
     });
-    if (!clientToolsUsable) toolChoice = { tool: { name: jsonToolName } };
+    if (!clientToolsUsable) toolChoice = { tool: { name: jsonTool.name } };
     else if (toolChoice === undefined || 'auto' in toolChoice) toolChoice = { any: {} };
   }
   if (hasToolBlocks(messages)) {
-    const declared = new Set(tools.map((tool) => ('toolSpec' in tool ? tool.toolSpec.name : '')));
+    const declared = new Set(declaredToolNames(tools));
     for (const name of toolNamesInHistory(messages))
       if (!declared.has(name))
         tools.push({
@@ -380,18 +261,14 @@ function planTools(
   };
 }
 
-function convertStop(stop: string | string[] | null | undefined): string[] {
-  if (typeof stop === 'string') return stop === '' ? [] : [stop];
-  return Array.isArray(stop)
-    ? stop.filter((sequence) => typeof sequence === 'string' && sequence !== '')
-    : [];
-}
-
 /** Converts the request; throws InvalidRequestError for what Converse cannot express. */
 export function convertChatRequestToConverse(request: ChatCompletionRequest): ConverseRequestPlan {
   if (typeof request.n === 'number' && request.n > 1)
     throw new InvalidRequestError('n > 1 is not supported by Bedrock models');
-  const { system, messages } = convertMessages(request);
+  const { system, turns: messages } = convertChatMessagesToTurns(
+    request.messages,
+    createConverseBlockWriter(),
+  );
   const { toolConfig, jsonToolName } = planTools(request, messages);
   const inferenceConfig: BedrockInferenceConfig = {};
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
@@ -400,7 +277,7 @@ export function convertChatRequestToConverse(request: ChatCompletionRequest): Co
   if (typeof request.temperature === 'number')
     inferenceConfig.temperature = Math.min(1, Math.max(0, request.temperature));
   if (typeof request.top_p === 'number') inferenceConfig.topP = request.top_p;
-  const stopSequences = convertStop(request.stop);
+  const stopSequences = convertStopSequences(request.stop);
   if (stopSequences.length > 0) inferenceConfig.stopSequences = stopSequences;
   const body: BedrockConverseRequest = { messages };
   if (system.length > 0) body.system = system;

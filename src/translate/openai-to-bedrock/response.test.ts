@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BedrockConverseResponse } from '../../shapes/bedrock.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertConverseResponseToChat, mapConverseStopReason } from './response.ts';
 
-const fixture = (name: string): BedrockConverseResponse =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): BedrockConverseResponse => translatorFixtures('openai-to-bedrock').json(name);
 
 const CONTEXT = {
   id: 'chatcmpl-7c1d2a3e',
@@ -14,7 +13,7 @@ const CONTEXT = {
 
 describe('convertConverseResponseToChat', () => {
   it('joins text blocks, takes id and model from the context and counts cache tokens into prompt_tokens', () => {
-    expect(convertConverseResponseToChat(fixture('response-text.json'), CONTEXT)).toEqual({
+    expect(convertConverseResponseToChat(fixture('text.response.json'), CONTEXT)).toEqual({
       id: 'chatcmpl-7c1d2a3e',
       object: 'chat.completion',
       created: 1_761_000_000,
@@ -42,7 +41,7 @@ describe('convertConverseResponseToChat', () => {
   });
 
   it('returns toolUse blocks as tool_calls with JSON-string arguments and drops reasoning', () => {
-    const completion = convertConverseResponseToChat(fixture('response-tool-use.json'), CONTEXT);
+    const completion = convertConverseResponseToChat(fixture('tool-use.response.json'), CONTEXT);
     expect(completion.choices[0]).toEqual({
       index: 0,
       message: {
@@ -74,7 +73,7 @@ describe('convertConverseResponseToChat', () => {
   });
 
   it('sends content null when the answer is only tool calls', () => {
-    const message = convertConverseResponseToChat(fixture('response-only-tool-use.json'), CONTEXT).choices[0]!
+    const message = convertConverseResponseToChat(fixture('only-tool-use.response.json'), CONTEXT).choices[0]!
       .message;
     expect(message.content).toBeNull();
     expect(message.tool_calls).toEqual([
@@ -83,7 +82,7 @@ describe('convertConverseResponseToChat', () => {
   });
 
   it("returns the json tool's input as the content, finishing with stop", () => {
-    const choice = convertConverseResponseToChat(fixture('response-json-tool.json'), {
+    const choice = convertConverseResponseToChat(fixture('json-tool.response.json'), {
       ...CONTEXT,
       jsonToolName: 'json',
     }).choices[0]!;
@@ -96,8 +95,8 @@ describe('convertConverseResponseToChat', () => {
   });
 
   it.each([
-    ['response-max-tokens.json', 'length'],
-    ['response-guardrail.json', 'content_filter'],
+    ['max-tokens.response.json', 'length'],
+    ['guardrail.response.json', 'content_filter'],
   ])('maps the stop reason of %s to %s', (name, finishReason) => {
     expect(convertConverseResponseToChat(fixture(name), CONTEXT).choices[0]!.finish_reason).toBe(
       finishReason,

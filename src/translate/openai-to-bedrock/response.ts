@@ -3,9 +3,14 @@
  * "Converse response"). The body carries no id or model: both come from the context.
  */
 
-import type { BedrockConverseResponse, BedrockUsage } from '../../shapes/bedrock.ts';
-import type { ChatCompletion, ChatFinishReason, ChatToolCall, ChatUsage } from '../../shapes/openai.ts';
-import { count } from '../../shapes/usage.ts';
+import type { BedrockContentBlock, BedrockConverseResponse, BedrockUsage } from '../../shapes/bedrock.ts';
+import type { ChatCompletion, ChatFinishReason, ChatUsage } from '../../shapes/openai.ts';
+import {
+  type AnswerBlock,
+  convertAnswerToChatCompletion,
+  mapStopReasonByTable,
+} from '../shared/chat-completion.ts';
+import { convertExclusiveUsageToChat } from '../shared/usage.ts';
 
 /** What the response and stream translators need to know about the request. */
 export interface ConverseResponseContext {
@@ -39,72 +44,47 @@ export function mapConverseStopReason(
   reason: string | null | undefined,
   answeredWithJsonTool = false,
 ): ChatFinishReason {
-  if (reason === 'tool_use' && answeredWithJsonTool) return 'stop';
-  return (reason == null ? undefined : FINISH_REASONS[reason]) ?? 'stop';
+  return mapStopReasonByTable(FINISH_REASONS, reason, answeredWithJsonTool);
 }
 
-/**
- * Converse's inputTokens exclude cache reads and writes; OpenAI's prompt_tokens include them:
- * prompt = input + cacheRead + cacheWrite, cached = cacheRead, completion = output.
- */
+/** Converse's inputTokens exclude cache reads and writes, as Anthropic's do. */
 export function convertConverseUsage(usage: Partial<BedrockUsage> | null | undefined): ChatUsage {
-  const cacheRead = count(usage?.cacheReadInputTokens);
-  const promptTokens = count(usage?.inputTokens) + cacheRead + count(usage?.cacheWriteInputTokens);
-  const completionTokens = count(usage?.outputTokens);
-  return {
-    prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: cacheRead },
-  };
+  return convertExclusiveUsageToChat({
+    input: usage?.inputTokens,
+    cacheRead: usage?.cacheReadInputTokens,
+    cacheWrite: usage?.cacheWriteInputTokens,
+    output: usage?.outputTokens,
+  });
 }
 
 export const DEFAULT_COMPLETION_ID = 'chatcmpl-bedrock';
+
+/** Converse content blocks in chat terms; reasoningContent and other blocks have none. */
+function toAnswerBlock(block: BedrockContentBlock): AnswerBlock {
+  if ('text' in block && typeof block.text === 'string') return { type: 'text', text: block.text };
+  if ('toolUse' in block)
+    return {
+      type: 'tool_use',
+      id: block.toolUse.toolUseId,
+      name: block.toolUse.name,
+      input: block.toolUse.input,
+    };
+  return undefined;
+}
 
 export function convertConverseResponseToChat(
   response: BedrockConverseResponse,
   context: ConverseResponseContext = {},
 ): ChatCompletion {
-  let text = '';
-  let hasText = false;
-  const toolCalls: ChatToolCall[] = [];
   const blocks = response.output?.message?.content;
-  for (const block of Array.isArray(blocks) ? blocks : []) {
-    if ('text' in block && typeof block.text === 'string') {
-      text += block.text;
-      hasText = true;
-    } else if ('toolUse' in block && block.toolUse.name === context.jsonToolName) {
-      text += JSON.stringify(block.toolUse.input ?? {});
-      hasText = true;
-    } else if ('toolUse' in block) {
-      toolCalls.push({
-        id: block.toolUse.toolUseId,
-        type: 'function',
-        function: { name: block.toolUse.name, arguments: JSON.stringify(block.toolUse.input ?? {}) },
-      });
-    }
-    // reasoningContent and other blocks have no chat-completions equivalent.
-  }
-  const answeredWithJsonTool = context.jsonToolName !== undefined && toolCalls.length === 0;
-  return {
+  return convertAnswerToChatCompletion({
+    blocks: (Array.isArray(blocks) ? blocks : []).map(toAnswerBlock),
+    jsonToolName: context.jsonToolName,
+    mapFinishReason: (answeredWithJsonTool) =>
+      mapConverseStopReason(response.stopReason, answeredWithJsonTool),
     id: context.id ?? DEFAULT_COMPLETION_ID,
-    object: 'chat.completion',
-    created: context.created ?? Math.floor(Date.now() / 1000),
     model: context.model ?? '',
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          // Only tool calls: content is null, as OpenAI sends it.
-          content: hasText || toolCalls.length === 0 ? text : null,
-          refusal: null,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-        },
-        logprobs: null,
-        finish_reason: mapConverseStopReason(response.stopReason, answeredWithJsonTool),
-      },
-    ],
+    created: context.created,
     usage: convertConverseUsage(response.usage),
-  };
+  });
 }

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
-import type { ChatCompletionChunk, ChatUsage } from '../../shapes/openai.ts';
-import { AwsEventStreamReader } from '../../sse/aws-event-stream.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { collectChatStream as collect } from '../test-support/chat-chunk-client.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import { encodeAwsEventStream, replayAwsEventStream } from '../test-support/wire.ts';
 import type { ConverseResponseContext } from './response.ts';
 import { createConverseStreamTranslator } from './stream.ts';
 
@@ -13,90 +11,26 @@ const CONTEXT = {
   model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
   created: 1_761_000_000,
 };
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+const fixtures = translatorFixtures('openai-to-bedrock');
 
-/**
- * A `.chunks.txt` fixture (one decoded frame per line: its headers and JSON payload) as the bytes
- * Bedrock sends, encoded by the reference codec.
- */
-function bedrockStream(name: string): Uint8Array {
-  const frames = readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      const { headers, payload } = JSON.parse(line) as { headers: Record<string, string>; payload: unknown };
-      const tagged: MessageHeaders = {};
-      for (const [header, value] of Object.entries(headers)) tagged[header] = { type: 'string', value };
-      return codec.encode({ headers: tagged, body: fromUtf8(JSON.stringify(payload)) });
-    });
-  return Buffer.concat(frames);
-}
+/** A `.chunks.txt` fixture (one decoded frame per line) as the bytes Bedrock sends. */
+const bedrockStream = (name: string): Uint8Array => encodeAwsEventStream(fixtures.lines(name));
 
 /** Feeds byte chunks through the event-stream reader and the translator, as the gateway does. */
-function translate(chunks: Uint8Array[], context: ConverseResponseContext = CONTEXT): SseEvent[] {
-  const translator = createConverseStreamTranslator(context);
-  const out: SseEvent[] = [];
-  const reader = new AwsEventStreamReader((event) => out.push(...translator.push(event)));
-  for (const chunk of chunks) reader.feed(chunk);
-  reader.end();
-  out.push(...translator.end());
-  return out;
-}
-
-interface Collected {
-  chunks: ChatCompletionChunk[];
-  content: string;
-  toolCalls: Array<{ id?: string; name?: string; arguments: string }>;
-  finishReasons: string[];
-  usage?: ChatUsage;
-  done: boolean;
-  error?: { code?: string; message?: string; type?: string };
-}
-
-/** What a client reassembles from the chunks. */
-function collect(events: SseEvent[]): Collected {
-  const result: Collected = { chunks: [], content: '', toolCalls: [], finishReasons: [], done: false };
-  for (const event of events) {
-    expect(event.event).toBeUndefined();
-    expect(result.done).toBe(false); // nothing after [DONE]
-    if (event.data === '[DONE]') {
-      result.done = true;
-      continue;
-    }
-    const body = JSON.parse(event.data);
-    if (body.error !== undefined) {
-      result.error = body.error;
-      continue;
-    }
-    const chunk = body as ChatCompletionChunk;
-    result.chunks.push(chunk);
-    if (chunk.usage) result.usage = chunk.usage;
-    for (const choice of chunk.choices) {
-      result.content += choice.delta.content ?? '';
-      for (const call of choice.delta.tool_calls ?? []) {
-        const entry = result.toolCalls[call.index] ?? { arguments: '' };
-        result.toolCalls[call.index] = entry;
-        if (call.id !== undefined) entry.id = call.id;
-        if (call.function?.name !== undefined) entry.name = call.function.name;
-        entry.arguments += call.function?.arguments ?? '';
-      }
-      if (choice.finish_reason !== null) result.finishReasons.push(choice.finish_reason);
-    }
-  }
-  return result;
-}
+const translate = (chunks: Uint8Array[], context: ConverseResponseContext = CONTEXT): SseEvent[] =>
+  replayAwsEventStream(createConverseStreamTranslator(context), chunks);
 
 const STREAMS = [
-  'stream-text.chunks.txt',
-  'stream-tool-use.chunks.txt',
-  'stream-json-tool.chunks.txt',
-  'stream-max-tokens.chunks.txt',
-  'stream-exception.chunks.txt',
+  'text.chunks.txt',
+  'tool-use.chunks.txt',
+  'json-tool.chunks.txt',
+  'max-tokens.chunks.txt',
+  'mid-stream-error.chunks.txt',
 ];
 
 describe('createConverseStreamTranslator', () => {
   it('streams text: role chunk, content, finish chunk, usage chunk with cache arithmetic, [DONE]', () => {
-    const events = translate([bedrockStream('stream-text.chunks.txt')], { ...CONTEXT, includeUsage: true });
+    const events = translate([bedrockStream('text.chunks.txt')], { ...CONTEXT, includeUsage: true });
     const collected = collect(events);
     expect(collected.content).toBe('Goûtez la tarte aux pralines 🍰.');
     expect(collected.finishReasons).toEqual(['stop']);
@@ -117,7 +51,7 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('sends no usage chunk unless asked', () => {
-    const collected = collect(translate([bedrockStream('stream-text.chunks.txt')]));
+    const collected = collect(translate([bedrockStream('text.chunks.txt')]));
     expect(collected.usage).toBeUndefined();
     expect(collected.chunks.every((chunk) => chunk.choices.length === 1 && chunk.usage === undefined)).toBe(
       true,
@@ -126,7 +60,7 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('streams tool calls with their own 0-based index (block indexes count text and reasoning too)', () => {
-    const collected = collect(translate([bedrockStream('stream-tool-use.chunks.txt')]));
+    const collected = collect(translate([bedrockStream('tool-use.chunks.txt')]));
     expect(collected.content).toBe("I'll look up both cities.");
     expect(collected.toolCalls).toEqual([
       {
@@ -154,7 +88,7 @@ describe('createConverseStreamTranslator', () => {
 
   it("streams the json tool's input as content and finishes with stop", () => {
     const collected = collect(
-      translate([bedrockStream('stream-json-tool.chunks.txt')], { ...CONTEXT, jsonToolName: 'json' }),
+      translate([bedrockStream('json-tool.chunks.txt')], { ...CONTEXT, jsonToolName: 'json' }),
     );
     expect(collected.content).toBe('{"name": "Science fair", "date": "Friday"}');
     expect(collected.toolCalls).toEqual([]);
@@ -162,13 +96,11 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('maps max_tokens to length', () => {
-    expect(collect(translate([bedrockStream('stream-max-tokens.chunks.txt')])).finishReasons).toEqual([
-      'length',
-    ]);
+    expect(collect(translate([bedrockStream('max-tokens.chunks.txt')])).finishReasons).toEqual(['length']);
   });
 
   it('turns an exception frame into the error chunk and ends without [DONE]', () => {
-    const collected = collect(translate([bedrockStream('stream-exception.chunks.txt')]));
+    const collected = collect(translate([bedrockStream('mid-stream-error.chunks.txt')]));
     expect(collected.content).toBe('Lyon is');
     expect(collected.done).toBe(false);
     expect(collected.error).toEqual({
@@ -179,7 +111,7 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('reports a stream cut short before messageStop as an error', () => {
-    const bytes = bedrockStream('stream-text.chunks.txt');
+    const bytes = bedrockStream('text.chunks.txt');
     const frames = [...bytesToFrames(bytes)];
     const collected = collect(translate(frames.slice(0, 3)));
     expect(collected.done).toBe(false);
@@ -187,7 +119,7 @@ describe('createConverseStreamTranslator', () => {
   });
 
   it('finishes a stream that lost only its metadata frame', () => {
-    const frames = [...bytesToFrames(bedrockStream('stream-text.chunks.txt'))];
+    const frames = [...bytesToFrames(bedrockStream('text.chunks.txt'))];
     const collected = collect(translate(frames.slice(0, -1), { ...CONTEXT, includeUsage: true }));
     expect(collected.finishReasons).toEqual(['stop']);
     expect(collected.usage).toBeUndefined();

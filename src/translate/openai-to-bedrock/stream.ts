@@ -9,8 +9,16 @@
  * `:event-type` (or `:exception-type`), `data` its JSON payload.
  */
 import type { BedrockUsage } from '../../shapes/bedrock.ts';
-import type { ChatChunkDelta, ChatCompletionChunk, ChatFinishReason } from '../../shapes/openai.ts';
+import type { ChatChunkDelta, ChatFinishReason } from '../../shapes/openai.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import {
+  type ChatChunkHeader,
+  createToolBlockRouter,
+  renderDeltaChunk,
+  renderDoneEvent,
+  renderUsageChunk,
+} from '../shared/chat-chunks.ts';
+import { asRecord, type JsonRecord, parseJsonRecord } from '../shared/json-record.ts';
 import type { StreamTranslator } from '../types.ts';
 import { renderConverseStreamException } from './errors.ts';
 import {
@@ -20,23 +28,6 @@ import {
   mapConverseStopReason,
 } from './response.ts';
 
-/** How a content block's deltas are forwarded. */
-type BlockRoute = { kind: 'text' } | { kind: 'json' } | { kind: 'tool'; toolIndex: number };
-
-type Json = Record<string, unknown>;
-
-function asRecord(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null ? (value as Json) : undefined;
-}
-
-function parseData(data: string): Json | undefined {
-  try {
-    return asRecord(JSON.parse(data));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Frames of `:message-type` exception or error; SSE-shaped events without the field are events. */
 function isException(event: SseEvent): boolean {
   const messageType = (event as { messageType?: unknown }).messageType;
@@ -45,29 +36,20 @@ function isException(event: SseEvent): boolean {
 
 /** One per response. Unparseable and unknown events are skipped. */
 export function createConverseStreamTranslator(context: ConverseResponseContext = {}): StreamTranslator {
-  const id = context.id ?? DEFAULT_COMPLETION_ID;
-  const model = context.model ?? '';
-  const created = context.created ?? Math.floor(Date.now() / 1000);
-  const includeUsage = context.includeUsage === true;
+  const header: ChatChunkHeader = {
+    id: context.id ?? DEFAULT_COMPLETION_ID,
+    created: context.created ?? Math.floor(Date.now() / 1000),
+    model: context.model ?? '',
+    includeUsage: context.includeUsage === true,
+  };
   let started = false;
   let stopped = false;
   let finished = false;
-  let toolCount = 0;
   let usage: Partial<BedrockUsage> | undefined;
-  const blocks = new Map<number, BlockRoute>();
+  const blocks = createToolBlockRouter(context.jsonToolName);
 
-  const chunk = (delta: ChatChunkDelta, finishReason: ChatFinishReason | null = null): SseEvent => {
-    const body: ChatCompletionChunk = {
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-      // With include_usage, OpenAI sends `usage: null` on every chunk but the last.
-      ...(includeUsage ? { usage: null } : {}),
-    };
-    return { data: JSON.stringify(body) };
-  };
+  const chunk = (delta: ChatChunkDelta, finishReason: ChatFinishReason | null = null): SseEvent =>
+    renderDeltaChunk(header, delta, finishReason);
 
   const start = (): SseEvent[] => {
     if (started) return [];
@@ -78,75 +60,43 @@ export function createConverseStreamTranslator(context: ConverseResponseContext 
   const stop = (stopReason: unknown): SseEvent[] => {
     if (stopped) return [];
     stopped = true;
-    const answeredWithJsonTool = context.jsonToolName !== undefined && toolCount === 0;
     const reason = typeof stopReason === 'string' ? stopReason : undefined;
-    return [...start(), chunk({}, mapConverseStopReason(reason, answeredWithJsonTool))];
+    return [...start(), chunk({}, mapConverseStopReason(reason, blocks.answeredWithJsonTool()))];
   };
 
   /** Usage chunk (when usage came and is wanted), then [DONE]. */
   const finish = (): SseEvent[] => {
     finished = true;
     const events: SseEvent[] = [];
-    if (includeUsage && usage !== undefined) {
-      const usageChunk: ChatCompletionChunk = {
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model,
-        choices: [],
-        usage: convertConverseUsage(usage),
-      };
-      events.push({ data: JSON.stringify(usageChunk) });
-    }
-    events.push({ data: '[DONE]' });
+    if (header.includeUsage && usage !== undefined)
+      events.push(renderUsageChunk(header, convertConverseUsage(usage)));
+    events.push(renderDoneEvent());
     return events;
   };
 
-  const routeOf = (index: number): BlockRoute => {
-    let route = blocks.get(index);
-    if (route === undefined) {
-      // Text blocks usually start with their first delta, without a contentBlockStart.
-      route = { kind: 'text' };
-      blocks.set(index, route);
-    }
-    return route;
-  };
-
-  const startBlock = (index: number, start: Json | undefined): SseEvent[] => {
+  const startBlock = (index: number, start: JsonRecord | undefined): SseEvent[] => {
     const toolUse = asRecord(start?.toolUse);
     if (toolUse === undefined) return [];
-    if (context.jsonToolName !== undefined && toolUse.name === context.jsonToolName) {
-      blocks.set(index, { kind: 'json' });
-      return [];
-    }
-    const toolIndex = toolCount++;
-    blocks.set(index, { kind: 'tool', toolIndex });
-    return [
-      chunk({
-        tool_calls: [
-          {
-            index: toolIndex,
-            id: String(toolUse.toolUseId),
-            type: 'function',
-            function: { name: String(toolUse.name), arguments: '' },
-          },
-        ],
-      }),
-    ];
+    const delta = blocks.startToolUse(index, {
+      id: String(toolUse.toolUseId),
+      name: String(toolUse.name),
+      initialArguments: '',
+    });
+    return delta === undefined ? [] : [chunk(delta)];
   };
 
-  const forwardDelta = (index: number, delta: Json | undefined): SseEvent[] => {
+  const forwardDelta = (index: number, delta: JsonRecord | undefined): SseEvent[] => {
     if (typeof delta?.text === 'string') {
-      const route = routeOf(index);
-      return route.kind === 'text' && delta.text !== '' ? [chunk({ content: delta.text })] : [];
+      // Text blocks usually start with their first delta, without a contentBlockStart.
+      if (blocks.routeOf(index) === undefined) blocks.startText(index);
+      return blocks.routeOf(index)?.kind === 'text' && delta.text !== ''
+        ? [chunk({ content: delta.text })]
+        : [];
     }
     const input = asRecord(delta?.toolUse)?.input;
-    if (typeof input !== 'string' || input === '') return []; // reasoningContent is not forwarded
-    const route = blocks.get(index);
-    if (route?.kind === 'json') return [chunk({ content: input })];
-    if (route?.kind === 'tool')
-      return [chunk({ tool_calls: [{ index: route.toolIndex, function: { arguments: input } }] })];
-    return [];
+    if (typeof input !== 'string') return []; // reasoningContent is not forwarded
+    const forwarded = blocks.forwardArguments(index, input);
+    return forwarded === undefined ? [] : [chunk(forwarded)];
   };
 
   return {
@@ -156,7 +106,7 @@ export function createConverseStreamTranslator(context: ConverseResponseContext 
         finished = true;
         return [renderConverseStreamException(event.event ?? '', event.data)];
       }
-      const data = parseData(event.data);
+      const data = parseJsonRecord(event.data);
       if (data === undefined) return [];
       switch (event.event) {
         case 'messageStart':

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, UpstreamError } from '../../errors/gateway-error.ts';
 import type { GeminiBatchEmbedContentsResponse, GeminiEmbedContentResponse } from '../../shapes/gemini.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import {
   convertGeminiEmbeddings,
   encodeFloat32Base64,
@@ -9,11 +9,10 @@ import {
   planGeminiEmbeddings,
 } from './embeddings.ts';
 
-const fixture = <T>(name: string): T =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')) as T;
+const fixture = translatorFixtures('openai-to-gemini').json;
 
-const single = fixture<GeminiEmbedContentResponse>('gemini-embed-content.json');
-const batch = fixture<GeminiBatchEmbedContentsResponse>('gemini-batch-embed-contents.json');
+const single = fixture<GeminiEmbedContentResponse>('embed-content.response.json');
+const batch = fixture<GeminiBatchEmbedContentsResponse>('batch-embed-contents.response.json');
 
 /** Fake batch answers whose first value is the input position, to check ordering across calls. */
 const answersFor = (plan: GeminiEmbeddingPlan): GeminiBatchEmbedContentsResponse[] =>

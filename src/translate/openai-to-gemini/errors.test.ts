@@ -1,15 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../errors/gateway-error.ts';
 import { renderError } from '../../errors/render-error.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { classifyGeminiError, convertGeminiError, parseGoogleError, parseRetryDelay } from './errors.ts';
 
-const fixtureText = (name: string): string =>
-  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+const fixtureText = translatorFixtures('openai-to-gemini').text;
 
 describe('classifyGeminiError', () => {
   it("classifies Gemini's 400 for a bad API key as an upstream credential failure (502), by ErrorInfo.reason", () => {
-    const classification = classifyGeminiError(400, fixtureText('gemini-error-api-key-invalid.json'));
+    const classification = classifyGeminiError(400, fixtureText('api-key-invalid.error.json'));
     expect(classification).toEqual({
       kind: 'upstream_auth',
       statusCode: 502,
@@ -24,13 +23,13 @@ describe('classifyGeminiError', () => {
   });
 
   it('does not read the message: the same text without the ErrorInfo reason is a plain 400', () => {
-    const body = JSON.parse(fixtureText('gemini-error-api-key-invalid.json'));
+    const body = JSON.parse(fixtureText('api-key-invalid.error.json'));
     body.error.details = [];
     expect(classifyGeminiError(400, body).kind).toBe('invalid_request');
   });
 
   it('treats a disabled API on the key’s project (403 SERVICE_DISABLED) as a credential failure', () => {
-    expect(classifyGeminiError(403, fixtureText('gemini-error-service-disabled.json'))).toMatchObject({
+    expect(classifyGeminiError(403, fixtureText('service-disabled.error.json'))).toMatchObject({
       kind: 'upstream_auth',
       statusCode: 502,
       reason: 'SERVICE_DISABLED',
@@ -38,7 +37,7 @@ describe('classifyGeminiError', () => {
   });
 
   it('classifies RESOURCE_EXHAUSTED as a retryable rate limit with the delay from RetryInfo', () => {
-    expect(classifyGeminiError(429, fixtureText('gemini-error-quota.json'))).toMatchObject({
+    expect(classifyGeminiError(429, fixtureText('quota.error.json'))).toMatchObject({
       kind: 'rate_limited',
       statusCode: 429,
       type: 'rate_limit_error',
@@ -61,10 +60,10 @@ describe('classifyGeminiError', () => {
   });
 
   it.each([
-    ['gemini-error-invalid-schema.json', 400, 'invalid_request', 400, 'invalid_request_error', false],
-    ['gemini-error-not-found.json', 404, 'not_found', 404, 'not_found_error', false],
-    ['gemini-error-unavailable.json', 503, 'unavailable', 503, 'api_error', true],
-    ['gemini-error-internal.json', 500, 'upstream_failure', 502, 'api_error', true],
+    ['invalid-schema.error.json', 400, 'invalid_request', 400, 'invalid_request_error', false],
+    ['not-found.error.json', 404, 'not_found', 404, 'not_found_error', false],
+    ['unavailable.error.json', 503, 'unavailable', 503, 'api_error', true],
+    ['internal.error.json', 500, 'upstream_failure', 502, 'api_error', true],
   ] as const)('maps %s (HTTP %i) to %s → %i', (name, httpStatus, kind, statusCode, type, retryable) => {
     const classification = classifyGeminiError(httpStatus, fixtureText(name));
     expect(classification).toMatchObject({ kind, statusCode, type, retryable, upstreamStatus: httpStatus });
@@ -95,7 +94,7 @@ describe('classifyGeminiError', () => {
 
 describe('convertGeminiError', () => {
   it('builds an UpstreamError carrying Retry-After, rendered in the OpenAI envelope', () => {
-    const error = convertGeminiError(429, JSON.parse(fixtureText('gemini-error-quota.json')));
+    const error = convertGeminiError(429, JSON.parse(fixtureText('quota.error.json')));
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.statusCode).toBe(429);
     expect(error.retryable).toBe(true);
@@ -119,7 +118,7 @@ describe('convertGeminiError', () => {
   });
 
   it('gives a credential failure as a 502 the client can tell apart from its own key being wrong', () => {
-    const error = convertGeminiError(400, fixtureText('gemini-error-api-key-invalid.json'));
+    const error = convertGeminiError(400, fixtureText('api-key-invalid.error.json'));
     expect(error.statusCode).toBe(502);
     expect(error.type).toBe('upstream_auth_error');
     expect(error.retryable).toBe(false);
@@ -129,7 +128,7 @@ describe('convertGeminiError', () => {
 
 describe('parseGoogleError', () => {
   it('reads text, bytes, objects and the array that non-SSE streams wrap errors in', () => {
-    const text = fixtureText('gemini-error-not-found.json');
+    const text = fixtureText('not-found.error.json');
     const expected = JSON.parse(text).error;
     expect(parseGoogleError(text)).toEqual(expected);
     expect(parseGoogleError(new TextEncoder().encode(text))).toEqual(expected);

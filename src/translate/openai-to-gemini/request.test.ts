@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../errors/gateway-error.ts';
 import type { ChatCompletionRequest } from '../../shapes/openai.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import { convertChatRequestToGemini, generateContentPath, SKIP_THOUGHT_SIGNATURE } from './request.ts';
 
-const fixture = (name: string): ChatCompletionRequest =>
-  JSON.parse(
-    readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
-  ) as ChatCompletionRequest;
+const fixture = (name: string): ChatCompletionRequest => translatorFixtures('openai-to-gemini').json(name);
 
 const request = (fields: Partial<ChatCompletionRequest>): ChatCompletionRequest => ({
   model: 'gemini-2.5-flash',
@@ -35,8 +32,8 @@ describe('generateContentPath', () => {
 
 describe('convertChatRequestToGemini', () => {
   it('converts a multi-turn conversation with images, tool calls and tool results', () => {
-    const body = convertChatRequestToGemini(fixture('openai-multi-turn-tools.request.json'));
-    const png = fixture('openai-multi-turn-tools.request.json').messages[2] as {
+    const body = convertChatRequestToGemini(fixture('multi-turn-tools.request.json'));
+    const png = fixture('multi-turn-tools.request.json').messages[2] as {
       content: { image_url?: { url: string } }[];
     };
     const pngData = png.content[1]?.image_url?.url.split(',')[1];
@@ -146,7 +143,7 @@ describe('convertChatRequestToGemini', () => {
   });
 
   it('converts json_schema structured output to responseMimeType and a converted responseSchema', () => {
-    const body = convertChatRequestToGemini(fixture('openai-structured-output.request.json'));
+    const body = convertChatRequestToGemini(fixture('structured-output.request.json'));
     expect(body.generationConfig).toEqual({
       responseMimeType: 'application/json',
       responseSchema: {

@@ -27,6 +27,7 @@ import type {
   ChatToolMessage,
   ChatUserContentPart,
 } from '../../shapes/openai.ts';
+import { parseToolArguments } from '../shared/tool-calls.ts';
 import { convertMediaUrl } from './media.ts';
 import { convertJsonSchemaToGemini } from './schema.ts';
 
@@ -231,24 +232,11 @@ function convertAssistantMessage(
     }
     if (typeof call.id === 'string') toolNames.set(call.id, name);
     parts.push({
-      functionCall: { name, args: parseArguments(call.function.arguments) },
+      functionCall: { name, args: parseToolArguments(call.function.arguments) },
       thoughtSignature: SKIP_THOUGHT_SIGNATURE,
     });
   }
   return parts;
-}
-
-/** Arguments are a JSON string; Gemini wants an object. Unparseable or non-object JSON becomes `{}`. */
-function parseArguments(text: unknown): Record<string, unknown> {
-  if (typeof text !== 'string' || text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
 }
 
 function convertToolResult(

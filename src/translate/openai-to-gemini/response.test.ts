@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GeminiGenerateContentResponse } from '../../shapes/gemini.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
 import {
   convertGeminiResponseToChat,
   type GeminiResponseContext,
@@ -9,9 +9,7 @@ import {
 } from './response.ts';
 
 const fixture = (name: string): GeminiGenerateContentResponse =>
-  JSON.parse(
-    readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
-  ) as GeminiGenerateContentResponse;
+  translatorFixtures('openai-to-gemini').json(name);
 
 const sequentialIds = (): (() => string) => {
   let next = 0;
@@ -28,7 +26,7 @@ const convert = (name: string) => convertGeminiResponseToChat(fixture(name), con
 
 describe('convertGeminiResponseToChat', () => {
   it('converts a text answer, with thoughts counted as reasoning output', () => {
-    expect(convert('gemini-text.json')).toEqual({
+    expect(convert('text.response.json')).toEqual({
       id: 'chatcmpl-l3mOaK2VNMXYnsEPwd6J8Ak',
       object: 'chat.completion',
       created: 1_760_000_000,
@@ -57,7 +55,7 @@ describe('convertGeminiResponseToChat', () => {
   });
 
   it('converts parallel function calls to tool_calls with generated ids and JSON-string arguments', () => {
-    const completion = convert('gemini-tool-call.json');
+    const completion = convert('tool-call.response.json');
     expect(completion.choices).toEqual([
       {
         index: 0,
@@ -85,7 +83,7 @@ describe('convertGeminiResponseToChat', () => {
   });
 
   it('keeps text next to a function call and nested arguments intact', () => {
-    const [choice] = convert('gemini-text-and-tool-call.json').choices;
+    const [choice] = convert('text-and-tool-call.response.json').choices;
     expect(choice?.message.content).toBe('Let me look that up for you.');
     expect(choice?.finish_reason).toBe('tool_calls');
     expect(JSON.parse(choice?.message.tool_calls?.[0]?.function.arguments ?? '')).toEqual({
@@ -119,20 +117,20 @@ describe('convertGeminiResponseToChat', () => {
 
   it.each([
     [
-      'gemini-max-tokens.json',
+      'max-tokens.response.json',
       'length',
       'Once upon a time, in a kingdom by the sea, there lived a lighthouse keeper who',
     ],
-    ['gemini-safety.json', 'content_filter', null],
-    ['gemini-recitation.json', 'content_filter', 'It was the best of times, it was the worst of times,'],
-    ['gemini-malformed-function-call.json', 'stop', null],
+    ['safety.response.json', 'content_filter', null],
+    ['recitation.response.json', 'content_filter', 'It was the best of times, it was the worst of times,'],
+    ['malformed-function-call.response.json', 'stop', null],
     [
-      'gemini-json-output.json',
+      'json-output.response.json',
       'stop',
       '{\n  "name": "Ada Lovelace",\n  "born": 1815,\n  "fields": ["mathematics", "computing"],\n  "spouse": null\n}',
     ],
     [
-      'gemini-image.json',
+      'image.response.json',
       'stop',
       'A tabby cat is curled up asleep on a sunlit windowsill next to a potted basil plant.',
     ],
@@ -143,7 +141,7 @@ describe('convertGeminiResponseToChat', () => {
   });
 
   it('answers a blocked prompt as a 200-shaped completion with content_filter and no content', () => {
-    const completion = convert('gemini-blocked-prompt.json');
+    const completion = convert('blocked-prompt.response.json');
     expect(completion.choices).toEqual([
       {
         index: 0,
@@ -162,7 +160,7 @@ describe('convertGeminiResponseToChat', () => {
   });
 
   it('reports cached prompt tokens inside prompt_tokens, as OpenAI does', () => {
-    expect(convert('gemini-cached-usage.json').usage).toEqual({
+    expect(convert('cached-usage.response.json').usage).toEqual({
       prompt_tokens: 45_120,
       completion_tokens: 21 + 208,
       total_tokens: 45_349,
@@ -172,7 +170,7 @@ describe('convertGeminiResponseToChat', () => {
   });
 
   it('converts several candidates to choices by index', () => {
-    const completion = convert('gemini-two-candidates.json');
+    const completion = convert('two-candidates.response.json');
     expect(completion.choices.map((choice) => [choice.index, choice.message.content])).toEqual([
       [0, 'Sunrise over quiet hills.'],
       [1, 'Morning light on silent peaks.'],
@@ -217,7 +215,7 @@ describe('mapGeminiFinishReason', () => {
 
 describe('parseGeminiUsage', () => {
   it('splits inclusive prompt tokens into uncached and cached for billing', () => {
-    expect(parseGeminiUsage(fixture('gemini-cached-usage.json').usageMetadata)).toEqual({
+    expect(parseGeminiUsage(fixture('cached-usage.response.json').usageMetadata)).toEqual({
       inputTokens: 320,
       cachedInputTokens: 44_800,
       cacheWriteTokens: 0,

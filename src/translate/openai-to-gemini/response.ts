@@ -22,6 +22,7 @@ import type {
   ChatUsage,
 } from '../../shapes/openai.ts';
 import { count, type TokenUsage } from '../../shapes/usage.ts';
+import { stringifyToolInput } from '../shared/tool-calls.ts';
 
 export interface GeminiResponseContext {
   /** Reported as `model` when Gemini sends no `modelVersion`. */
@@ -97,7 +98,7 @@ export function convertFunctionCall(
   return {
     id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${generateId()}`,
     type: 'function',
-    function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+    function: { name: call.name, arguments: stringifyToolInput(call.args) },
   };
 }
 

@@ -1,20 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from '../../shapes/openai.ts';
-import { type SseEvent, SseEventReader } from '../../sse/sse-events.ts';
+import type { SseEvent } from '../../sse/sse-events.ts';
+import { translatorFixtures } from '../test-support/fixtures.ts';
+import { encodeDataEvents, replaySse, splitEvery } from '../test-support/wire.ts';
 import { createGeminiStreamTranslator, type GeminiStreamOptions } from './stream.ts';
 
 const fixturesDirectory = new URL('./__fixtures__/', import.meta.url);
 
 /** A `.chunks.txt` fixture: one upstream event payload per line. */
-const fixtureLines = (name: string): string[] =>
-  readFileSync(new URL(name, fixturesDirectory), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '');
+const fixtureLines = translatorFixtures('openai-to-gemini').lines;
 
 /** The bytes Google sends for those events: `data: …` frames separated by CRLF blank lines. */
-const wireBytes = (lines: string[], separator = '\r\n'): Uint8Array =>
-  new TextEncoder().encode(lines.map((line) => `data: ${line}${separator}${separator}`).join(''));
+const wireBytes = (lines: string[], separator = '\r\n'): Uint8Array => encodeDataEvents(lines, separator);
 
 const options = (fields: Partial<GeminiStreamOptions> = {}): GeminiStreamOptions => {
   let next = 0;
@@ -30,17 +28,10 @@ const options = (fields: Partial<GeminiStreamOptions> = {}): GeminiStreamOptions
 /** Feeds the bytes in the given pieces through SseEventReader and a fresh translator. */
 function replay(pieces: Iterable<Uint8Array>, streamOptions = options()) {
   const translator = createGeminiStreamTranslator(streamOptions);
-  const events: SseEvent[] = [];
-  const reader = new SseEventReader((event) => events.push(...translator.push(event)));
-  for (const piece of pieces) reader.feed(piece);
-  reader.end();
-  events.push(...translator.end());
-  return { events, translator };
+  return { events: replaySse(translator, pieces), translator };
 }
 
-function* everyByte(bytes: Uint8Array): Iterable<Uint8Array> {
-  for (let index = 0; index < bytes.length; index += 1) yield bytes.subarray(index, index + 1);
-}
+const everyByte = (bytes: Uint8Array): Uint8Array[] => splitEvery(bytes, 1);
 
 /** Pieces of pseudo-random length (1–23 bytes) from a seeded generator, so failures reproduce. */
 function* randomPieces(bytes: Uint8Array, seed: number): Iterable<Uint8Array> {
@@ -111,7 +102,7 @@ const TEXT =
 
 describe('createGeminiStreamTranslator', () => {
   it('writes role, text deltas, finish, usage and [DONE] for a text stream', () => {
-    const { events, translator } = replay([wireBytes(fixtureLines('gemini-text.chunks.txt'))]);
+    const { events, translator } = replay([wireBytes(fixtureLines('text.chunks.txt'))]);
     const base = {
       id: 'chatcmpl-tIOOaJKHKbKfnsEPnPfg-Qs',
       object: 'chat.completion.chunk',
@@ -156,7 +147,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('gives the same events and exact text when the text stream is split at every byte', () => {
-    const bytes = wireBytes(fixtureLines('gemini-text.chunks.txt'));
+    const bytes = wireBytes(fixtureLines('text.chunks.txt'));
     const whole = replay([bytes]).events;
     const byteByByte = replay(everyByte(bytes)).events;
     expect(byteByByte).toEqual(whole);
@@ -167,7 +158,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('streams a function call whole, and finishes with tool_calls when STOP arrives in a later chunk', () => {
-    const lines = fixtureLines('gemini-tool-call.chunks.txt');
+    const lines = fixtureLines('tool-call.chunks.txt');
     const collected = collect(replay([wireBytes(lines)]).events);
     expect(collected.text).toEqual(["I'll check the weather in Paris."]);
     expect(collected.toolCalls).toEqual([
@@ -190,7 +181,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('gives identical events for the tool-call stream split in two at every byte boundary, and byte by byte', () => {
-    const bytes = wireBytes(fixtureLines('gemini-tool-call.chunks.txt'));
+    const bytes = wireBytes(fixtureLines('tool-call.chunks.txt'));
     const whole = replay([bytes]).events;
     for (let cut = 1; cut < bytes.length; cut += 1) {
       const split = replay([bytes.subarray(0, cut), bytes.subarray(cut)]).events;
@@ -201,9 +192,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('numbers parallel function calls 0 and 1 with distinct ids', () => {
-    const collected = collect(
-      replay([wireBytes(fixtureLines('gemini-parallel-tool-calls.chunks.txt'))]).events,
-    );
+    const collected = collect(replay([wireBytes(fixtureLines('parallel-tool-calls.chunks.txt'))]).events);
     expect(collected.toolCalls).toEqual([
       [
         { id: 'call_id1', name: 'get_weather', arguments: '{"city":"Paris"}' },
@@ -215,7 +204,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('leaves thought summaries out and reports cached and reasoning tokens from the last usage', () => {
-    const { events, translator } = replay([wireBytes(fixtureLines('gemini-thinking.chunks.txt'))]);
+    const { events, translator } = replay([wireBytes(fixtureLines('thinking.chunks.txt'))]);
     const collected = collect(events);
     expect(collected.text).toEqual(['17 × 24 = 408.']);
     expect(collected.usageChunks.map((chunk) => chunk.usage)).toEqual([
@@ -236,7 +225,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('finishes with length on MAX_TOKENS', () => {
-    const collected = collect(replay([wireBytes(fixtureLines('gemini-max-tokens.chunks.txt'))]).events);
+    const collected = collect(replay([wireBytes(fixtureLines('max-tokens.chunks.txt'))]).events);
     expect(collected.text).toEqual([
       'Once upon a time, in a kingdom by the sea, there lived a lighthouse keeper who',
     ]);
@@ -244,7 +233,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('answers a blocked prompt with an empty choice finished by content_filter', () => {
-    const { events, translator } = replay([wireBytes(fixtureLines('gemini-blocked-prompt.chunks.txt'))]);
+    const { events, translator } = replay([wireBytes(fixtureLines('blocked-prompt.chunks.txt'))]);
     const collected = collect(events);
     expect(collected.text).toEqual(['']);
     expect(collected.finishReasons).toEqual(['content_filter']);
@@ -253,7 +242,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('turns an in-stream error into an OpenAI error chunk and writes no [DONE] after it', () => {
-    const { events, translator } = replay([wireBytes(fixtureLines('gemini-error-mid-stream.chunks.txt'))]);
+    const { events, translator } = replay([wireBytes(fixtureLines('mid-stream-error.chunks.txt'))]);
     const collected = collect(events);
     expect(collected.text).toEqual(['The first three primes are 2, 3']);
     expect(collected.errors).toEqual([
@@ -270,10 +259,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('writes no usage fields and no usage chunk when the client did not ask for usage', () => {
-    const { events } = replay(
-      [wireBytes(fixtureLines('gemini-text.chunks.txt'))],
-      options({ includeUsage: false }),
-    );
+    const { events } = replay([wireBytes(fixtureLines('text.chunks.txt'))], options({ includeUsage: false }));
     const collected = collect(events);
     expect(collected.usageChunks).toEqual([]);
     expect(collected.chunks.every((chunk) => !('usage' in chunk))).toBe(true);
@@ -281,7 +267,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('accepts LF framing as well as CRLF', () => {
-    const lines = fixtureLines('gemini-text.chunks.txt');
+    const lines = fixtureLines('text.chunks.txt');
     expect(replay([wireBytes(lines, '\n')]).events).toEqual(replay([wireBytes(lines)]).events);
   });
 
@@ -301,7 +287,7 @@ describe('createGeminiStreamTranslator', () => {
   });
 
   it('ends a stream cut short before any finishReason with an error chunk instead of [DONE]', () => {
-    const lines = fixtureLines('gemini-text.chunks.txt').slice(0, 2);
+    const lines = fixtureLines('text.chunks.txt').slice(0, 2);
     const { events, translator } = replay([wireBytes(lines)]);
     const collected = collect(events);
     expect(collected.text).toEqual([

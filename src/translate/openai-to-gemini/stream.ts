@@ -14,9 +14,15 @@
 
 import type { GatewayError } from '../../errors/gateway-error.ts';
 import type { GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from '../../shapes/gemini.ts';
-import type { ChatChunkDelta, ChatCompletionChunk, ChatFinishReason } from '../../shapes/openai.ts';
+import type { ChatChunkDelta, ChatFinishReason } from '../../shapes/openai.ts';
 import type { TokenUsage } from '../../shapes/usage.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import {
+  type ChatChunkHeader,
+  renderDeltaChunk,
+  renderDoneEvent,
+  renderUsageChunk,
+} from '../shared/chat-chunks.ts';
 import type { StreamTranslator } from '../types.ts';
 import { convertGeminiError } from './errors.ts';
 import {
@@ -64,17 +70,15 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions): Gemi
   let failure: GatewayError | undefined;
   let ended = false;
 
-  const chunk = (index: number, delta: ChatChunkDelta, finishReason: ChatFinishReason | null): SseEvent => {
-    const body: ChatCompletionChunk = {
-      id: id as string,
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      choices: [{ index, delta, logprobs: null, finish_reason: finishReason }],
-    };
-    if (options.includeUsage) body.usage = null;
-    return { data: JSON.stringify(body) };
-  };
+  /** The chunk header of this stream; `id` is known from the first upstream event on. */
+  const header = (): ChatChunkHeader => ({
+    id: id as string,
+    created,
+    model,
+    includeUsage: options.includeUsage,
+  });
+  const chunk = (index: number, delta: ChatChunkDelta, finishReason: ChatFinishReason | null): SseEvent =>
+    renderDeltaChunk(header(), delta, finishReason, index);
 
   const fail = (error: GatewayError): SseEvent[] => {
     failure = error;
@@ -179,18 +183,9 @@ export function createGeminiStreamTranslator(options: GeminiStreamOptions): Gemi
             : mapGeminiFinishReason(state.finishReason, state.toolCalls > 0);
         out.push(chunk(index, {}, reason));
       }
-      if (options.includeUsage && lastUsage !== undefined) {
-        const body: ChatCompletionChunk = {
-          id,
-          object: 'chat.completion.chunk',
-          created,
-          model,
-          choices: [],
-          usage: convertGeminiUsage(lastUsage),
-        };
-        out.push({ data: JSON.stringify(body) });
-      }
-      out.push({ data: '[DONE]' });
+      if (options.includeUsage && lastUsage !== undefined)
+        out.push(renderUsageChunk(header(), convertGeminiUsage(lastUsage)));
+      out.push(renderDoneEvent());
       return out;
     },
 
