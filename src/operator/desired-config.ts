@@ -12,6 +12,7 @@ import type {
   TenantResource,
 } from '../resources/types.ts';
 import { CREDENTIAL_LABEL, tenantNamespace } from '../resources/types.ts';
+import { createEmptySnapshot } from '../stores/memory-config-store.ts';
 import {
   API_KEY_GRANTS,
   type ApiKeyGrant,
@@ -354,20 +355,9 @@ export function byAge<T extends Aged>(items: readonly T[]): T[] {
   return [...items].sort((left, right) => (ageKey(left) < ageKey(right) ? -1 : 1));
 }
 
-function emptySnapshot(): ConfigSnapshot {
-  return {
-    tenant: new Map(),
-    apiKey: new Map(),
-    pat: new Map(),
-    provisioningKey: new Map(),
-    cachePolicy: new Map(),
-    connection: new Map(),
-  };
-}
-
 /** Every record the config store should hold, and why the objects left out were left out. */
 export function computeDesiredConfig(input: DesiredConfigInput, sealing: SecretSealing): DesiredConfig {
-  const records = emptySnapshot();
+  const records = createEmptySnapshot();
   const problems: DesiredConfigProblem[] = [];
   const secrets = byAge(input.secrets);
 

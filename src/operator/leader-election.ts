@@ -19,14 +19,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
+import type { LeaseSpec } from '../resources/kubernetes-leases.ts';
 
-export interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
-}
+export type { LeaseSpec };
 
 /**
  * What leader election needs of the Lease API (resources/kubernetes-leases.ts in production). A

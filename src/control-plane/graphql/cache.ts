@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { MAX_CACHE_TTL_SECONDS, TAG_PATTERN } from '../../cache/cache-request.ts';
 import { desiredCachePolicyRecord } from '../../operator/desired-config.ts';
 import { API_VERSION, type CachePolicyResource, tenantNamespace } from '../../resources/types.ts';
-import { cachePolicyId } from '../../stores/records.ts';
+import { type CachePolicyRecord, cachePolicyId } from '../../stores/records.ts';
 import { audited } from './audit.ts';
 import {
   asValidation,
@@ -115,16 +115,7 @@ function checkPolicy(input: PolicyInput): void {
   }
 }
 
-function present(policy: {
-  tenantId: string;
-  workspaceId?: string;
-  name: string;
-  ttlSeconds: number;
-  swrSeconds: number;
-  maxTtlSeconds: number;
-  defaultTags: string[];
-  semantic: boolean;
-}) {
+function present(policy: CachePolicyRecord) {
   return {
     name: policy.name,
     workspaceId: policy.workspaceId ?? null,

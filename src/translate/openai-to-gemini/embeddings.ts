@@ -18,9 +18,7 @@ import type {
 } from '../../shapes/gemini.ts';
 import { geminiModelPath } from './request.ts';
 
-// ---------------------------------------------------------------------------------------------
 // The OpenAI embeddings shapes (a local subset until shapes/openai.ts lands).
-// ---------------------------------------------------------------------------------------------
 
 export interface OpenAiEmbeddingsRequest {
   model: string;
@@ -43,8 +41,6 @@ export interface OpenAiEmbeddingsResponse {
   model: string;
   usage: { prompt_tokens: number; total_tokens: number };
 }
-
-// ---------------------------------------------------------------------------------------------
 
 /** Gemini's documented cap on requests in one batchEmbedContents call (vercel/ai uses the same). */
 export const MAX_EMBEDDINGS_PER_CALL = 100;

@@ -133,9 +133,7 @@ export function convertChatRequestToGemini(
   return body;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Messages
-// ---------------------------------------------------------------------------------------------
 
 /** System, developer and tool content: a string or text parts. Empty text is dropped (Gemini refuses it). */
 function convertTextOnly(content: unknown, position: number): string[] {
@@ -255,9 +253,7 @@ function convertToolResult(
   return { functionResponse: { name, response: { content } } };
 }
 
-// ---------------------------------------------------------------------------------------------
 // Tools and options
-// ---------------------------------------------------------------------------------------------
 
 function convertTools(tools: ChatTool[] | null | undefined): GeminiFunctionDeclaration[] {
   if (tools === undefined || tools === null) return [];
