@@ -10,6 +10,7 @@ import type {
   RuntimeLocks,
   RuntimeResponseCache,
   RuntimeRevocations,
+  RuntimeSemanticIndex,
   RuntimeStore,
 } from './types.ts';
 
@@ -22,6 +23,7 @@ export interface RuntimeStoreDomains {
   auditLog: RuntimeAuditLog;
   cache: RuntimeResponseCache;
   locks: RuntimeLocks;
+  semantic: RuntimeSemanticIndex;
 }
 
 export abstract class ComposedRuntimeStore implements RuntimeStore {
@@ -30,6 +32,7 @@ export abstract class ComposedRuntimeStore implements RuntimeStore {
   readonly #auditLog: RuntimeAuditLog;
   readonly #cache: RuntimeResponseCache;
   readonly #locks: RuntimeLocks;
+  readonly #semantic: RuntimeSemanticIndex;
 
   protected constructor(domains: RuntimeStoreDomains) {
     this.#counters = domains.counters;
@@ -37,6 +40,7 @@ export abstract class ComposedRuntimeStore implements RuntimeStore {
     this.#auditLog = domains.auditLog;
     this.#cache = domains.cache;
     this.#locks = domains.locks;
+    this.#semantic = domains.semantic;
   }
 
   abstract ping(): Promise<boolean>;
@@ -140,5 +144,13 @@ export abstract class ComposedRuntimeStore implements RuntimeStore {
 
   releaseLock(...args: Args<'releaseLock'>) {
     return this.#locks.releaseLock(...args);
+  }
+
+  addSemanticCandidate(...args: Args<'addSemanticCandidate'>) {
+    return this.#semantic.addSemanticCandidate(...args);
+  }
+
+  scanSemanticCandidates(...args: Args<'scanSemanticCandidates'>) {
+    return this.#semantic.scanSemanticCandidates(...args);
   }
 }

@@ -15,6 +15,7 @@ import { MemoryLocks } from './memory-runtime/locks.ts';
 import { PersistedStateFile, readPersistedState } from './memory-runtime/persistence.ts';
 import { MemoryResponseCache } from './memory-runtime/response-cache.ts';
 import { MemoryRevocations } from './memory-runtime/revocations.ts';
+import { MemorySemanticIndex } from './memory-runtime/semantic-index.ts';
 import { assertAuditLimit } from './runtime-records.ts';
 import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
 
@@ -34,6 +35,8 @@ export interface MemoryRuntimeStoreOptions {
    * used entries are evicted beyond it. Default 256 MiB.
    */
   maxCacheBytes?: number;
+  /** The semantic index's budget in bytes (records of 424 bytes with the default model); default a quarter of the cache's. */
+  maxSemanticBytes?: number;
 }
 
 export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeStore {
@@ -41,6 +44,7 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
   readonly #revocations: MemoryRevocations;
   readonly #cache: MemoryResponseCache;
   readonly #locks: MemoryLocks;
+  readonly #semantic: MemorySemanticIndex;
   readonly #stateFile: PersistedStateFile | undefined;
   readonly #sweepTimer: NodeJS.Timeout;
   #closed = false;
@@ -58,6 +62,9 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
     const revocations = new MemoryRevocations(onDurableChange, onError);
     const auditLog = new MemoryAuditLog(auditLimit, onDurableChange);
     const locks = new MemoryLocks();
+    const semantic = new MemorySemanticIndex(
+      options.maxSemanticBytes ?? Math.floor((options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES) / 4),
+    );
     if (options.persistFile !== undefined) {
       const state = readPersistedState(options.persistFile);
       if (state !== undefined) {
@@ -75,11 +82,12 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
         }),
       });
     }
-    super({ counters, revocations, auditLog, cache, locks });
+    super({ counters, revocations, auditLog, cache, locks, semantic });
     this.#counters = counters;
     this.#revocations = revocations;
     this.#cache = cache;
     this.#locks = locks;
+    this.#semantic = semantic;
     this.#stateFile = stateFile;
     this.#sweepTimer = setInterval(() => this.#sweep(), options.sweepIntervalMs ?? 60_000);
     this.#sweepTimer.unref();
@@ -109,6 +117,7 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
     const now = Date.now();
     this.#cache.sweep(now);
     this.#locks.sweep(now);
+    this.#semantic.sweep(now);
     this.#counters.sweep(now);
     this.#revocations.sweep(now);
   }

@@ -21,6 +21,7 @@
  * | `<prefix>cache:lock:<name>` | string  | lock: a random token (SET NX PX; released by compare-and-delete) |
  * | `<prefix>cache:gens:<workspaceId>` | hash | purge generations: field '' = the workspace's, field = namespace (as given) → integer (HINCRBY; no TTL) |
  * | `<prefix>cache:tags:<workspaceId>` | hash | tag invalidation times: field = tag → ms (never moves back; no TTL) |
+ * | `<prefix>cache:sem:<bucket>` | string | semantic candidates of one bucket: fixed-size binary records end to end, newest last (semantic-records.ts); PX = the longest candidate's life |
  * | `<prefix>rt:cache`          | channel | cache feed: JSON `{type:'purge',workspaceId,namespace?,generation}` or `{type:'tags',workspaceId,tags,atMs}` |
  *
  * The two revocation indexes let loadRevocations read the whole denylist without SCAN; they are
@@ -60,6 +61,8 @@ export interface RedisKeyLayout {
   cacheTags(workspaceId: string): string;
   /** The pub/sub channel carrying purges and tag invalidations. */
   readonly cacheFeed: string;
+  /** One semantic bucket's candidates (the bucket is the caller's opaque key). */
+  semanticBucket(bucket: string): string;
 }
 
 export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): RedisKeyLayout {
@@ -90,5 +93,6 @@ export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): Redis
     cacheGenerations: (workspaceId) => `${prefix}cache:gens:${workspaceId}`,
     cacheTags: (workspaceId) => `${prefix}cache:tags:${workspaceId}`,
     cacheFeed: `${prefix}rt:cache`,
+    semanticBucket: (bucket) => `${prefix}cache:sem:${bucket}`,
   };
 }

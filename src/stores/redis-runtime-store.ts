@@ -14,6 +14,7 @@ import { RedisCounters } from './redis-runtime/counters.ts';
 import { RedisLocks } from './redis-runtime/locks.ts';
 import { RedisResponseCache } from './redis-runtime/response-cache.ts';
 import { RedisRevocations } from './redis-runtime/revocations.ts';
+import { RedisSemanticIndex } from './redis-runtime/semantic-index.ts';
 import { assertAuditLimit } from './runtime-records.ts';
 import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
 
@@ -44,6 +45,7 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
       auditLog: new RedisAuditLog(connection, auditLimit),
       cache,
       locks: new RedisLocks(connection),
+      semantic: new RedisSemanticIndex(connection),
     });
     this.#client = connection.client;
     this.#revocations = revocations;

@@ -17,7 +17,11 @@ export class RedisScript {
     this.#numberOfKeys = numberOfKeys;
   }
 
-  async run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(
+    client: Redis,
+    keys: readonly string[],
+    args: readonly (string | number | Buffer)[],
+  ): Promise<unknown> {
     if (keys.length !== this.#numberOfKeys) {
       throw new Error(`script expects ${this.#numberOfKeys} keys, got ${keys.length}`);
     }

@@ -137,6 +137,23 @@ export interface RuntimeStore {
   /** Cache invalidations as they happen; `down` when the feed drops, `reset` when it is back. */
   watchCacheInvalidations(listener: (event: CacheInvalidationEvent) => void): Promise<Unsubscribe>;
 
+  /**
+   * Adds a candidate to a semantic bucket (an opaque key of the caller's, naming one context of
+   * one workspace and namespace), newest last. The bucket lives at least `ttlMs` more and keeps at
+   * most about `maxCandidates` (the oldest go). Not durable.
+   */
+  addSemanticCandidate(
+    bucket: string,
+    candidate: SemanticCandidate,
+    maxCandidates: number,
+    ttlMs: number,
+  ): Promise<void>;
+  /**
+   * The newest `depth` candidates of a bucket whose vectors have `dimensions` components, newest
+   * first, expired ones left out (one read, whatever the bucket's size).
+   */
+  scanSemanticCandidates(bucket: string, dimensions: number, depth: number): Promise<SemanticCandidate[]>;
+
   /** Whether the backend answers (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -179,6 +196,18 @@ export type RuntimeResponseCache = Pick<
   | 'watchCacheInvalidations'
 >;
 export type RuntimeLocks = Pick<RuntimeStore, 'acquireLock' | 'releaseLock'>;
+export type RuntimeSemanticIndex = Pick<RuntimeStore, 'addSemanticCandidate' | 'scanSemanticCandidates'>;
+
+/**
+ * One answer a semantic lookup may serve: the exact cache key hash of the request that fetched it
+ * (64 hex digits), when it stops being servable, and the question's vector quantised to int8
+ * (component × 127, rounded): 384 bytes for the default model instead of 1,536.
+ */
+export interface SemanticCandidate {
+  id: string;
+  expiresAtMs: number;
+  vector: Int8Array;
+}
 
 /**
  * Whether an expiring counter must survive a restart of the memory store (DESIGN section 8): spend

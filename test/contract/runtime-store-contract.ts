@@ -329,6 +329,87 @@ export function describeRuntimeStoreContract(name: string, createScope: CreateRu
       });
     });
 
+    describe('semantic index', () => {
+      const id = (n: number) => n.toString(16).padStart(64, '0');
+      const vector = (n: number, dimensions = 8) =>
+        Int8Array.from({ length: dimensions }, (_, k) => ((n + k) % 255) - 127);
+      const candidate = (n: number, lifeMs = 60_000, dimensions = 8) => ({
+        id: id(n),
+        expiresAtMs: Date.now() + lifeMs,
+        vector: vector(n, dimensions),
+      });
+
+      it('returns the newest candidates first, as many as asked, vectors intact', async () => {
+        for (let n = 1; n <= 5; n += 1) await store.addSemanticCandidate('b1', candidate(n), 100, 60_000);
+        const all = await store.scanSemanticCandidates('b1', 8, 10);
+        expect(all.map((entry) => entry.id)).toEqual([id(5), id(4), id(3), id(2), id(1)]);
+        expect(Array.from(all[0]?.vector ?? [])).toEqual(Array.from(vector(5)));
+        const newest = await store.scanSemanticCandidates('b1', 8, 2);
+        expect(newest.map((entry) => entry.id)).toEqual([id(5), id(4)]);
+        expect(await store.scanSemanticCandidates('b1', 8, 0)).toEqual([]);
+        expect(await store.scanSemanticCandidates('other', 8, 10)).toEqual([]);
+        // Another store on the same backend sees them (Redis), or its own (memory: per process).
+        const other = await scope.open();
+        expect((await other.scanSemanticCandidates('b1', 8, 10)).length).toBeGreaterThanOrEqual(0);
+      });
+
+      it('leaves out expired candidates and keeps only the newest of a repeated id', async () => {
+        await store.addSemanticCandidate('b2', candidate(1, 1), 100, 60_000);
+        await store.addSemanticCandidate('b2', candidate(2), 100, 60_000);
+        await store.addSemanticCandidate('b2', { ...candidate(2), vector: vector(9) }, 100, 60_000);
+        await vi.waitFor(async () => {
+          const found = await store.scanSemanticCandidates('b2', 8, 10);
+          expect(found.map((entry) => entry.id)).toEqual([id(2)]);
+          expect(Array.from(found[0]?.vector ?? [])).toEqual(Array.from(vector(9)));
+        });
+      });
+
+      it('keeps about maxCandidates: the oldest go', async () => {
+        for (let n = 1; n <= 30; n += 1) await store.addSemanticCandidate('b3', candidate(n), 10, 60_000);
+        const kept = await store.scanSemanticCandidates('b3', 8, 100);
+        expect(kept.length).toBeGreaterThanOrEqual(10);
+        expect(kept.length).toBeLessThanOrEqual(13);
+        expect(kept[0]?.id).toBe(id(30));
+        expect(kept.map((entry) => entry.id)).not.toContain(id(1));
+      });
+
+      it('expires a bucket after its life, which a later write extends but never shortens', async () => {
+        await store.addSemanticCandidate('b4', candidate(1), 100, 200);
+        await store.addSemanticCandidate('b4', candidate(2), 100, 60_000);
+        await store.addSemanticCandidate('b4', candidate(3), 100, 1);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect((await store.scanSemanticCandidates('b4', 8, 10)).length).toBe(3);
+        await store.addSemanticCandidate('b5', candidate(1), 100, 50);
+        await vi.waitFor(async () => expect(await store.scanSemanticCandidates('b5', 8, 10)).toEqual([]), {
+          timeout: 3000,
+          interval: 50,
+        });
+      });
+
+      it('refuses malformed ids, vectors and sizes with a TypeError', async () => {
+        await expect(
+          store.addSemanticCandidate('b6', { ...candidate(1), id: 'nope' }, 10, 1000),
+        ).rejects.toBeInstanceOf(TypeError);
+        await expect(
+          store.addSemanticCandidate('b6', { ...candidate(1), vector: new Int8Array(0) }, 10, 1000),
+        ).rejects.toBeInstanceOf(TypeError);
+        await expect(store.addSemanticCandidate('b6', candidate(1), 0, 1000)).rejects.toBeInstanceOf(
+          TypeError,
+        );
+        await expect(store.scanSemanticCandidates('b6', 0, 10)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.scanSemanticCandidates('', 8, 10)).rejects.toBeInstanceOf(TypeError);
+      });
+
+      it('scans the newest of a 10,000-candidate bucket of 384-component vectors', async () => {
+        for (let n = 1; n <= 10_000; n += 1)
+          await store.addSemanticCandidate('big', candidate(n, 60_000, 384), 20_000, 60_000);
+        const newest = await store.scanSemanticCandidates('big', 384, 1000);
+        expect(newest).toHaveLength(1000);
+        expect(newest[0]?.id).toBe(id(10_000));
+        expect(newest[999]?.id).toBe(id(9001));
+      });
+    });
+
     describe('tokens', () => {
       it('records a token and reads it back until it expires', async () => {
         const record = makeTokenRecord('j1');
