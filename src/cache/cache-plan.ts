@@ -3,17 +3,25 @@
  * its headers, the policy in force, the entry's location, and whether it reads and writes. The
  * gateway's cache step (gateway/cache-step.ts) acts on the plan.
  */
+import type { ClientDialect, Operation } from '../shapes/api.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import { requestHash } from './cache-key.ts';
 import { type EffectivePolicy, resolveCachePolicy } from './cache-policy.ts';
 import { type CacheDirective, parseCacheDirective } from './cache-request.ts';
 import type { CacheEntry, CacheLocation } from './response-cache.ts';
+import { analyseTurn, type IneligibleReason } from './semantic/eligibility.ts';
+import type { SemanticPlan } from './semantic/semantic-cache.ts';
+import { interpolateToolTags, readToolDeclarations, readToolUse } from './tool-declarations.ts';
 
 /** Response headers of the cache (specification 4.4). */
 export const CACHE_HEADER = 'x-service-cache';
 export const CACHE_AGE_HEADER = 'x-service-cache-age';
+export const CACHE_SIMILARITY_HEADER = 'x-service-cache-similarity';
 
-export type CacheResult = 'hit' | 'miss' | 'refresh' | 'stale';
+/** Tags one entry may carry (header, policy and tools' together); an answer with more is not written. */
+export const MAX_ENTRY_TAGS = 64;
+
+export type CacheResult = 'hit' | 'semantic-hit' | 'miss' | 'refresh' | 'stale';
 
 export interface CachePlan {
   directive: CacheDirective;
@@ -23,6 +31,23 @@ export interface CachePlan {
   write: boolean;
   /** When the request began: what a tag revalidation is compared with. */
   requestedAtMs: number;
+  /** Semantic mode on an eligible turn with an embedder: the question and its bucket. */
+  semantic?: SemanticPlan;
+  /** Semantic mode asked for, but this turn uses exact matching only, and why. */
+  semanticSkipped?: IneligibleReason | 'disabled';
+}
+
+/** What the request path knows that the cache plan needs. */
+export interface CachePlanContext {
+  operation: Operation;
+  dialect: ClientDialect;
+  routeLabel: string;
+  /** GATEWAY_CACHE (the kill switch). */
+  enabled: boolean;
+  /** Whether semantic lookups can be made (GATEWAY_SEMCACHE on, and an embedder started). */
+  semanticAvailable: boolean;
+  /** The threshold when the request names none (0.8). */
+  defaultThreshold: number;
 }
 
 /** How a forwarded cacheable request was served, and whether its answer is to be written. */
@@ -43,33 +68,59 @@ function isCacheableTemperature(body: Record<string, unknown>): boolean {
   return body.temperature === undefined || body.temperature === null || body.temperature === 0;
 }
 
-/** Undefined when the request is not cacheable or caching is off (then no cache header at all). */
+/**
+ * Undefined when the request is not cacheable or caching is off (then no cache header at all).
+ * Tools' declared tags (placeholders filled from the calls' arguments) join the entry's tags, in
+ * exact mode too; an answer whose declared tags cannot be made is not written.
+ */
 export function planCache(
   headers: Readonly<Record<string, string | string[] | undefined>>,
   body: Record<string, unknown>,
   scope: CacheScope,
-  routeLabel: string,
   view: ConfigView,
-  enabled: boolean,
+  context: CachePlanContext,
 ): CachePlan | undefined {
   const directive = parseCacheDirective(headers);
-  if (directive.mode === 'off' || !enabled) return undefined;
+  if (directive.mode === 'off' || !context.enabled) return undefined;
   const policy = resolveCachePolicy(view, scope.tenantId, scope.workspaceId, directive);
-  // Semantic mode (asked for, or the policy's) caches at any temperature; until semantic
-  // matching exists it behaves as exact matching.
-  const semantic = directive.mode === 'semantic' || policy.semantic;
-  if (!isCacheableTemperature(body) && !directive.force && !semantic) return undefined;
-  return {
+  const semanticMode = directive.mode === 'semantic' || policy.semantic;
+  // Semantic mode (asked for, or the policy's) caches at any temperature.
+  if (!isCacheableTemperature(body) && !directive.force && !semanticMode) return undefined;
+  const declarations = readToolDeclarations(body);
+  const toolUse = readToolUse(body, context.dialect);
+  const toolTags = interpolateToolTags(toolUse, declarations);
+  const tags = toolTags === undefined ? policy.tags : [...new Set([...policy.tags, ...toolTags])];
+  const plan: CachePlan = {
     directive,
-    policy,
+    policy: { ...policy, tags },
     location: {
       workspaceId: scope.workspaceId,
       namespace: directive.namespace,
-      hash: requestHash(routeLabel, body),
+      hash: requestHash(context.routeLabel, body),
     },
     read: directive.mode !== 'force-refresh',
-    write: directive.mode !== 'no-store',
+    // No revalidation could reach an answer whose declared tags could not be made.
+    write: directive.mode !== 'no-store' && toolTags !== undefined && tags.length <= MAX_ENTRY_TAGS,
     requestedAtMs: Date.now(),
+  };
+  if (!semanticMode) return plan;
+  if (!context.semanticAvailable) return { ...plan, semanticSkipped: 'disabled' };
+  const turn = analyseTurn(
+    context.operation,
+    context.dialect,
+    context.routeLabel,
+    body,
+    toolUse,
+    declarations,
+  );
+  if (!turn.eligible) return { ...plan, semanticSkipped: turn.reason };
+  return {
+    ...plan,
+    semantic: {
+      question: turn.question,
+      bucket: turn.bucket,
+      threshold: directive.threshold ?? context.defaultThreshold,
+    },
   };
 }
 
@@ -88,5 +139,6 @@ export function newEntry(
     swrMs: plan.policy.swrMs,
     tags: plan.policy.tags,
     costMicros,
+    ...(plan.semantic === undefined ? {} : { question: plan.semantic.question }),
   };
 }

@@ -16,6 +16,8 @@ export interface CacheDirective {
   tags: string[];
   /** `x-service-cache-force: 1`: cache a request with temperature > 0. */
   force: boolean;
+  /** `x-service-cache-threshold`: the semantic similarity a match needs, clamped to 0..1. */
+  threshold?: number;
 }
 
 export const MAX_REQUEST_TAGS = 16;
@@ -75,6 +77,14 @@ export function parseCacheDirective(headers: Headers): CacheDirective {
     }
     // Above the maximum is reduced to it, as a policy's ceiling reduces it further.
     directive.ttlSeconds = Math.min(Number(ttl), MAX_CACHE_TTL_SECONDS);
+  }
+  const threshold = header(headers, 'x-service-cache-threshold');
+  if (threshold !== undefined && threshold !== '') {
+    const value = Number(threshold);
+    if (!Number.isFinite(value) || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(threshold)) {
+      throw new InvalidRequestError('x-service-cache-threshold must be a number (clamped to 0..1)');
+    }
+    directive.threshold = Math.min(1, Math.max(0, value));
   }
   const policy = header(headers, 'x-service-cache-policy');
   if (policy !== undefined && policy !== '') directive.policyName = policy;

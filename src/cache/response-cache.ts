@@ -29,6 +29,8 @@ export interface CacheEntry {
   tags: string[];
   /** What the response cost when it was fetched: what each hit saves. */
   costMicros: number;
+  /** The question of a semantic entry (its latest user message), for the hit guard. */
+  question?: string;
 }
 
 export type Lookup =
@@ -94,11 +96,42 @@ export class ResponseCache {
 
   /** The store key: workspace, namespace, both purge generations, request hash. */
   async #entryKey(location: CacheLocation): Promise<string> {
+    return `${await this.#scopePrefix(location)}:${location.hash}`;
+  }
+
+  /** Workspace, namespace and both purge generations: a purge moves every key under it at once. */
+  async #scopePrefix(location: Pick<CacheLocation, 'workspaceId' | 'namespace'>): Promise<string> {
     const scope = await this.#options.mirror.scope(location.workspaceId);
     const namespaceGeneration =
       location.namespace === '' ? 0 : (scope.namespaces.get(location.namespace) ?? 0);
     const namespace = location.namespace === '' ? '-' : namespaceDigest(location.namespace);
-    return `${location.workspaceId}:${namespace}:${scope.generation}.${namespaceGeneration}:${location.hash}`;
+    return `${location.workspaceId}:${namespace}:${scope.generation}.${namespaceGeneration}`;
+  }
+
+  /**
+   * The key of a semantic bucket in the same scope as the entries (so a purge drops both): the
+   * context's hash and the vectors' dimensions.
+   */
+  async semanticBucketKey(
+    location: Pick<CacheLocation, 'workspaceId' | 'namespace'>,
+    bucket: string,
+    dimensions: number,
+  ): Promise<string> {
+    return `${await this.#scopePrefix(location)}:s:${bucket}:d${dimensions}`;
+  }
+
+  /**
+   * The entry at `location` when it is fresh and none of its tags was revalidated after its request
+   * began (a semantic candidate's answer); undefined otherwise, or when the store fails.
+   */
+  async freshEntry(location: CacheLocation, nowMs = Date.now()): Promise<CacheEntry | undefined> {
+    try {
+      const lookup = await this.#bounded(this.#lookup(location, false, nowMs));
+      return lookup.kind === 'hit' ? lookup.entry : undefined;
+    } catch (error) {
+      this.#failed('lookup', error);
+      return undefined;
+    }
   }
 
   /**

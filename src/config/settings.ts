@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { readSemanticCacheSettings, type SemanticCacheSettings } from './semcache-settings.ts';
 import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
 
 export interface ProviderEndpointSettings {
@@ -63,7 +64,8 @@ export interface Settings {
   tokenSigningKeys: readonly { id: string; secret: string }[];
   /** 32-byte AES-256-GCM key for secrets at rest in the config store (SERVICE_ENCRYPTION_KEY[_FILE]). */
   encryptionKey: Buffer | undefined;
-  semanticCache: boolean;
+  /** The semantic cache (semcache-settings.ts). */
+  semanticCache: SemanticCacheSettings;
   logLevel: string;
   bodyLimitBytes: number;
   upstreamTimeouts: UpstreamTimeouts;
@@ -415,7 +417,15 @@ export function loadSettings(
     bootstrapFile: env.BOOTSTRAP_FILE?.trim() ? resolve(cwd, env.BOOTSTRAP_FILE.trim()) : undefined,
     tokenSigningKeys: readSigningKeys(env, cwd),
     encryptionKey: readEncryptionKey(env, cwd),
-    semanticCache: readBool(env, 'GATEWAY_SEMCACHE', true),
+    semanticCache: readSemanticCacheSettings(
+      env,
+      cwd,
+      (message) => {
+        throw new SettingsError(message);
+      },
+      (name, fallback) => readBool(env, name, fallback),
+      (name, fallback, min, max) => readInt(env, name, fallback, min, max),
+    ),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     bodyLimitBytes: readInt(env, 'GATEWAY_BODY_LIMIT_BYTES', 4 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     upstreamTimeouts: {

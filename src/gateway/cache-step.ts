@@ -4,24 +4,49 @@
  * forwarded answer is to be written as. A hit costs nothing and never reaches the provider.
  */
 import type { FastifyReply } from 'fastify';
-import { CACHE_AGE_HEADER, CACHE_HEADER, type CachePlan, type CacheWrite } from '../cache/cache-plan.ts';
+import {
+  CACHE_AGE_HEADER,
+  CACHE_HEADER,
+  CACHE_SIMILARITY_HEADER,
+  type CachePlan,
+  type CacheWrite,
+  newEntry,
+} from '../cache/cache-plan.ts';
 import type { CacheEntry } from '../cache/response-cache.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 
+/** An entry to answer from: an exact hit, a semantic one (with its similarity), or a stale copy. */
+export interface ServedEntry {
+  entry: CacheEntry;
+  result: 'hit' | 'semantic-hit' | 'stale';
+  ageSeconds?: number;
+  similarity?: number;
+}
+
 /** What the cache step decided: serve an entry, or forward (with a stale refresh's lock, and what to write). */
 export type CacheDecision =
-  | { kind: 'serve'; entry: CacheEntry; result: 'hit' | 'stale'; ageSeconds?: number }
+  | ({ kind: 'serve' } & ServedEntry)
   | { kind: 'forward'; write: CacheWrite | undefined; refresh?: { entry: CacheEntry; lockToken: string } };
 
 export async function decideFromCache(
   plan: CachePlan | undefined,
   routeLabel: string,
-  deps: Pick<InferenceDeps, 'cache' | 'cacheMetrics'>,
+  deps: Pick<InferenceDeps, 'cache' | 'cacheMetrics' | 'semantic'>,
 ): Promise<CacheDecision> {
   if (plan === undefined) return { kind: 'forward', write: undefined };
+  if (plan.semanticSkipped !== undefined && deps.semantic !== undefined) {
+    deps.semantic.countSkipped(plan.semanticSkipped);
+  }
   const lookup = plan.read ? await deps.cache.lookup(plan.location, plan.write) : { kind: 'miss' as const };
   if (lookup.kind === 'hit') {
     return { kind: 'serve', entry: lookup.entry, result: 'hit', ageSeconds: lookup.ageSeconds };
+  }
+  // On an exact miss, a semantic match: another question of the same context that means the same.
+  if (lookup.kind === 'miss' && plan.read && plan.semantic !== undefined && deps.semantic !== undefined) {
+    const found = await deps.semantic.lookup(plan.location, plan.semantic, routeLabel);
+    if (found !== undefined) {
+      return { kind: 'serve', entry: found.entry, result: 'semantic-hit', similarity: found.similarity };
+    }
   }
   if (lookup.kind === 'stale' && lookup.lockToken === undefined) {
     return { kind: 'serve', entry: lookup.entry, result: 'stale' };
@@ -44,7 +69,7 @@ export async function decideFromCache(
 /** Answers from an entry with the request's balance and routing headers; costs nothing. */
 export function serveFromCache(
   reply: FastifyReply,
-  served: { entry: CacheEntry; result: 'hit' | 'stale'; ageSeconds?: number },
+  served: ServedEntry,
   headers: Record<string, string>,
   routeLabel: string,
   deps: Pick<InferenceDeps, 'cacheMetrics'>,
@@ -59,5 +84,24 @@ export function serveFromCache(
     .header(CACHE_HEADER, result);
   if (result === 'hit' && served.ageSeconds !== undefined)
     reply.header(CACHE_AGE_HEADER, String(served.ageSeconds));
+  if (result === 'semantic-hit' && served.similarity !== undefined)
+    reply.header(CACHE_SIMILARITY_HEADER, served.similarity.toFixed(3));
   return reply.send(entry.body);
+}
+
+/**
+ * Writes a forwarded answer as its plan says: the exact entry, and on a semantic plan the
+ * question's vector next to it (for as long as the answer is fresh).
+ */
+export async function storeAnswer(
+  write: CacheWrite,
+  answer: { status: number; contentType: string; body: string; stream: boolean },
+  costMicros: number,
+  deps: Pick<InferenceDeps, 'cache' | 'semantic'>,
+): Promise<void> {
+  const { plan } = write;
+  const stored = await deps.cache.store(plan.location, newEntry(plan, answer, costMicros));
+  if (stored && plan.semantic !== undefined && deps.semantic !== undefined) {
+    await deps.semantic.remember(plan.location, plan.semantic, plan.policy.ttlMs);
+  }
 }

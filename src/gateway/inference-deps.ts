@@ -8,6 +8,7 @@ import type { PriceList } from '../billing/prices.ts';
 import type { SpendLimits } from '../billing/spend-reservation.ts';
 import type { CacheMetrics } from '../cache/cache-metrics.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
+import type { SemanticCache } from '../cache/semantic/semantic-cache.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
@@ -20,6 +21,10 @@ export interface InferenceDeps {
   view: ConfigView;
   cache: ResponseCache;
   cacheMetrics: CacheMetrics;
+  /** Semantic matching; undefined when GATEWAY_SEMCACHE is off or no embedder could start. */
+  semantic: SemanticCache | undefined;
+  /** The semantic threshold a request that names none gets (0.8). */
+  semanticThreshold: number;
   authenticator: Authenticator;
   accountant: Accountant;
   prices: PriceList;

@@ -21,7 +21,7 @@ import { type BalanceState, renderBalanceHeaders } from '../billing/accountant.t
 import type { SpendReservation } from '../billing/spend-reservation.ts';
 import { estimateRequestCostMicros } from '../billing/usage.ts';
 import { stripCacheDeclarations } from '../cache/cache-key.ts';
-import { CACHE_HEADER, type CacheWrite, newEntry, planCache } from '../cache/cache-plan.ts';
+import { CACHE_HEADER, type CacheWrite, planCache } from '../cache/cache-plan.ts';
 import type { CacheEntry } from '../cache/response-cache.ts';
 import { renderRoutingHeaders } from '../providers/routing-headers.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
@@ -31,7 +31,7 @@ import { planUpstream } from '../translate/plans/registry.ts';
 import type { PlannedAnswer, UpstreamPlan } from '../translate/types.ts';
 import { UpstreamAbortedError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import { type AccountFor, createAccounting } from './accounting.ts';
-import { decideFromCache, serveFromCache } from './cache-step.ts';
+import { decideFromCache, serveFromCache, storeAnswer } from './cache-step.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import { relayStream, SSE_CONTENT_TYPE } from './relay-stream.ts';
 import { callUpstream, createCallSender, readAnswerText } from './upstream-call.ts';
@@ -89,14 +89,14 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       ...renderRoutingHeaders(route),
     });
     let staleRefresh: { entry: CacheEntry; lockToken: string } | undefined;
-    const cachePlan = planCache(
-      request.headers,
-      parsed.body,
-      principal,
+    const cachePlan = planCache(request.headers, parsed.body, principal, deps.view, {
+      operation,
+      dialect: request.clientDialect,
       routeLabel,
-      deps.view,
-      deps.settings.cacheEnabled,
-    );
+      enabled: deps.settings.cacheEnabled,
+      semanticAvailable: deps.semantic !== undefined,
+      defaultThreshold: deps.semanticThreshold,
+    });
     try {
       const decision = await decideFromCache(cachePlan, routeLabel, deps);
       if (decision.kind === 'serve') {
@@ -211,14 +211,8 @@ async function replyWithJson(
     .header('content-type', contentType);
   if (cacheWrite !== undefined) reply.header(CACHE_HEADER, cacheWrite.result);
   if (cacheWrite?.write) {
-    await deps.cache.store(
-      cacheWrite.plan.location,
-      newEntry(
-        cacheWrite.plan,
-        { status: statusCode, contentType, body: answer.text, stream: false },
-        charge.costMicros,
-      ),
-    );
+    const entry = { status: statusCode, contentType, body: answer.text, stream: false };
+    await storeAnswer(cacheWrite, entry, charge.costMicros, deps);
   }
   deps.metrics.overheadSeconds.observe(
     { route: routeLabel },
@@ -273,10 +267,7 @@ async function relay(
           body: outcome.recorded,
           stream: true,
         };
-        await deps.cache.store(
-          cacheWrite.plan.location,
-          newEntry(cacheWrite.plan, answer, charge.costMicros),
-        );
+        await storeAnswer(cacheWrite, answer, charge.costMicros, deps);
       }
     }
   } catch (error) {

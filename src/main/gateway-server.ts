@@ -22,6 +22,7 @@ import { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import { UpstreamClient } from '../upstream/upstream-client.ts';
+import { startSemanticCache } from './semantic-cache.ts';
 
 export interface GatewayServer {
   app: FastifyInstance;
@@ -54,11 +55,21 @@ export async function createGatewayServer(options: {
     timeoutMs: settings.cacheTimeoutMs,
   });
   const prices = new PriceList(settings.billingPrices, settings.billingFallbackPrice);
+  const semantic = await startSemanticCache({
+    settings,
+    runtime,
+    cache,
+    metrics,
+    upstream: { upstream, metrics, log },
+    log,
+  });
   const app = await buildGatewayApp({
     settings,
     view,
     cache,
     cacheMetrics,
+    semantic,
+    semanticThreshold: settings.semanticCache.threshold,
     authenticator: new Authenticator(view, options.ephemeral),
     accountant: new Accountant(runtime, metrics, log, prices),
     prices,
@@ -75,6 +86,7 @@ export async function createGatewayServer(options: {
     isReady: () => runtime.ping(),
   });
   app.addHook('onClose', async () => {
+    await semantic?.close();
     await mirror.close();
     await upstream.close();
   });

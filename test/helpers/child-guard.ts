@@ -6,7 +6,12 @@
  * that would wait for one is gone, and its end of the child's stdout is closed, where the logger's
  * synchronous writes retry a broken pipe forever and would hang the shutdown.
  */
-const die = () => process.kill(process.pid, 'SIGKILL');
-process.stdin.on('end', die);
-process.stdin.on('error', die);
-process.stdin.resume();
+import { isMainThread } from 'node:worker_threads';
+
+// Worker threads (the embedding model's) inherit preloads; only the main thread watches stdin.
+if (isMainThread) {
+  const die = () => process.kill(process.pid, 'SIGKILL');
+  process.stdin.on('end', die);
+  process.stdin.on('error', die);
+  process.stdin.resume();
+}

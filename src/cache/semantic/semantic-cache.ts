@@ -1,0 +1,201 @@
+/**
+ * Semantic lookups and writes (specification 4.3, DESIGN section 6). After an exact miss, the
+ * question (the latest user message) is embedded and the newest candidates of its bucket (the
+ * rest of the request, hashed) are scored, as many as the depth valve allows; the best ones at or
+ * above the threshold are tried in order: the answer they point at must still be fresh and
+ * unrevalidated, and pass the hit guard. A write adds the question's vector to the bucket, next to
+ * the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
+ * generations), so a purge drops them too and nothing crosses a workspace or a namespace.
+ */
+import type { Logger } from '../../observability/logger.ts';
+import type { RuntimeStore, SemanticCandidate } from '../../stores/types.ts';
+import type { CacheEntry, CacheLocation, ResponseCache } from '../response-cache.ts';
+import type { DepthValve } from './depth-valve.ts';
+import { type Embedder, quantise, similarity } from './embedder.ts';
+import { checkHitGuard } from './hit-guard.ts';
+import type { SemanticMetrics } from './semantic-metrics.ts';
+
+/** The semantic part of a request's cache plan (cache-plan.ts). */
+export interface SemanticPlan {
+  /** The latest user message: what is embedded and compared. */
+  question: string;
+  /** The hash of everything else: the bucket of candidates it may match. */
+  bucket: string;
+  /** Cosine similarity a candidate must reach (x-service-cache-threshold, 0..1). */
+  threshold: number;
+  /** The question's vector, once the lookup embedded it (the write reuses it). */
+  vector?: Float32Array;
+}
+
+export interface SemanticHit {
+  entry: CacheEntry;
+  similarity: number;
+  /** The exact entry's hash, where the answer was found. */
+  id: string;
+}
+
+export interface SemanticCacheOptions {
+  runtime: RuntimeStore;
+  cache: ResponseCache;
+  embedder: Embedder;
+  valve: DepthValve;
+  metrics: SemanticMetrics;
+  log: Logger;
+  /** Whether the hit guard checks candidates (GATEWAY_SEMCACHE_GUARD; on by default). */
+  guard: boolean;
+  /** Candidates kept per bucket (GATEWAY_SEMCACHE_MAX_BUCKET). */
+  maxBucket: number;
+  /** Bound on embedding one question, queueing included. */
+  embedTimeoutMs: number;
+  /** Bound on each store call. */
+  storeTimeoutMs: number;
+}
+
+/** Candidates above the threshold tried in turn (their answers may be gone, or refused by the guard). */
+const MAX_TRIED = 3;
+
+class SemanticTimeoutError extends Error {}
+
+async function bounded<T>(operation: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new SemanticTimeoutError(`${what} took over ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([operation, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A failing model or store is logged once a minute, not on every request (the metrics count each). */
+const WARN_INTERVAL_MS = 60_000;
+
+export class SemanticCache {
+  readonly #options: SemanticCacheOptions;
+  #warnedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: SemanticCacheOptions) {
+    this.#options = options;
+  }
+
+  get embedderName(): string {
+    return this.#options.embedder.name;
+  }
+
+  /** The best servable candidate, or undefined (the reason counted). Never throws. */
+  async lookup(
+    location: CacheLocation,
+    plan: SemanticPlan,
+    routeLabel: string,
+  ): Promise<SemanticHit | undefined> {
+    const { metrics, valve, cache, runtime, embedder } = this.#options;
+    metrics.lookups.inc({ route: routeLabel });
+    const vector = await this.#embed(plan);
+    if (vector === undefined) return undefined;
+    const lookup = valve.open(location.workspaceId);
+    metrics.depth.observe(lookup.depth);
+    const scanStarted = performance.now();
+    let candidates: SemanticCandidate[];
+    try {
+      const key = await cache.semanticBucketKey(location, plan.bucket, embedder.dimensions);
+      candidates = await bounded(
+        runtime.scanSemanticCandidates(key, embedder.dimensions, lookup.depth),
+        this.#options.storeTimeoutMs,
+        'semantic scan',
+      );
+    } catch (error) {
+      lookup.done(this.#options.storeTimeoutMs);
+      this.#warn(error, 'semantic index unavailable: falling back to exact matching');
+      metrics.misses.inc({ reason: 'store_failed' });
+      return undefined;
+    }
+    const scored = candidates
+      .map((candidate) => ({ id: candidate.id, similarity: similarity(vector, candidate.vector) }))
+      .sort((left, right) => right.similarity - left.similarity);
+    lookup.done(performance.now() - scanStarted);
+    if (scored.length === 0) {
+      metrics.misses.inc({ reason: 'no_candidates' });
+      return undefined;
+    }
+    metrics.similarity.observe(Math.max(0, scored[0]?.similarity ?? 0));
+    let reason = 'below_threshold';
+    for (const candidate of scored.slice(0, MAX_TRIED)) {
+      if (candidate.similarity < plan.threshold) break;
+      const entry = await cache.freshEntry({ ...location, hash: candidate.id });
+      if (entry === undefined) {
+        reason = 'entry_gone';
+        continue;
+      }
+      if (this.#options.guard && !checkHitGuard(plan.question, entry.question ?? '').ok) {
+        reason = 'guard';
+        continue;
+      }
+      metrics.hits.inc({ route: routeLabel });
+      return { entry, similarity: Math.min(1, candidate.similarity), id: candidate.id };
+    }
+    metrics.misses.inc({ reason });
+    return undefined;
+  }
+
+  /** Adds the answer at `location` to its bucket, for `freshMs` (what it may be served for). Never throws. */
+  async remember(location: CacheLocation, plan: SemanticPlan, freshMs: number): Promise<void> {
+    const { cache, runtime, embedder } = this.#options;
+    const vector = plan.vector ?? (await this.#embed(plan));
+    if (vector === undefined || freshMs < 1) return;
+    try {
+      const key = await cache.semanticBucketKey(location, plan.bucket, embedder.dimensions);
+      await bounded(
+        runtime.addSemanticCandidate(
+          key,
+          { id: location.hash, expiresAtMs: Date.now() + freshMs, vector: quantise(vector) },
+          this.#options.maxBucket,
+          freshMs,
+        ),
+        this.#options.storeTimeoutMs,
+        'semantic write',
+      );
+      this.#options.metrics.writes.inc();
+    } catch (error) {
+      this.#warn(error, 'semantic index write failed');
+      this.#options.metrics.misses.inc({ reason: 'store_failed' });
+    }
+  }
+
+  /** Counts a semantic-mode request that used exact matching only, and why. */
+  countSkipped(reason: string): void {
+    this.#options.metrics.misses.inc({ reason });
+  }
+
+  async close(): Promise<void> {
+    await this.#options.embedder.close();
+  }
+
+  #warn(error: unknown, message: string): void {
+    const nowMs = Date.now();
+    if (nowMs - this.#warnedAt < WARN_INTERVAL_MS) return;
+    this.#warnedAt = nowMs;
+    this.#options.log.warn({ err: error }, message);
+  }
+
+  async #embed(plan: SemanticPlan): Promise<Float32Array | undefined> {
+    if (plan.vector !== undefined) return plan.vector;
+    const started = performance.now();
+    try {
+      plan.vector = await bounded(
+        this.#options.embedder.embed(plan.question),
+        this.#options.embedTimeoutMs,
+        'embedding',
+      );
+      this.#options.metrics.embedSeconds.observe((performance.now() - started) / 1000);
+      return plan.vector;
+    } catch (error) {
+      this.#warn(error, 'embedding failed: falling back to exact matching');
+      this.#options.metrics.misses.inc({ reason: 'embed_failed' });
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Settings of the semantic cache (GATEWAY_SEMCACHE_*). Part of Settings (settings.ts).
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface SemanticCacheSettings {
+  /** GATEWAY_SEMCACHE (default on): off skips embedding, and semantic mode is exact matching. */
+  enabled: boolean;
+  /**
+   * The folder holding model.onnx, tokenizer.json and tokenizer_config.json
+   * (GATEWAY_SEMCACHE_MODEL_DIR; default where scripts/fetch-semcache-model.sh caches them).
+   */
+  modelDir: string;
+  /** An embeddings route (`openai/text-embedding-3-small`) used instead of the local model (GATEWAY_SEMCACHE_EMBEDDINGS). */
+  embeddingsModel: string | undefined;
+  /** ONNX Runtime threads of the local model (GATEWAY_SEMCACHE_THREADS, default 1). */
+  threads: number;
+  /** The similarity a request that names none needs (GATEWAY_SEMCACHE_THRESHOLD, default 0.8). */
+  threshold: number;
+  /** The most candidates one lookup scans (GATEWAY_SEMCACHE_MAX_DEPTH, default 2000). */
+  maxDepth: number;
+  /** Candidates kept per bucket (GATEWAY_SEMCACHE_MAX_BUCKET, default 10000). */
+  maxBucket: number;
+  /** A scan slower than this shrinks the depth (GATEWAY_SEMCACHE_SCAN_BUDGET_MS, default 5). */
+  scanBudgetMs: number;
+  /** The hit guard (GATEWAY_SEMCACHE_GUARD, default on). */
+  guard: boolean;
+  /** Bound on embedding one question, queueing included (GATEWAY_SEMCACHE_EMBED_TIMEOUT_MS, default 1000). */
+  embedTimeoutMs: number;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_SEMCACHE_MODEL_DIR = join(homedir(), '.cache/gateway-semcache/all-minilm-l6-v2-int8-v1');
+
+export function readSemanticCacheSettings(
+  env: Env,
+  cwd: string,
+  fail: (message: string) => never,
+  readBool: (name: string, fallback: boolean) => boolean,
+  readInt: (name: string, fallback: number, min: number, max: number) => number,
+): SemanticCacheSettings {
+  const thresholdRaw = env.GATEWAY_SEMCACHE_THRESHOLD?.trim();
+  const threshold = thresholdRaw ? Number(thresholdRaw) : 0.8;
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+    fail(`GATEWAY_SEMCACHE_THRESHOLD must be a number from 0 to 1, got '${thresholdRaw}'`);
+  }
+  const embeddingsModel = env.GATEWAY_SEMCACHE_EMBEDDINGS?.trim() || undefined;
+  if (embeddingsModel !== undefined && !/^[a-z0-9-]+\/\S+$/.test(embeddingsModel)) {
+    fail(
+      `GATEWAY_SEMCACHE_EMBEDDINGS must name an embeddings route as provider/model, got '${embeddingsModel}'`,
+    );
+  }
+  const modelDir = env.GATEWAY_SEMCACHE_MODEL_DIR?.trim();
+  return Object.freeze({
+    enabled: readBool('GATEWAY_SEMCACHE', true),
+    modelDir: modelDir ? resolve(cwd, modelDir) : DEFAULT_SEMCACHE_MODEL_DIR,
+    embeddingsModel,
+    threads: readInt('GATEWAY_SEMCACHE_THREADS', 1, 1, 64),
+    threshold,
+    maxDepth: readInt('GATEWAY_SEMCACHE_MAX_DEPTH', 2000, 10, 100_000),
+    maxBucket: readInt('GATEWAY_SEMCACHE_MAX_BUCKET', 10_000, 10, 1_000_000),
+    scanBudgetMs: readInt('GATEWAY_SEMCACHE_SCAN_BUDGET_MS', 5, 1, 10_000),
+    guard: readBool('GATEWAY_SEMCACHE_GUARD', true),
+    embedTimeoutMs: readInt('GATEWAY_SEMCACHE_EMBED_TIMEOUT_MS', 1000, 10, 60_000),
+  });
+}

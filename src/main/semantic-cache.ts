@@ -1,0 +1,85 @@
+/**
+ * Starts the semantic cache's embedder at process start: an embeddings route when
+ * GATEWAY_SEMCACHE_EMBEDDINGS names one, else the local model. Without either (the model's files
+ * missing, a route that does not answer) semantic mode degrades to exact matching, said once in a
+ * warning: never a crash.
+ */
+
+import type { ResponseCache } from '../cache/response-cache.ts';
+import { DepthValve } from '../cache/semantic/depth-valve.ts';
+import type { Embedder } from '../cache/semantic/embedder.ts';
+import { LocalEmbedder, missingModelFiles } from '../cache/semantic/local-embedder.ts';
+import { SemanticCache } from '../cache/semantic/semantic-cache.ts';
+import { createSemanticMetrics } from '../cache/semantic/semantic-metrics.ts';
+import type { Settings } from '../config/settings.ts';
+import { RouteEmbedder } from '../gateway/route-embedder.ts';
+import type { UpstreamCallDeps } from '../gateway/upstream-call.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { GatewayMetrics } from '../observability/metrics.ts';
+import { createPlatformEndpoints } from '../providers/platform-routes.ts';
+import type { RuntimeStore } from '../stores/types.ts';
+
+async function startEmbedder(settings: Readonly<Settings>, upstream: UpstreamCallDeps): Promise<Embedder> {
+  const semantic = settings.semanticCache;
+  if (semantic.embeddingsModel !== undefined) {
+    return RouteEmbedder.start({
+      model: semantic.embeddingsModel,
+      endpoints: createPlatformEndpoints(settings),
+      defaultProvider: settings.defaultProvider,
+      deps: upstream,
+      timeoutMs: semantic.embedTimeoutMs,
+    });
+  }
+  const missing = missingModelFiles(semantic.modelDir);
+  if (missing.length > 0) {
+    throw new Error(
+      `the model is not in ${semantic.modelDir} (missing ${missing.join(', ')}): run scripts/fetch-semcache-model.sh, or set GATEWAY_SEMCACHE_MODEL_DIR to a folder that holds it`,
+    );
+  }
+  return LocalEmbedder.start({ modelDir: semantic.modelDir, threads: semantic.threads });
+}
+
+export async function startSemanticCache(options: {
+  settings: Readonly<Settings>;
+  runtime: RuntimeStore;
+  cache: ResponseCache;
+  metrics: GatewayMetrics;
+  upstream: UpstreamCallDeps;
+  log: Logger;
+}): Promise<SemanticCache | undefined> {
+  const { settings, log } = options;
+  const semantic = settings.semanticCache;
+  if (!settings.cacheEnabled) return undefined;
+  if (!semantic.enabled) {
+    log.info('semantic caching is off (GATEWAY_SEMCACHE=off): semantic mode uses exact matching');
+    return undefined;
+  }
+  let embedder: Embedder;
+  try {
+    embedder = await startEmbedder(settings, options.upstream);
+  } catch (error) {
+    log.warn(
+      { reason: error instanceof Error ? error.message : String(error) },
+      'semantic caching degraded to exact matching: no embedder could start',
+    );
+    return undefined;
+  }
+  log.info({ embedder: embedder.name, dimensions: embedder.dimensions }, 'semantic caching on');
+  return new SemanticCache({
+    runtime: options.runtime,
+    cache: options.cache,
+    embedder,
+    valve: new DepthValve({
+      maxDepth: semantic.maxDepth,
+      minDepth: Math.min(50, semantic.maxDepth),
+      budgetMs: semantic.scanBudgetMs,
+      maxInFlight: 32,
+    }),
+    metrics: createSemanticMetrics(options.metrics.registry),
+    log,
+    guard: semantic.guard,
+    maxBucket: semantic.maxBucket,
+    embedTimeoutMs: semantic.embedTimeoutMs,
+    storeTimeoutMs: settings.cacheTimeoutMs,
+  });
+}
