@@ -1,0 +1,290 @@
+/**
+ * Semantic-cache benchmark (`npm run bench:semantic`), one run that stops by itself, loopback only.
+ * Needs the model (scripts/fetch-semcache-model.sh; GATEWAY_SEMCACHE_MODEL_DIR) and, for the Redis
+ * part, redis-server on PATH.
+ *
+ * 1. Accuracy on the labelled pair sets under bench/data (`semantic-pairs.jsonl`, the set the hit
+ *    guard's word lists were reviewed against, and `semantic-pairs-holdout.jsonl`, written apart
+ *    and never used for tuning). Each pair's first question is cached, the second asked: the
+ *    similarity is the one a lookup computes (the asked question's float vector against the cached
+ *    one's int8 record). At thresholds 0.7/0.8/0.9, with the guard and without: the hit rate on
+ *    paraphrases, the false-hit rate on near misses, and how many of the paraphrase hits the
+ *    guard keeps. `--details` lists the pairs the guard refuses or lets through wrongly at 0.8.
+ * 2. Embedding time through the gateway's embedder (LocalEmbedder: a worker thread, ONNX Runtime
+ *    with one intra-op thread, i.e. one core), for a 30-word message asked one at a time: p50/p99.
+ *    Then 16 at a time (batched): texts per second.
+ * 3. Lookup time (read the bucket's newest candidates, score them, take the best) at bucket sizes
+ *    10, 1,000 and 10,000 on the memory store and on Redis: p50/p99 at the valve's default
+ *    ceiling (GATEWAY_SEMCACHE_MAX_DEPTH=2000 candidates) and scanning the whole bucket.
+ *
+ * Options (flags or env): --quick (fewer samples), --details, BENCH_EMBED_SAMPLES (default 1000),
+ * BENCH_LOOKUP_SAMPLES (default 500). Results also in bench/results/semantic-<stamp>.json.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { type Embedder, quantise, similarity } from '../src/cache/semantic/embedder.ts';
+import { checkHitGuard } from '../src/cache/semantic/hit-guard.ts';
+import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
+import { MemoryRuntimeStore } from '../src/stores/memory-runtime-store.ts';
+import { RedisRuntimeStore } from '../src/stores/redis-runtime-store.ts';
+import type { RuntimeStore } from '../src/stores/types.ts';
+import { BENCH_DIR, f3, machineInfo, startRedis, stopAll, table } from './harness.ts';
+import { summarise } from './load.ts';
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const details = args.has('--details');
+const EMBED_SAMPLES = Number(process.env.BENCH_EMBED_SAMPLES ?? (quick ? 200 : 1000));
+const LOOKUP_SAMPLES = Number(process.env.BENCH_LOOKUP_SAMPLES ?? (quick ? 100 : 500));
+const THRESHOLDS = [0.7, 0.8, 0.9];
+const BUCKET_SIZES = [10, 1_000, 10_000];
+const VALVE_DEPTH = 2_000;
+const MODEL_DIR =
+  process.env.GATEWAY_SEMCACHE_MODEL_DIR ||
+  join(homedir(), '.cache/gateway-semcache/all-minilm-l6-v2-int8-v1');
+
+/** 30 words. */
+const THIRTY_WORDS =
+  'We are planning a two week trip to Japan next spring with our children and would like to know which cities to visit and how to travel between them cheaply';
+
+interface Pair {
+  id: string;
+  a: string;
+  b: string;
+  label: 'paraphrase' | 'near-miss';
+  category: string;
+}
+
+interface Scored extends Pair {
+  similarity: number;
+  guardOk: boolean;
+  guardReason?: string;
+}
+
+function readPairs(file: string): Pair[] {
+  return readFileSync(join(BENCH_DIR, 'data', file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Pair);
+}
+
+async function scorePairs(embedder: Embedder, pairs: Pair[]): Promise<Scored[]> {
+  return Promise.all(
+    pairs.map(async (pair) => {
+      const [cached, asked] = await Promise.all([embedder.embed(pair.a), embedder.embed(pair.b)]);
+      const verdict = checkHitGuard(pair.b, pair.a);
+      return {
+        ...pair,
+        similarity: similarity(asked, quantise(cached)),
+        guardOk: verdict.ok,
+        ...(verdict.ok ? {} : { guardReason: verdict.reason }),
+      };
+    }),
+  );
+}
+
+const percent = (part: number, whole: number) =>
+  whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`;
+
+function accuracy(set: string, scored: Scored[]) {
+  const paraphrases = scored.filter((pair) => pair.label === 'paraphrase');
+  const nearMisses = scored.filter((pair) => pair.label === 'near-miss');
+  const rows = THRESHOLDS.map((threshold) => {
+    const above = (pair: Scored) => pair.similarity >= threshold;
+    const rawHits = paraphrases.filter(above).length;
+    const guardedHits = paraphrases.filter((pair) => above(pair) && pair.guardOk).length;
+    const rawFalse = nearMisses.filter(above).length;
+    const guardedFalse = nearMisses.filter((pair) => above(pair) && pair.guardOk).length;
+    return {
+      set,
+      threshold,
+      paraphrases: paraphrases.length,
+      nearMisses: nearMisses.length,
+      hitRateRaw: rawHits / paraphrases.length,
+      hitRateGuarded: guardedHits / paraphrases.length,
+      falseHitRateRaw: rawFalse / nearMisses.length,
+      falseHitRateGuarded: guardedFalse / nearMisses.length,
+      guardKeeps: rawHits === 0 ? 1 : guardedHits / rawHits,
+      counts: { rawHits, guardedHits, rawFalse, guardedFalse },
+    };
+  });
+  if (details) {
+    const at = 0.8;
+    const refused = paraphrases.filter((pair) => pair.similarity >= at && !pair.guardOk);
+    const wrong = nearMisses.filter((pair) => pair.similarity >= at && pair.guardOk);
+    process.stdout.write(`\n${set}: paraphrases at >= ${at} the guard refuses (${refused.length})\n`);
+    for (const pair of refused)
+      process.stdout.write(
+        `  ${pair.id} ${pair.similarity.toFixed(3)} [${pair.guardReason}] ${pair.a} | ${pair.b}\n`,
+      );
+    process.stdout.write(`${set}: near misses at >= ${at} the guard lets through (${wrong.length})\n`);
+    for (const pair of wrong)
+      process.stdout.write(`  ${pair.id} ${pair.similarity.toFixed(3)} ${pair.a} | ${pair.b}\n`);
+  }
+  return rows;
+}
+
+async function embedTimes(embedder: Embedder) {
+  for (let index = 0; index < 50; index += 1) await embedder.embed(`${THIRTY_WORDS} ${index}`);
+  const samples = new Float64Array(EMBED_SAMPLES);
+  for (let index = 0; index < EMBED_SAMPLES; index += 1) {
+    // A different text each time (a trailing counter), so nothing can be remembered between calls.
+    const text = `${THIRTY_WORDS.replace('two', String(index))}`;
+    const started = performance.now();
+    await embedder.embed(text);
+    samples[index] = performance.now() - started;
+  }
+  const single = summarise(samples);
+  const batchTexts = Array.from(
+    { length: quick ? 320 : 1600 },
+    (_value, index) => `${THIRTY_WORDS} (${index})`,
+  );
+  const started = performance.now();
+  for (let offset = 0; offset < batchTexts.length; offset += 16) {
+    await Promise.all(batchTexts.slice(offset, offset + 16).map((text) => embedder.embed(text)));
+  }
+  const perSecond = batchTexts.length / ((performance.now() - started) / 1000);
+  return { words: THIRTY_WORDS.split(' ').length, single, batchedPerSecond: perSecond };
+}
+
+function randomUnitRecord(dimensions: number): Int8Array {
+  const vector = new Float32Array(dimensions);
+  let sum = 0;
+  for (let index = 0; index < dimensions; index += 1) {
+    const value = Math.random() * 2 - 1;
+    vector[index] = value;
+    sum += value * value;
+  }
+  const length = Math.sqrt(sum);
+  for (let index = 0; index < dimensions; index += 1) vector[index] = (vector[index] as number) / length;
+  return quantise(vector);
+}
+
+async function lookupTimes(store: RuntimeStore, storeName: string, dimensions: number, query: Float32Array) {
+  const rows = [];
+  for (const size of BUCKET_SIZES) {
+    const bucket = `bench-${storeName}-${size}`;
+    for (let index = 0; index < size; index += 1) {
+      await store.addSemanticCandidate(
+        bucket,
+        {
+          id: index.toString(16).padStart(64, '0'),
+          expiresAtMs: Date.now() + 3_600_000,
+          vector: randomUnitRecord(dimensions),
+        },
+        20_000,
+        3_600_000,
+      );
+    }
+    for (const depth of [...new Set([Math.min(size, VALVE_DEPTH), size])]) {
+      const lookup = async () => {
+        const candidates = await store.scanSemanticCandidates(bucket, dimensions, depth);
+        let best = -2;
+        for (const candidate of candidates) best = Math.max(best, similarity(query, candidate.vector));
+        return { count: candidates.length, best };
+      };
+      for (let index = 0; index < 20; index += 1) await lookup();
+      const samples = new Float64Array(LOOKUP_SAMPLES);
+      let scanned = 0;
+      for (let index = 0; index < LOOKUP_SAMPLES; index += 1) {
+        const started = performance.now();
+        scanned = (await lookup()).count;
+        samples[index] = performance.now() - started;
+      }
+      rows.push({ store: storeName, bucket: size, depth, scanned, ...summarise(samples) });
+    }
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const machine = machineInfo();
+  process.stdout.write(
+    `host: ${machine.cpuModel} x${machine.cpuCount}, ${machine.node}, load ${machine.loadAvgAtStart.join(' ')}\n`,
+  );
+  const embedder = await LocalEmbedder.start({ modelDir: MODEL_DIR, threads: 1 });
+  try {
+    const sets = [
+      { name: 'tuning', file: 'semantic-pairs.jsonl' },
+      { name: 'holdout', file: 'semantic-pairs-holdout.jsonl' },
+    ];
+    const accuracyRows = [];
+    for (const set of sets)
+      accuracyRows.push(...accuracy(set.name, await scorePairs(embedder, readPairs(set.file))));
+    process.stdout.write(
+      `\nAccuracy (hit rate on paraphrases, false-hit rate on near misses; raw similarity, then with the guard)\n${table(
+        ['set', 'threshold', 'pairs p/n', 'hit raw', 'hit guard', 'false raw', 'false guard', 'guard keeps'],
+        accuracyRows.map((row) => [
+          row.set,
+          row.threshold.toFixed(1),
+          `${row.paraphrases}/${row.nearMisses}`,
+          percent(row.counts.rawHits, row.paraphrases),
+          percent(row.counts.guardedHits, row.paraphrases),
+          percent(row.counts.rawFalse, row.nearMisses),
+          percent(row.counts.guardedFalse, row.nearMisses),
+          percent(row.counts.guardedHits, row.counts.rawHits),
+        ]),
+      )}\n`,
+    );
+
+    const embedding = await embedTimes(embedder);
+    process.stdout.write(
+      `\nEmbedding a ${embedding.words}-word message, one at a time (ms), one ONNX thread\n${table(
+        ['samples', 'p50', 'p90', 'p99', 'max'],
+        [
+          [
+            String(embedding.single.count),
+            f3(embedding.single.p50),
+            f3(embedding.single.p90),
+            f3(embedding.single.p99),
+            f3(embedding.single.max),
+          ],
+        ],
+      )}\nbatched 16 at a time: ${embedding.batchedPerSecond.toFixed(0)} texts/s\n`,
+    );
+
+    const query = await embedder.embed('What is the capital of France?');
+    const lookupRows = [];
+    const memory = new MemoryRuntimeStore();
+    try {
+      lookupRows.push(...(await lookupTimes(memory, 'memory', embedder.dimensions, query)));
+    } finally {
+      await memory.close();
+    }
+    const redis = await startRedis();
+    const redisStore = new RedisRuntimeStore({ url: redis.url, keyPrefix: 'bench:' });
+    try {
+      lookupRows.push(...(await lookupTimes(redisStore, 'redis', embedder.dimensions, query)));
+    } finally {
+      await redisStore.close();
+    }
+    process.stdout.write(
+      `\nLookup: read the newest candidates, score, take the best (ms)\n${table(
+        ['store', 'bucket', 'scanned', 'p50', 'p99', 'max'],
+        lookupRows.map((row) => [
+          row.store,
+          String(row.bucket),
+          String(row.scanned),
+          f3(row.p50),
+          f3(row.p99),
+          f3(row.max),
+        ]),
+      )}\n`,
+    );
+
+    const stamp = new Date().toISOString().replaceAll(/[:.]/g, '-');
+    mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
+    const file = join(BENCH_DIR, 'results', `semantic-${stamp}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ machine, settings: { EMBED_SAMPLES, LOOKUP_SAMPLES, MODEL_DIR }, accuracy: accuracyRows, embedding, lookup: lookupRows }, null, 2)}\n`,
+    );
+    process.stdout.write(`\nresults: ${file}\n`);
+  } finally {
+    await embedder.close();
+    await stopAll();
+  }
+}
+
+await main();

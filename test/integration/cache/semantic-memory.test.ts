@@ -1,0 +1,4 @@
+import { describeSemanticCache, describeSemanticOff } from './semantic-suite.ts';
+
+describeSemanticCache('memory store', () => ({}));
+describeSemanticOff();

@@ -1,0 +1,440 @@
+/**
+ * Semantic caching through HTTP with the real embedding model (no stub): paraphrases hit, other
+ * questions and near misses do not, everything but the latest user message must match, the
+ * eligibility rules, safe tools and their tags, purge, isolation of workspaces and namespaces.
+ * Defined once and run on the memory store and on a real Redis. Each test works in a namespace of
+ * its own, so that candidates of one test never meet another's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION } from '../../../src/resources/types.ts';
+import { startFakeAnthropic } from '../../fakes/fake-anthropic.ts';
+import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
+import type { FakeServer } from '../../fakes/fake-server.ts';
+import { graphql } from '../../helpers/graphql.ts';
+import { semanticModelDir } from '../../helpers/semantic-model.ts';
+import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
+
+export function describeSemanticCache(name: string, env: () => Record<string, string> | undefined): void {
+  const modelDir = semanticModelDir();
+  describe.runIf(env() !== undefined && modelDir !== undefined)(`semantic cache (${name})`, () => {
+    let openai: FakeServer;
+    let anthropic: FakeServer;
+    let gateway: TestGateway;
+    let counter = 0;
+
+    beforeAll(async () => {
+      openai = await startFakeOpenAi();
+      anthropic = await startFakeAnthropic();
+      gateway = await startTestGateway({
+        ...env(),
+        GATEWAY_CACHE: 'on',
+        GATEWAY_SEMCACHE_MODEL_DIR: modelDir as string,
+        OPENAI_API_KEY: 'sk-platform',
+        OPENAI_BASE_URL: `${openai.url}/v1`,
+        ANTHROPIC_API_KEY: 'sk-ant-platform',
+        ANTHROPIC_BASE_URL: anthropic.url,
+      });
+    });
+    afterAll(async () => {
+      await gateway?.stop();
+      await openai?.stop();
+      await anthropic?.stop();
+    });
+
+    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    /** A namespace no other test uses. */
+    const fresh = () => `semantic-${slug}-${++counter}`;
+
+    const ask = (
+      namespace: string,
+      question: string,
+      options: { body?: Record<string, unknown>; headers?: Record<string, string>; key?: string } = {},
+    ) =>
+      postJson(
+        `${gateway.url}/v1/chat/completions`,
+        { model: 'openai/gpt-4o', messages: [{ role: 'user', content: question }], ...options.body },
+        options.key ?? gateway.credentials.apiKey,
+        { 'x-service-cache': 'semantic', 'x-service-cache-namespace': namespace, ...options.headers },
+      );
+    const calls = () => openai.requests.length;
+
+    it('serves a paraphrase as a semantic hit with its similarity, at no cost and with no upstream call', async () => {
+      const ns = fresh();
+      const first = await ask(ns, 'What is the capital of France?');
+      expect(first.headers.get('x-service-cache')).toBe('miss');
+      const before = calls();
+      const paraphrase = await ask(ns, "what's the capital city of France?");
+      expect(paraphrase.headers.get('x-service-cache')).toBe('semantic-hit');
+      const similarity = Number(paraphrase.headers.get('x-service-cache-similarity'));
+      expect(similarity).toBeGreaterThan(0.9);
+      expect(similarity).toBeLessThanOrEqual(1);
+      expect(paraphrase.headers.get('x-service-cache-age')).toBeNull();
+      expect(paraphrase.headers.get('x-service-balance-charged-micros')).toBe('0');
+      expect(await paraphrase.text()).toBe(await first.text());
+      expect(calls()).toBe(before);
+      // The same question again is an exact hit.
+      expect((await ask(ns, 'What is the capital of France?')).headers.get('x-service-cache')).toBe('hit');
+    });
+
+    it('misses on a different question, and on a near miss the hit guard refuses', async () => {
+      const ns = fresh();
+      await ask(ns, 'What is the capital of France?');
+      expect((await ask(ns, 'How do I bake sourdough bread?')).headers.get('x-service-cache')).toBe('miss');
+      await ask(ns, 'Convert 10 miles to kilometers');
+      // 0.898 similar, above the default threshold: the numbers differ, so the guard refuses.
+      expect((await ask(ns, 'Convert 20 miles to kilometers')).headers.get('x-service-cache')).toBe('miss');
+      await ask(ns, 'Write a haiku about autumn');
+      expect((await ask(ns, 'Write a haiku about spring')).headers.get('x-service-cache')).toBe('miss');
+    });
+
+    it('honours x-service-cache-threshold: 1 refuses a paraphrase, a malformed one is a 400', async () => {
+      const ns = fresh();
+      await ask(ns, 'What is the capital of France?');
+      const strict = await ask(ns, "what's the capital city of France?", {
+        headers: { 'x-service-cache-threshold': '1' },
+      });
+      expect(strict.headers.get('x-service-cache')).toBe('miss');
+      const above = await ask(ns, "What's the capital city of France?", {
+        headers: { 'x-service-cache-threshold': '7' },
+      });
+      expect(above.headers.get('x-service-cache')).toBe('miss');
+      const malformed = await ask(ns, 'x', { headers: { 'x-service-cache-threshold': 'high' } });
+      expect(malformed.status).toBe(400);
+    });
+
+    it('matches only within the same prior conversation, model, temperature and tools', async () => {
+      const ns = fresh();
+      const history = [
+        { role: 'user', content: 'I am travelling in Europe.' },
+        { role: 'assistant', content: 'Nice! How can I help?' },
+      ];
+      const paraphrase = "what's the capital city of France?";
+      await ask(ns, 'What is the capital of France?', {
+        body: { messages: [...history, { role: 'user', content: 'What is the capital of France?' }] },
+      });
+      const sameHistory = await ask(ns, paraphrase, {
+        body: { messages: [...history, { role: 'user', content: paraphrase }] },
+      });
+      expect(sameHistory.headers.get('x-service-cache')).toBe('semantic-hit');
+      const otherHistory = await ask(ns, paraphrase, {
+        body: {
+          messages: [
+            { role: 'user', content: 'I am in Asia.' },
+            history[1],
+            { role: 'user', content: paraphrase },
+          ],
+        },
+      });
+      expect(otherHistory.headers.get('x-service-cache')).toBe('miss');
+      const ns2 = fresh();
+      await ask(ns2, 'What is the capital of France?');
+      expect(
+        (await ask(ns2, paraphrase, { body: { model: 'openai/gpt-4o-mini' } })).headers.get(
+          'x-service-cache',
+        ),
+      ).toBe('miss');
+      expect(
+        (await ask(ns2, paraphrase, { body: { temperature: 0.7 } })).headers.get('x-service-cache'),
+      ).toBe('miss');
+      const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }];
+      expect((await ask(ns2, paraphrase, { body: { tools } })).headers.get('x-service-cache')).toBe('miss');
+      const format = { response_format: { type: 'json_object' } };
+      expect((await ask(ns2, paraphrase, { body: format })).headers.get('x-service-cache')).toBe('miss');
+      expect((await ask(ns2, "what's the capital city of France?")).headers.get('x-service-cache')).toBe(
+        'semantic-hit',
+      );
+    });
+
+    it('caches at temperature > 0 in semantic mode', async () => {
+      const ns = fresh();
+      const warm = { temperature: 0.9 };
+      expect(
+        (await ask(ns, 'Name three primary colours', { body: warm })).headers.get('x-service-cache'),
+      ).toBe('miss');
+      expect((await ask(ns, 'name 3 primary colors', { body: warm })).headers.get('x-service-cache')).toBe(
+        'semantic-hit',
+      );
+    });
+
+    it('keeps tool calls and results, non-text content and long messages out (exact matching only)', async () => {
+      const ns = fresh();
+      const toolTurn = (question: string) => ({
+        messages: [
+          { role: 'user', content: question },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
+        ],
+        tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object' } } }],
+      });
+      await ask(ns, 'x', { body: toolTurn('What is the weather in Paris?') });
+      expect(
+        (await ask(ns, 'x', { body: toolTurn("How's the weather in Paris?") })).headers.get(
+          'x-service-cache',
+        ),
+      ).toBe('miss');
+
+      const image = (text: string) => ({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+            ],
+          },
+        ],
+      });
+      await ask(ns, 'x', { body: image('What is in this picture?') });
+      expect(
+        (await ask(ns, 'x', { body: image("What's in this picture?") })).headers.get('x-service-cache'),
+      ).toBe('miss');
+
+      const long = `Summarise this text please: ${'The quick brown fox jumps over the lazy dog. '.repeat(50)}`;
+      await ask(ns, long);
+      expect(
+        (await ask(ns, `Please summarise this text: ${long.slice(27)}`)).headers.get('x-service-cache'),
+      ).toBe('miss');
+      // Exact matching still serves the identical long request.
+      expect((await ask(ns, long)).headers.get('x-service-cache')).toBe('hit');
+    });
+
+    it('lets a turn whose tools are all declared safe in, and revalidates the tags their arguments fill in', async () => {
+      const ns = fresh();
+      const tools = [
+        {
+          type: 'function',
+          function: { name: 'product', parameters: { type: 'object' } },
+          'x-service-cache': { safe: true, tags: ['product:{id}'] },
+        },
+      ];
+      const turn = (question: string, id: number) => ({
+        tools,
+        messages: [
+          { role: 'user', content: question },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'c1',
+                type: 'function',
+                function: { name: 'product', arguments: JSON.stringify({ id }) },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: '{"name":"Lamp","price":30}' },
+        ],
+      });
+      await ask(ns, 'x', { body: turn('How much does this product cost?', 42) });
+      const hit = await ask(ns, 'x', { body: turn('What is the price of this product?', 42) });
+      expect(hit.headers.get('x-service-cache')).toBe('semantic-hit');
+      // The declaration never reaches the provider.
+      expect(JSON.stringify(openai.requests.at(-1)?.body)).not.toContain('x-service-cache');
+      const revalidated = await graphql(
+        gateway.controlUrl,
+        gateway.credentials.pat,
+        'mutation { revalidateCacheTags(workspaceId: "default", tags: ["product:42"]) { invalidated } }',
+      );
+      expect(revalidated.errors).toBeUndefined();
+      const after = await ask(ns, 'x', { body: turn('What is the price of this product?', 42) });
+      expect(after.headers.get('x-service-cache')).toBe('miss');
+
+      // One undeclared (or unsafe) tool excludes the whole turn.
+      const unsafeTools = [
+        ...tools,
+        { type: 'function', function: { name: 'search', parameters: { type: 'object' } } },
+      ];
+      const mixed = (question: string) => ({
+        tools: unsafeTools,
+        messages: [
+          { role: 'user', content: question },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'c1', type: 'function', function: { name: 'product', arguments: '{"id":7}' } },
+              { id: 'c2', type: 'function', function: { name: 'search', arguments: '{"q":"lamp"}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: 'x' },
+          { role: 'tool', tool_call_id: 'c2', content: 'y' },
+        ],
+      });
+      await ask(ns, 'x', { body: mixed('How much does this product cost?') });
+      expect(
+        (await ask(ns, 'x', { body: mixed('What is the price of this product?') })).headers.get(
+          'x-service-cache',
+        ),
+      ).toBe('miss');
+    });
+
+    it('revalidates declared tool tags in exact mode too', async () => {
+      const ns = fresh();
+      const body = {
+        tools: [
+          {
+            type: 'function',
+            function: { name: 'stock', parameters: { type: 'object' } },
+            'x-service-cache': { safe: true, tags: ['sku:{sku}'] },
+          },
+        ],
+        messages: [
+          { role: 'user', content: 'Is it in stock?' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'c1', type: 'function', function: { name: 'stock', arguments: '{"sku":"AB-12"}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: 'yes' },
+        ],
+      };
+      const exact = (headers: Record<string, string> = {}) =>
+        ask(ns, 'x', { body, headers: { 'x-service-cache': 'default', ...headers } });
+      await exact();
+      expect((await exact()).headers.get('x-service-cache')).toBe('hit');
+      await graphql(
+        gateway.controlUrl,
+        gateway.credentials.pat,
+        'mutation { revalidateCacheTags(workspaceId: "default", tags: ["sku:ab-12"]) { invalidated } }',
+      );
+      expect((await exact()).headers.get('x-service-cache')).toBe('miss');
+    });
+
+    it('drops semantic entries with a purge of the namespace', async () => {
+      const ns = fresh();
+      await ask(ns, 'What is the capital of France?');
+      const purged = await graphql(
+        gateway.controlUrl,
+        gateway.credentials.pat,
+        'mutation($ns: String) { purgeGatewayCache(workspaceId: "default", namespace: $ns) { generation } }',
+        { ns },
+      );
+      expect(purged.errors).toBeUndefined();
+      expect((await ask(ns, "what's the capital city of France?")).headers.get('x-service-cache')).toBe(
+        'miss',
+      );
+    });
+
+    it('never shares across namespaces or workspaces', async () => {
+      const ns = fresh();
+      await ask(ns, 'What is the capital of France?');
+      expect((await ask(fresh(), "what's the capital city of France?")).headers.get('x-service-cache')).toBe(
+        'miss',
+      );
+      // The same namespace name in another workspace of the tenant.
+      await gateway.running.resources.apply({
+        apiVersion: API_VERSION,
+        kind: 'Tenant',
+        metadata: { name: 'default' },
+        spec: {
+          displayName: 'Default tenant',
+          workspaces: [
+            { id: 'default', name: 'Default workspace' },
+            { id: `other-${slug}`, name: 'Other' },
+          ],
+        },
+      });
+      await gateway.running.settled();
+      const created = await graphql<{ createApiKey: { key: string } }>(
+        gateway.controlUrl,
+        gateway.credentials.pat,
+        `mutation { createApiKey(workspaceId: "other-${slug}") { key } }`,
+      );
+      const otherKey = created.data?.createApiKey.key as string;
+      const other = await ask(ns, "what's the capital city of France?", { key: otherKey });
+      expect(other.status).toBe(200);
+      expect(other.headers.get('x-service-cache')).toBe('miss');
+    });
+
+    it('replays a streamed answer verbatim on a semantic hit, and honours no-store and force-refresh', async () => {
+      const ns = fresh();
+      const stream = { stream: true };
+      const first = await ask(ns, 'Give me three tips for better sleep', { body: stream });
+      const firstText = await first.text();
+      await expect
+        .poll(async () => {
+          const response = await ask(ns, 'give me 3 tips to sleep better', { body: stream });
+          const text = await response.text();
+          return response.headers.get('x-service-cache') === 'semantic-hit' ? text : undefined;
+        })
+        .toBe(firstText);
+
+      const ns2 = fresh();
+      await ask(ns2, 'List the planets of the solar system', { headers: { 'x-service-cache': 'no-store' } });
+      expect((await ask(ns2, 'list the solar system planets')).headers.get('x-service-cache')).toBe('miss');
+      const refreshed = await ask(ns2, 'List the planets of the solar system', {
+        headers: { 'x-service-cache': 'force-refresh' },
+      });
+      expect(refreshed.headers.get('x-service-cache')).toBe('refresh');
+      expect(
+        (await ask(ns2, 'list all the planets of the solar system')).headers.get('x-service-cache'),
+      ).toBe('semantic-hit');
+    });
+
+    it('works on /v1/messages, with a policy that turns semantic matching on', async () => {
+      const upsert = await graphql(
+        gateway.controlUrl,
+        gateway.credentials.pat,
+        'mutation { upsertCachePolicy(input: { name: "semantic-docs", semantic: true }) { name semantic } }',
+      );
+      expect(upsert.errors).toBeUndefined();
+      const ns = fresh();
+      const message = (content: string) =>
+        postJson(
+          `${gateway.url}/v1/messages`,
+          {
+            model: 'anthropic/claude-3-5-haiku-latest',
+            max_tokens: 50,
+            messages: [{ role: 'user', content }],
+          },
+          gateway.credentials.apiKey,
+          { 'x-service-cache-policy': 'semantic-docs', 'x-service-cache-namespace': ns },
+        );
+      expect((await message('How do I reset my password?')).headers.get('x-service-cache')).toBe('miss');
+      expect((await message('how can I reset my password')).headers.get('x-service-cache')).toBe(
+        'semantic-hit',
+      );
+    });
+  });
+}
+
+/** GATEWAY_SEMCACHE=off: semantic mode is exact matching (a paraphrase misses, the same question hits). */
+export function describeSemanticOff(): void {
+  describe('semantic cache switched off', () => {
+    let openai: FakeServer;
+    let gateway: TestGateway;
+    beforeAll(async () => {
+      openai = await startFakeOpenAi();
+      gateway = await startTestGateway({
+        GATEWAY_CACHE: 'on',
+        GATEWAY_SEMCACHE: 'off',
+        OPENAI_API_KEY: 'sk-platform',
+        OPENAI_BASE_URL: `${openai.url}/v1`,
+      });
+    });
+    afterAll(async () => {
+      await gateway?.stop();
+      await openai?.stop();
+    });
+    it('degrades semantic mode to exact matching', async () => {
+      const ask = (content: string) =>
+        postJson(
+          `${gateway.url}/v1/chat/completions`,
+          { model: 'openai/gpt-4o', messages: [{ role: 'user', content }], temperature: 0.5 },
+          gateway.credentials.apiKey,
+          { 'x-service-cache': 'semantic' },
+        );
+      expect((await ask('What is the capital of France?')).headers.get('x-service-cache')).toBe('miss');
+      expect((await ask("what's the capital city of France?")).headers.get('x-service-cache')).toBe('miss');
+      expect((await ask('What is the capital of France?')).headers.get('x-service-cache')).toBe('hit');
+    });
+  });
+}
