@@ -24,194 +24,51 @@
  * on every replica. Measured on bench/data (bench/README.md, "Semantic cache").
  */
 import { stemmer } from 'stemmer';
+import {
+  NEGATIONS,
+  NUMBER_WORDS,
+  OPPOSITES,
+  ORDINAL_WORDS,
+  PHRASES,
+  ROMAN_NUMERALS,
+  STOP_WORDS,
+  SYNONYMS,
+  UNDOING,
+} from './hit-guard-words.ts';
 
 export type GuardVerdict =
   | { ok: true }
-  | { ok: false; reason: 'numbers' | 'quoted' | 'identifiers' | 'negation' | 'direction' | 'content' };
+  | {
+      ok: false;
+      reason: 'numbers' | 'quoted' | 'identifiers' | 'negation' | 'opposite' | 'direction' | 'content';
+    };
 
 /** Share of the longer question's words the two must have in common, in order, for a swapped word to be a substitution. */
 const SAME_FRAME = 0.7;
+/** Opposites refuse a candidate that shares this much of the frame ("uses less fuel" is "more fuel-efficient" reworded). */
+const OPPOSED_FRAME = 0.5;
 /** Or as many words they begin with alike (the same question about a different thing). */
 const SAME_TEMPLATE = 5;
 
-const NUMBER_WORDS: Readonly<Record<string, string>> = {
-  zero: '0',
-  one: '1',
-  two: '2',
-  three: '3',
-  four: '4',
-  five: '5',
-  six: '6',
-  seven: '7',
-  eight: '8',
-  nine: '9',
-  ten: '10',
-  eleven: '11',
-  twelve: '12',
-  thirteen: '13',
-  fourteen: '14',
-  fifteen: '15',
-  sixteen: '16',
-  seventeen: '17',
-  eighteen: '18',
-  nineteen: '19',
-  twenty: '20',
-  thirty: '30',
-  forty: '40',
-  fifty: '50',
-  hundred: '100',
-  thousand: '1000',
-  million: '1000000',
-  billion: '1000000000',
-  half: '1/2',
-  quarter: '1/4',
-  first: '#1',
-  second: '#2',
-  third: '#3',
-  fourth: '#4',
-  fifth: '#5',
-  sixth: '#6',
-  seventh: '#7',
-  eighth: '#8',
-  ninth: '#9',
-  tenth: '#10',
-};
+/** Words read as one: a synonym or spelling folded, then Porter-stemmed ("Colours" is "color"). */
+function normaliseWord(raw: string): string[] {
+  const folded = SYNONYMS[raw] ?? raw;
+  return folded.split(' ').map((word) => SYNONYMS[stemmer(word)] ?? stemmer(word));
+}
 
-const ROMAN: Readonly<Record<string, string>> = {
-  I: '1',
-  II: '2',
-  III: '3',
-  IV: '4',
-  V: '5',
-  VI: '6',
-  VII: '7',
-  VIII: '8',
-  IX: '9',
-  X: '10',
-};
-
-/** Words that carry no topic: function words, question and request words, politeness, filler. */
-const STOP_WORDS: ReadonlySet<string> = new Set(
-  `a an the and or but if then than so of to in on at by for with from into onto about as is are was were be been being
-   am do does did doing done have has had having i me my mine we us our you your yours he him his she her it its they them
-   their this that these those there here what which who whom whose when where why how can could would should
-   will shall may might must please tell explain describe show give let know need want like just really quite
-   very some any all each every much many more most also too again still even ever way ways thing things something
-   anything get got getting make made making use used using someone somebody kind sort type question answer help
-   hi hello hey thanks thank quick quickly simple simply briefly brief short shortly best good well actually basically
-   possible exactly correct right proper properly mean means meaning definition define example examples step steps
-   process guide tutorial list say said go going able not no yes okay ok im ive id youre theres there up out
-   one ones own whether through via per vs versus`
-    .split(/\s+/)
-    .filter((word) => word !== ''),
+const normalisedSet = (words: readonly string[]) => new Set(words.flatMap((word) => normaliseWord(word)));
+const STOP = normalisedSet(STOP_WORDS);
+const NEGATION = normalisedSet(NEGATIONS);
+const UNDO = normalisedSet(UNDOING);
+const OPPOSITE_PAIRS = OPPOSITES.map(
+  ([left, right]) => [normaliseWord(left)[0] ?? left, normaliseWord(right)[0] ?? right] as const,
 );
 
-/** Everyday synonyms and spellings folded to one word before stemming (either side may use either). */
-const SYNONYMS: Readonly<Record<string, string>> = {
-  automobile: 'car',
-  automobiles: 'car',
-  vehicle: 'car',
-  purchase: 'buy',
-  purchasing: 'buy',
-  acquire: 'buy',
-  begin: 'start',
-  commence: 'start',
-  finish: 'end',
-  halt: 'stop',
-  large: 'big',
-  larger: 'bigger',
-  largest: 'biggest',
-  huge: 'big',
-  little: 'small',
-  tiny: 'small',
-  couch: 'sofa',
-  film: 'movie',
-  picture: 'photo',
-  photograph: 'photo',
-  kid: 'child',
-  kids: 'child',
-  children: 'child',
-  folks: 'people',
-  persons: 'people',
-  create: 'build',
-  construct: 'build',
-  erase: 'delete',
-  modify: 'change',
-  alter: 'change',
-  nation: 'country',
-  repair: 'fix',
-  mend: 'fix',
-  utilize: 'use',
-  utilise: 'use',
-  assist: 'help',
-  receive: 'get',
-  obtain: 'get',
-  inexpensive: 'cheap',
-  affordable: 'cheap',
-  budget: 'cheap',
-  costly: 'expensive',
-  pricey: 'expensive',
-  cost: 'price',
-  costs: 'price',
-  author: 'wrote',
-  writer: 'wrote',
-  painter: 'painted',
-  tall: 'height',
-  height: 'height',
-  funny: 'humorous',
-  compose: 'write',
-  fridge: 'refrigerator',
-  skillet: 'pan',
-  stovetop: 'stove',
-  tyre: 'tire',
-  tyres: 'tire',
-  colour: 'color',
-  colours: 'color',
-  litre: 'liter',
-  litres: 'liter',
-  metre: 'meter',
-  metres: 'meter',
-  centre: 'center',
-  kilometre: 'kilometer',
-  kilometres: 'kilometer',
-  km: 'kilometer',
-  kg: 'kilogram',
-  lb: 'pound',
-  lbs: 'pound',
-  mt: 'mount',
-  js: 'javascript',
-  ts: 'typescript',
-  py: 'python',
-  dict: 'dictionary',
-  int: 'integer',
-  repo: 'repository',
-  nyc: 'new york',
-  teen: 'teenager',
-  teens: 'teenager',
-  signs: 'symptoms',
-  sign: 'symptom',
-  recommended: 'recommend',
-  grown: 'adult',
-  scared: 'afraid',
-  tv: 'television',
-  frightened: 'afraid',
-};
-
-/** Words that turn a question around ("should be kept" / "should not be kept"). */
-const NEGATIONS: ReadonlySet<string> = new Set([
-  'not',
-  'no',
-  'never',
-  'without',
-  'cannot',
-  'none',
-  'nothing',
-  'nor',
-]);
-
-/** Words after which "to", "into", "in" and "from" give a direction. */
-const DIRECTION_WORDS: ReadonlySet<string> = new Set(['to', 'into', 'in', 'from']);
-const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
+/** "to", "into" and "in" give a direction ("string to integer", "Fahrenheit in Celsius"). */
+const DIRECTION_WORDS: ReadonlySet<string> = new Set(['to', 'into', 'in']);
+const ARTICLES: ReadonlySet<string> = new Set(['a', 'the']);
+/** Content words read on either side of a direction word. */
+const DIRECTION_REACH = 3;
 
 const QUOTED =
   /"([^"]{1,200})"|'([^'\s][^']{0,199})'(?![a-z])|`([^`]{1,200})`|“([^”]{1,200})”|‘([^’]{1,200})’/g;
@@ -236,8 +93,8 @@ interface Features {
   /** Every word, normalised, in order. */
   words: string[];
   content: Set<string>;
-  /** "a to b" pairs, as `a>b`. */
-  directions: Set<string>;
+  /** The content words before and after each direction word. */
+  directions: { from: string[]; to: string[] }[];
 }
 
 function expandContractions(text: string): string {
@@ -254,15 +111,10 @@ function expandContractions(text: string): string {
     .replace(/'s\b/gi, '');
 }
 
-function normaliseWord(raw: string): string[] {
-  const folded = SYNONYMS[raw] ?? raw;
-  return folded.split(' ').map((word) => SYNONYMS[stemmer(word)] ?? stemmer(word));
-}
-
 /** Lowercase words of a text, normalised (number words kept as they are: they are compared as numbers). */
 function wordsOf(text: string): string[] {
   return (text.toLowerCase().match(/[a-z]+/g) ?? []).flatMap((raw) =>
-    NUMBER_WORDS[raw] !== undefined ? [raw] : normaliseWord(raw),
+    NUMBER_WORDS[raw] !== undefined || ORDINAL_WORDS[raw] !== undefined ? [raw] : normaliseWord(raw),
   );
 }
 
@@ -274,10 +126,10 @@ function numbersOf(text: string): string[] {
   }
   const tokens = text.match(/[A-Za-z]+/g) ?? [];
   tokens.forEach((token, index) => {
-    const word = NUMBER_WORDS[token.toLowerCase()];
+    const word = NUMBER_WORDS[token.toLowerCase()] ?? ORDINAL_WORDS[token.toLowerCase()];
     if (word !== undefined) values.push(word);
     // A Roman numeral after a name ("World War II", "Henry VIII"); a lone "I" after a capitalised word too.
-    const roman = ROMAN[token];
+    const roman = ROMAN_NUMERALS[token];
     const previous = tokens[index - 1];
     if (roman !== undefined && previous !== undefined && /^[A-Z][a-z]/.test(previous) && index > 1)
       values.push(roman);
@@ -285,21 +137,38 @@ function numbersOf(text: string): string[] {
   return values.sort();
 }
 
-/** The pairs `a>b` of content words joined by a direction word ("string to integer"). */
-function directionsOf(words: string[]): Set<string> {
-  const pairs = new Set<string>();
+const isContent = (word: string | undefined): word is string =>
+  word !== undefined && !STOP.has(word) && NUMBER_WORDS[word] === undefined && word.length > 1;
+
+/** The content words next to each direction word ("convert [pandas dataframe] to [csv file]"). */
+function directionsOf(words: string[]): { from: string[]; to: string[] }[] {
+  const directions: { from: string[]; to: string[] }[] = [];
   words.forEach((word, index) => {
     if (!DIRECTION_WORDS.has(word)) return;
-    const before = words[index - 1];
+    const from: string[] = [];
+    for (let at = index - 1; at >= 0 && from.length < DIRECTION_REACH && isContent(words[at]); at -= 1)
+      from.push(words[at] as string);
     let after = index + 1;
-    while (words[after] !== undefined && ARTICLES.has(words[after] as string)) after += 1;
-    const target = words[after];
-    if (before === undefined || target === undefined || STOP_WORDS.has(before) || STOP_WORDS.has(target))
-      return;
-    if (word === 'from') return;
-    pairs.add(`${before}>${target}`);
+    while (ARTICLES.has(words[after] ?? '')) after += 1;
+    const to: string[] = [];
+    for (let at = after; at < words.length && to.length < DIRECTION_REACH && isContent(words[at]); at += 1)
+      to.push(words[at] as string);
+    if (from.length > 0 && to.length > 0) directions.push({ from, to });
   });
-  return pairs;
+  return directions;
+}
+
+/** Whether one question goes from a word to another and the other question the other way round. */
+function reversed(asked: Features, cached: Features): boolean {
+  return asked.directions.some((mine) =>
+    cached.directions.some((theirs) =>
+      mine.from.some(
+        (source) =>
+          theirs.to.includes(source) &&
+          mine.to.some((target) => target !== source && theirs.from.includes(target)),
+      ),
+    ),
+  );
 }
 
 /** Lowercase, without spaces and quote marks: how a snippet of code is compared. */
@@ -308,8 +177,9 @@ function compactOf(text: string): string {
 }
 
 function featuresOf(text: string): Features {
-  const expanded = expandContractions(text)
-    .replace(/\bsecond[- ]hand\b/gi, 'used')
+  let expanded = expandContractions(text);
+  for (const [phrase, word] of PHRASES) expanded = expanded.replace(phrase, word);
+  expanded = expanded
     // Dotted abbreviations as one word: U.S. is US, i.e. is ie, p.m. is pm.
     .replace(/\b([A-Za-z])\.([A-Za-z])\.(?:([A-Za-z])\.)?/g, (_match, a, b, c) => `${a}${b}${c ?? ''}`)
     // The article follows the next word's sound ("a fixed", "an adjustable"): one word for both.
@@ -325,15 +195,13 @@ function featuresOf(text: string): Features {
     .map((identifier) => wordsOf(identifier))
     .filter((words) => words.length > 0);
   const words = wordsOf(expanded);
-  const content = new Set(
-    words.filter((word) => !STOP_WORDS.has(word) && NUMBER_WORDS[word] === undefined && word.length > 1),
-  );
+  const content = new Set(words.filter(isContent));
   return {
     numbers: numbersOf(expanded),
     quoted,
     quotedSymbols,
     compact: compactOf(expanded),
-    negated: words.some((word) => NEGATIONS.has(word)),
+    negated: words.some((word) => NEGATION.has(word)),
     identifiers,
     words,
     content,
@@ -341,10 +209,17 @@ function featuresOf(text: string): Features {
   };
 }
 
-/** The numbers compared: a lone 1 on one side is an article ("a day" / "one day"). */
+/**
+ * The numbers compared: a lone 1 on one side is an article ("a day" / "one day"), ordinals count
+ * only when both sides have one ("the first sentence" / "an opening line").
+ */
 function sameNumbers(left: readonly string[], right: readonly string[]): boolean {
+  const ordinal = (value: string) => value.startsWith('#');
   const strip = (values: readonly string[], other: readonly string[]) =>
-    values.filter((value) => value !== '1' || other.includes('1'));
+    values.filter(
+      (value) =>
+        (value !== '1' || other.includes('1')) && (!ordinal(value) || other.some((each) => ordinal(each))),
+    );
   const a = strip(left, right);
   const b = strip(right, left);
   return a.length === b.length && a.every((value, index) => value === b[index]);
@@ -408,6 +283,22 @@ function commonStart(left: readonly string[], right: readonly string[]): number 
   return index;
 }
 
+/** Whether one question has a word and the other its opposite, and neither both. */
+function opposed(asked: Features, cached: Features): boolean {
+  const has = (features: Features, word: string) => features.words.includes(word);
+  return OPPOSITE_PAIRS.some(
+    ([one, other]) =>
+      (has(asked, one) && !has(asked, other) && has(cached, other) && !has(cached, one)) ||
+      (has(asked, other) && !has(asked, one) && has(cached, one) && !has(cached, other)),
+  );
+}
+
+/** Whether `mine` adds an undoing verb to everything `theirs` asks ("remove paint from a fence" / "paint a fence"). */
+function undone(mine: Features, theirs: Features): boolean {
+  const undoing = [...mine.content].filter((word) => UNDO.has(word) && !theirs.content.has(word));
+  return undoing.length > 0 && [...theirs.content].every((word) => mine.content.has(word));
+}
+
 /** Whether `candidate` (a cached question) may answer `question`. */
 export function checkHitGuard(question: string, candidate: string): GuardVerdict {
   const asked = featuresOf(question);
@@ -427,15 +318,14 @@ export function checkHitGuard(question: string, candidate: string): GuardVerdict
   const frame = sameFrame(asked.words, cached.words);
   const template = commonStart(asked.words, cached.words);
   if (asked.negated !== cached.negated && frame >= SAME_FRAME) return { ok: false, reason: 'negation' };
-  const identifiersOk = (mine: Features, theirs: Features) =>
-    mine.identifiers.every((phrase) => containsPhrase(theirs.words, phrase));
-  if (!identifiersOk(asked, cached) || !identifiersOk(cached, asked))
+  // An identifier only one side names is context ("in SQL"); each side naming one the other lacks is a swap.
+  const lackedIdentifier = (mine: Features, theirs: Features) =>
+    mine.identifiers.some((phrase) => !containsPhrase(theirs.words, phrase));
+  if (lackedIdentifier(asked, cached) && lackedIdentifier(cached, asked))
     return { ok: false, reason: 'identifiers' };
-  for (const pair of asked.directions) {
-    const [from, to] = pair.split('>');
-    if (!cached.directions.has(pair) && cached.directions.has(`${to}>${from}`))
-      return { ok: false, reason: 'direction' };
-  }
+  if ((opposed(asked, cached) && frame >= OPPOSED_FRAME) || undone(asked, cached) || undone(cached, asked))
+    return { ok: false, reason: 'opposite' };
+  if (reversed(asked, cached)) return { ok: false, reason: 'direction' };
   const onlyAsked = lacking(asked.content, cached.content);
   const onlyCached = lacking(cached.content, asked.content);
   if (onlyAsked.length > 0 && onlyCached.length > 0 && (frame >= SAME_FRAME || template >= SAME_TEMPLATE))
