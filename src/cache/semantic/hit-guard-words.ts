@@ -163,6 +163,13 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   centre: 'center',
   kilometre: 'kilometer',
   kilometres: 'kilometer',
+  hr: 'hour',
+  hrs: 'hours',
+  mins: 'minutes',
+  sec: 'second',
+  secs: 'seconds',
+  yr: 'year',
+  yrs: 'years',
   km: 'kilometer',
   kg: 'kilogram',
   lb: 'pound',
@@ -184,7 +191,18 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
 };
 
 /** Words that turn a question around ("should be kept" / "should not be kept"). */
-export const NEGATIONS: readonly string[] = ['not', 'no', 'never', 'without', 'cannot', 'none', 'nothing', 'nor'];
+export const NEGATIONS: readonly string[] = [
+  'not',
+  'no',
+  'never',
+  'without',
+  'cannot',
+  'none',
+  'nothing',
+  'nor',
+  // "non-refundable", "non profit"
+  'non',
+];
 
 /** Opposites: one in each question is a different question ("turn on" / "turn off", "buy" / "sell"). */
 export const OPPOSITES: readonly (readonly [string, string])[] = [
@@ -243,6 +261,8 @@ export const OPPOSITES: readonly (readonly [string, string])[] = [
   ['allow', 'block'],
   ['include', 'exclude'],
   ['inside', 'outside'],
+  ['indoors', 'outdoors'],
+  ['indoor', 'outdoor'],
   ['above', 'below'],
   ['over', 'under'],
   ['left', 'right'],

@@ -15,6 +15,16 @@ describe('checkHitGuard', () => {
     ['What is a 401(k)?', 'Explain what a 401k is'],
     ['Is it safe to eat raw eggs?', "Can you safely eat eggs raw, or isn't it safe?"],
     ['Who wrote the novel Pride and Prejudice?', 'Pride and Prejudice - who was its author?'],
+    ['How do I see the logs of a Kubernetes pod?', 'What command shows a k8s pod logs?'],
+    ['What is the past tense of swim?', "What's the past tense of the verb 'to swim'?"],
+    [
+      'What is the difference between INNER JOIN and LEFT JOIN?',
+      'How does a left join differ from an inner join in SQL?',
+    ],
+    [
+      'Which is more fuel-efficient, a hybrid or a diesel car?',
+      'Between hybrid and diesel automobiles, which uses less fuel?',
+    ],
   ])('lets a rewording through: %s / %s', (question, candidate) => {
     expect(checkHitGuard(question, candidate)).toEqual({ ok: true });
   });
@@ -45,6 +55,24 @@ describe('checkHitGuard', () => {
     ],
     ['Why does `[] == false` evaluate to true?', 'Why does `[] == []` evaluate to true?', 'quoted'],
     ['What foods help lower LDL cholesterol?', 'What foods help lower HDL cholesterol?', 'identifiers'],
+    ['How do I turn on dark mode?', 'How do I turn off dark mode?', 'opposite'],
+    [
+      "What's the best time of year to visit Norway?",
+      "What's the worst time of year to visit Norway?",
+      'opposite',
+    ],
+    ['How do I paint kitchen cabinets?', 'How do I strip paint from kitchen cabinets?', 'opposite'],
+    [
+      'Can I get a refund on a refundable booking?',
+      'Can I get a refund on a non-refundable booking?',
+      'negation',
+    ],
+    [
+      'How do I convert a pandas DataFrame to a CSV file?',
+      'How do I convert a CSV file to a pandas DataFrame?',
+      'direction',
+    ],
+    ['How is a short-term capital gain taxed?', 'How is a long-term capital gain taxed?', 'opposite'],
   ])('refuses a near miss: %s / %s (%s)', (question, candidate, reason) => {
     expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason });
   });

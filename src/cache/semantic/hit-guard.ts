@@ -72,7 +72,11 @@ const DIRECTION_REACH = 3;
 
 const QUOTED =
   /"([^"]{1,200})"|'([^'\s][^']{0,199})'(?![a-z])|`([^`]{1,200})`|“([^”]{1,200})”|‘([^’]{1,200})’/g;
-const NUMBER = /\d+(?:[.,]\d+)*(?:\/\d+)?/g;
+/**
+ * Digits with the letters before them: a number also before letters (`401k`, `4th`, `3pm`) and
+ * after a word (`python3`), but not inside a short name (`k8s`, `mp3`, `ec2`).
+ */
+const NUMBER = /([A-Za-z]*)(\d+(?:[.,]\d+)*(?:\/\d+)?)/g;
 /**
  * Dotted or scoped names, camelCase, snake_case, called names, words with digits (`mp3`, `es2022`)
  * and acronyms (`LDL`, `HDL`).
@@ -120,8 +124,9 @@ function wordsOf(text: string): string[] {
 
 function numbersOf(text: string): string[] {
   const values: string[] = [];
-  for (const match of text.matchAll(NUMBER)) {
-    const value = match[0].replaceAll(',', '');
+  for (const [, letters = '', digits = ''] of text.matchAll(NUMBER)) {
+    if (letters.length === 1 || letters.length === 2) continue;
+    const value = digits.replaceAll(',', '');
     values.push(value.includes('/') ? value : String(Number(value)));
   }
   const tokens = text.match(/[A-Za-z]+/g) ?? [];
@@ -187,7 +192,10 @@ function featuresOf(text: string): Features {
   const quotes = [...expanded.matchAll(QUOTED)].map(
     (match) => match.slice(1).find((group) => group !== undefined) ?? '',
   );
-  const quoted = quotes.map((quote) => wordsOf(quote)).filter((words) => words.length > 0);
+  // A leading infinitive marker or article is not part of the phrase ('swim' is 'to swim').
+  const quoted = quotes
+    .map((quote) => wordsOf(quote.replace(/^\s*(?:to|a|an|the)\s+(?=\S)/i, '')))
+    .filter((words) => words.length > 0);
   const quotedSymbols = quotes
     .filter((quote) => /[^\p{L}\p{N}\s'.,;:?!-]/u.test(quote))
     .map((quote) => compactOf(quote.replace(/[.,;:?!]+$/, '')));
