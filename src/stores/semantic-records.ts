@@ -58,23 +58,48 @@ export function encodeSemanticRecord(candidate: SemanticCandidate): Buffer {
 }
 
 /**
+ * A record read from a bucket: the vector is a view of the bytes read (no copy), the id is spelled
+ * out in hex only when asked for (a lookup needs the few best candidates' ids, not all of them).
+ */
+class DecodedCandidate implements SemanticCandidate {
+  readonly expiresAtMs: number;
+  readonly vector: Int8Array;
+  readonly #bytes: Buffer;
+  readonly #idStart: number;
+  #id: string | undefined;
+
+  constructor(bytes: Buffer, start: number, dimensions: number, expiresAtMs: number) {
+    this.expiresAtMs = expiresAtMs;
+    this.#bytes = bytes;
+    this.#idStart = start + EXPIRY_BYTES;
+    this.vector = new Int8Array(bytes.buffer, bytes.byteOffset + this.#idStart + ID_BYTES, dimensions);
+  }
+
+  get id(): string {
+    this.#id ??= this.#bytes.toString('hex', this.#idStart, this.#idStart + ID_BYTES);
+    return this.#id;
+  }
+}
+
+/**
  * The records of `bytes` (whole records only, counted from the end: a read that started inside a
- * record skips it), newest first, without expired or repeated ids (the newest of an id wins).
+ * record skips it), newest first, without expired or repeated ids (the newest of an id wins). The
+ * candidates' vectors are views of `bytes`, which must not change afterwards.
  */
 export function decodeSemanticRecords(bytes: Buffer, dimensions: number, nowMs: number): SemanticCandidate[] {
   const size = semanticRecordBytes(dimensions);
   const candidates: SemanticCandidate[] = [];
-  const seen = new Set<string>();
+  // Ids are hashes: 53 of their last bits tell them apart.
+  const seen = new Set<number>();
   for (let end = bytes.length; end - size >= 0; end -= size) {
     const start = end - size;
     const expiresAtMs = bytes.readDoubleLE(start);
     if (!(expiresAtMs > nowMs)) continue;
-    const id = bytes.toString('hex', start + EXPIRY_BYTES, start + EXPIRY_BYTES + ID_BYTES);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const vector = new Int8Array(dimensions);
-    vector.set(new Int8Array(bytes.buffer, bytes.byteOffset + start + EXPIRY_BYTES + ID_BYTES, dimensions));
-    candidates.push({ id, expiresAtMs, vector });
+    const last = start + EXPIRY_BYTES + ID_BYTES - 8;
+    const key = (bytes.readUInt32BE(last) & 0x1fffff) * 2 ** 32 + bytes.readUInt32BE(last + 4);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    candidates.push(new DecodedCandidate(bytes, start, dimensions, expiresAtMs));
   }
   return candidates;
 }

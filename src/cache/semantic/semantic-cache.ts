@@ -71,6 +71,26 @@ async function bounded<T>(operation: Promise<T>, timeoutMs: number, what: string
   }
 }
 
+/** The `count` most similar candidates, best first (one pass: buckets are large, the few best are wanted). */
+export function bestCandidates(
+  vector: Float32Array,
+  candidates: readonly SemanticCandidate[],
+  count: number,
+): { id: string; similarity: number }[] {
+  const best: { candidate: SemanticCandidate; similarity: number }[] = [];
+  for (const candidate of candidates) {
+    const score = similarity(vector, candidate.vector);
+    if (best.length === count && score <= (best[count - 1]?.similarity ?? 0)) continue;
+    let at = best.length === count ? count - 1 : best.length;
+    while (at > 0 && (best[at - 1]?.similarity ?? 0) < score) {
+      best[at] = best[at - 1] as (typeof best)[number];
+      at -= 1;
+    }
+    best[at] = { candidate, similarity: score };
+  }
+  return best.map((entry) => ({ id: entry.candidate.id, similarity: entry.similarity }));
+}
+
 /** A failing model or store is logged once a minute, not on every request (the metrics count each). */
 const WARN_INTERVAL_MS = 60_000;
 
@@ -113,17 +133,15 @@ export class SemanticCache {
       metrics.misses.inc({ reason: 'store_failed' });
       return undefined;
     }
-    const scored = candidates
-      .map((candidate) => ({ id: candidate.id, similarity: similarity(vector, candidate.vector) }))
-      .sort((left, right) => right.similarity - left.similarity);
+    const best = bestCandidates(vector, candidates, MAX_TRIED);
     lookup.done(performance.now() - scanStarted);
-    if (scored.length === 0) {
+    if (best.length === 0) {
       metrics.misses.inc({ reason: 'no_candidates' });
       return undefined;
     }
-    metrics.similarity.observe(Math.max(0, scored[0]?.similarity ?? 0));
+    metrics.similarity.observe(Math.max(0, best[0]?.similarity ?? 0));
     let reason = 'below_threshold';
-    for (const candidate of scored.slice(0, MAX_TRIED)) {
+    for (const candidate of best) {
       if (candidate.similarity < plan.threshold) break;
       const entry = await cache.freshEntry({ ...location, hash: candidate.id });
       if (entry === undefined) {
