@@ -1,7 +1,8 @@
 /**
  * The memory runtime store's semantic index: per bucket the encoded records end to end, newest
  * last (the layout the Redis store keeps, semantic-records.ts), with the bucket's expiry. Bounded
- * in total bytes: past the budget, the buckets written least recently go. Memory only, like the
+ * in total bytes (room reserved for growth included): past the budget, the buckets written least
+ * recently go. Memory only, like the
  * entries the candidates point at.
  */
 import {
@@ -15,9 +16,14 @@ import {
 import type { RuntimeSemanticIndex, SemanticCandidate } from '../types.ts';
 
 interface Bucket {
-  records: Buffer;
+  /** The records in `data[0, length)`; the rest is room for the next ones. */
+  data: Buffer;
+  length: number;
   expiresAtMs: number;
 }
+
+/** Room for this many records at first; doubled as a bucket grows. */
+const FIRST_RECORDS = 8;
 
 export class MemorySemanticIndex implements RuntimeSemanticIndex {
   /** Insertion order is write order: the first bucket is the one written least recently. */
@@ -39,16 +45,32 @@ export class MemorySemanticIndex implements RuntimeSemanticIndex {
     assertSemanticCandidate(candidate, maxCandidates, ttlMs);
     const nowMs = Date.now();
     const size = semanticRecordBytes(candidate.vector.length);
+    const record = encodeSemanticRecord(candidate);
     const current = this.#live(bucket, nowMs);
-    let records = Buffer.concat([current?.records ?? Buffer.alloc(0), encodeSemanticRecord(candidate)]);
-    // Keep the newest maxCandidates, trimming in steps (a quarter past the cap) rather than on every write.
-    if (records.length > size * Math.ceil(maxCandidates * 1.25)) {
-      records = Buffer.from(records.subarray(records.length - size * maxCandidates));
-    }
     this.#remove(bucket);
+    // Appends go into room left at the end: a write copies one record, not the bucket. Records
+    // already written are never changed in place, so a scan's views of them stay valid.
+    const trimAt = size * Math.ceil(maxCandidates * 1.25);
+    let data = current?.data ?? Buffer.alloc(0);
+    let length = current?.length ?? 0;
+    if (length + size > data.length) {
+      const grown = Buffer.alloc(Math.min(Math.max(2 * data.length, size * FIRST_RECORDS), trimAt + size));
+      data.copy(grown, 0, 0, length);
+      data = grown;
+    }
+    record.copy(data, length);
+    length += size;
+    // Keep the newest maxCandidates, trimming in steps (a quarter past the cap) rather than on every write.
+    if (length > trimAt) {
+      const kept = size * maxCandidates;
+      const trimmed = Buffer.alloc(trimAt + size);
+      data.copy(trimmed, 0, length - kept, length);
+      data = trimmed;
+      length = kept;
+    }
     const expiresAtMs = Math.max(current?.expiresAtMs ?? 0, nowMs + ttlMs);
-    this.#buckets.set(bucket, { records, expiresAtMs });
-    this.#bytes += records.length;
+    this.#buckets.set(bucket, { data, length, expiresAtMs });
+    this.#bytes += data.length;
     // Past the budget, the buckets written least recently go (deleting while iterating a Map is safe).
     for (const name of this.#buckets.keys()) {
       if (this.#bytes <= this.#maxBytes) break;
@@ -64,10 +86,10 @@ export class MemorySemanticIndex implements RuntimeSemanticIndex {
     assertSemanticBucket(bucket);
     assertSemanticScan(dimensions, depth);
     const nowMs = Date.now();
-    const records = this.#live(bucket, nowMs)?.records;
-    if (records === undefined || depth === 0) return [];
-    const take = Math.min(records.length, semanticRecordBytes(dimensions) * depth);
-    return decodeSemanticRecords(records.subarray(records.length - take), dimensions, nowMs);
+    const live = this.#live(bucket, nowMs);
+    if (live === undefined || depth === 0) return [];
+    const take = Math.min(live.length, semanticRecordBytes(dimensions) * depth);
+    return decodeSemanticRecords(live.data.subarray(live.length - take, live.length), dimensions, nowMs);
   }
 
   /** Drops buckets past their expiry (called by the store's sweep). */
@@ -86,6 +108,6 @@ export class MemorySemanticIndex implements RuntimeSemanticIndex {
     const bucket = this.#buckets.get(name);
     if (bucket === undefined) return;
     this.#buckets.delete(name);
-    this.#bytes -= bucket.records.length;
+    this.#bytes -= bucket.data.length;
   }
 }
