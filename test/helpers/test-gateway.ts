@@ -43,6 +43,8 @@ export async function startTestGateway(
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       // Off unless a suite is about the cache: other suites repeat identical requests on purpose.
       GATEWAY_CACHE: 'off',
+      // The embedding model only where a suite is about semantic matching (it takes a worker and ~200 MiB).
+      GATEWAY_SEMCACHE: 'off',
       ...env,
     },
     PROVIDER_NAMES,

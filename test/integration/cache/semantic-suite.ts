@@ -28,6 +28,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       gateway = await startTestGateway({
         ...env(),
         GATEWAY_CACHE: 'on',
+        GATEWAY_SEMCACHE: 'on',
         GATEWAY_SEMCACHE_MODEL_DIR: modelDir as string,
         OPENAI_API_KEY: 'sk-platform',
         OPENAI_BASE_URL: `${openai.url}/v1`,
