@@ -309,6 +309,22 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       expect((await exact()).headers.get('x-service-cache')).toBe('miss');
     });
 
+    it('stops matching an entry once its TTL has run out', async () => {
+      const ns = fresh();
+      await ask(ns, 'Who painted the ceiling of the Sistine Chapel?', {
+        headers: { 'x-service-cache-ttl': '1' },
+      });
+      const paraphrase = 'who painted the sistine chapel ceiling';
+      expect((await ask(ns, paraphrase)).headers.get('x-service-cache')).toBe('semantic-hit');
+      // A semantic hit writes nothing, so the only candidate is the one that expires.
+      await expect
+        .poll(async () => (await ask(ns, paraphrase)).headers.get('x-service-cache'), {
+          timeout: 5_000,
+          interval: 250,
+        })
+        .toBe('miss');
+    });
+
     it('drops semantic entries with a purge of the namespace', async () => {
       const ns = fresh();
       await ask(ns, 'What is the capital of France?');
