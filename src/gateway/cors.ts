@@ -8,7 +8,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { BALANCE_HEADERS } from '../billing/accountant.ts';
-import { CACHE_AGE_HEADER, CACHE_HEADER } from '../cache/cache-plan.ts';
+import { CACHE_AGE_HEADER, CACHE_HEADER, CACHE_SIMILARITY_HEADER } from '../cache/cache-plan.ts';
 import { ROUTING_HEADERS } from '../providers/routing-headers.ts';
 
 /** Preflight answers may be cached by the browser for this long. */
@@ -22,6 +22,7 @@ export async function registerCors(app: FastifyInstance, origins: '*' | readonly
     exposedHeaders: [
       CACHE_HEADER,
       CACHE_AGE_HEADER,
+      CACHE_SIMILARITY_HEADER,
       ...Object.values(BALANCE_HEADERS),
       ...Object.values(ROUTING_HEADERS),
       'retry-after',

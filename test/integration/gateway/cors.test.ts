@@ -64,6 +64,7 @@ describe('CORS, by default (any origin: credentials are bearer tokens, never coo
       'x-service-balance-remaining-micros',
       'x-service-byok',
       'x-service-cache',
+      'x-service-cache-similarity',
       'retry-after',
     ])
       expect(exposed).toContain(name);
