@@ -17,7 +17,7 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default'],
     // `npm test -- unit` runs the first (seconds, no servers but in-process fakes); `npm test --
-    // integration` the second; `npm test` both.
+    // integration` the second; `npm test -- client` (admin, cli, mcp) one package's; `npm test` all.
     projects: [
       {
         extends: true,
@@ -32,6 +32,13 @@ export default defineConfig({
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'] },
       },
+      // The client tooling (packages/*): one project each, run from their sources (the `source`
+      // export condition) as they would be from dist/ once built.
+      ...['client', 'admin', 'cli', 'mcp'].map((name) => ({
+        extends: true as const,
+        resolve: { conditions: ['source'] },
+        test: { name, include: [`packages/${name}/{src,test}/**/*.test.ts`] },
+      })),
     ],
   },
 });
