@@ -8,7 +8,7 @@ import type { ClientDialect } from '../shapes/api.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set on arrival: Anthropic on /v1/messages (and below it), OpenAI everywhere else. */
+    /** Set on arrival: Anthropic on /v1/messages (and below it) and for Anthropic clients listing models, OpenAI everywhere else. */
     clientDialect: ClientDialect;
     /** The provider that served (or was meant to serve) the request, for metrics. */
     gatewayProvider?: string;
@@ -19,10 +19,16 @@ export function dialectOfPath(url: string): ClientDialect {
   return url.startsWith('/v1/messages') ? 'anthropic' : 'openai';
 }
 
+/** The path's dialect; on the routes both SDKs call (`/v1/models`), the one the client's headers say. */
+function dialectOf(url: string, headers: Record<string, string | string[] | undefined>): ClientDialect {
+  if (url.startsWith('/v1/models') && headers['anthropic-version'] !== undefined) return 'anthropic';
+  return dialectOfPath(url);
+}
+
 export function registerClientDialect(app: FastifyInstance): void {
   app.decorateRequest('clientDialect', 'openai');
   app.addHook('onRequest', (request, _reply, done) => {
-    request.clientDialect = dialectOfPath(request.url);
+    request.clientDialect = dialectOf(request.url, request.headers);
     done();
   });
 }

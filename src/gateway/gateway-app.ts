@@ -16,9 +16,11 @@ import type { Logger } from '../observability/logger.ts';
 import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
 import { registerClientDialect } from './client-dialect.ts';
 import { registerCors } from './cors.ts';
+import { createCountTokensHandler } from './count-tokens.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import { createInferenceHandler } from './inference-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
+import { registerModelRoutes } from './model-routes.ts';
 
 export interface GatewayAppDeps extends InferenceDeps {
   /** Whether the process can serve: stores answer and the config view is loaded. */
@@ -106,6 +108,8 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
   app.post('/v1/chat/completions', createInferenceHandler('chat', deps));
   app.post('/v1/embeddings', createInferenceHandler('embeddings', deps));
   app.post('/v1/messages', createInferenceHandler('messages', deps));
+  app.post('/v1/messages/count_tokens', createCountTokensHandler(deps));
+  registerModelRoutes(app, deps);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

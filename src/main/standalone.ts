@@ -7,10 +7,9 @@ import { digestSecret, loadOrCreateKeyFile, sealSecret } from '../auth/secret-bo
 import { RevocationMirror, TokenVerifier } from '../auth/token-verifier.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
-import { platformProvidersOf } from '../control-plane/graphql/credentials.ts';
 import type { Logger } from '../observability/logger.ts';
 import { LocalReconciler } from '../operator/config-sync.ts';
-import { createPlatformEndpoints } from '../providers/platform-routes.ts';
+import { createPlatformEndpoints, platformProvidersOf } from '../providers/platform-routes.ts';
 import { LocalResources } from '../resources/local-resources.ts';
 import type { ResourcesClient } from '../resources/types.ts';
 import { ConfigView } from '../stores/config-view.ts';

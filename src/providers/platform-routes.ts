@@ -175,3 +175,19 @@ export function resolveHostedRoute(
     ...(target.onUnauthorized === undefined ? {} : { onUnauthorized: target.onUnauthorized }),
   };
 }
+
+/**
+ * The registry providers the platform holds a credential for: those whose `<provider>/<model>`
+ * the gateway's own route resolution would serve rather than refuse as unavailable (502).
+ */
+export function platformProvidersOf(endpoints: PlatformEndpoints): string[] {
+  return [...PROVIDERS.keys()].filter((name) => {
+    try {
+      resolvePlatformRoute(`${name}/availability-check`, 'chat', endpoints, name);
+      return true;
+    } catch (error) {
+      // Anything else (a model name a hosting provider would not take) is not about the credential.
+      return !(error instanceof ProviderUnavailableError);
+    }
+  });
+}

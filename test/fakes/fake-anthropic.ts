@@ -5,6 +5,7 @@
 import { FakeServer, sendJson, sendSse } from './fake-server.ts';
 
 export const FAKE_ANTHROPIC_REPLY = 'Hello from the fake Anthropic upstream.';
+export const FAKE_ANTHROPIC_TOKEN_COUNT = 42;
 
 export function anthropicMessage(model: string, text = FAKE_ANTHROPIC_REPLY) {
   return {
@@ -81,6 +82,17 @@ export async function startFakeAnthropic(): Promise<FakeServer> {
       return;
     }
     sendJson(response, 200, anthropicMessage(model));
+  });
+  // The real count: tokens of the system prompt, messages and tools; the fake answers a fixed 42.
+  server.route('POST', '/v1/messages/count_tokens', (request, response) => {
+    if (request.headers['x-api-key'] === undefined || request.headers['anthropic-version'] === undefined) {
+      sendJson(response, 401, {
+        type: 'error',
+        error: { type: 'authentication_error', message: 'missing x-api-key or anthropic-version' },
+      });
+      return;
+    }
+    sendJson(response, 200, { input_tokens: FAKE_ANTHROPIC_TOKEN_COUNT });
   });
   server.route('GET', '/v1/models', (_request, response) => {
     sendJson(response, 200, {

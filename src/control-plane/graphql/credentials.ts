@@ -9,14 +9,12 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { connectionSpendCounterName } from '../../billing/connection-caps.ts';
-import { ProviderUnavailableError } from '../../errors/gateway-error.ts';
 import {
   byAge,
   connectionKeyHint,
   decodeSecretData,
   missingConnectionKeys,
 } from '../../operator/desired-config.ts';
-import { type PlatformEndpoints, resolvePlatformRoute } from '../../providers/platform-routes.ts';
 import { PROVIDER_NAMES } from '../../providers/registry.ts';
 import type { ConnectionSpec } from '../../resources/crd-types.ts';
 import { type ConnectionResource, tenantNamespace } from '../../resources/types.ts';
@@ -271,22 +269,6 @@ function providerAvailability(_parent: unknown, args: { workspaceId: string }, c
       connectionSlugs,
       available: platform.has(name) || connectionSlugs.length > 0,
     };
-  });
-}
-
-/**
- * The registry providers the platform holds a credential for: those whose `<provider>/<model>`
- * the gateway's own route resolution would serve rather than refuse as unavailable (502).
- */
-export function platformProvidersOf(endpoints: PlatformEndpoints): string[] {
-  return PROVIDER_NAMES.filter((name) => {
-    try {
-      resolvePlatformRoute(`${name}/availability-check`, 'chat', endpoints, name);
-      return true;
-    } catch (error) {
-      // Anything else (a model name a hosting provider would not take) is not about the credential.
-      return !(error instanceof ProviderUnavailableError);
-    }
   });
 }
 
