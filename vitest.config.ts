@@ -37,7 +37,7 @@ export default defineConfig({
       ...['client', 'admin', 'cli', 'mcp'].map((name) => ({
         extends: true as const,
         resolve: { conditions: ['source'] },
-        test: { name, include: [`packages/${name}/{src,test}/**/*.test.ts`] },
+        test: { name, include: [`packages/${name}/{src,test}/**/*.test.ts`], isolate: false },
       })),
     ],
   },
