@@ -1,14 +1,24 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+const PACKAGES = ['client', 'admin', 'cli', 'mcp'];
 
 export default defineConfig({
   resolve: {
     // graphql ships CommonJS and ESM builds; @graphql-tools (loaded by Node) gets the CommonJS one,
     // so our code must too, or schemas from "another realm" are refused. Node itself resolves the
     // same way at run time; only Vite's module-field preference differs.
-    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+    alias: [
+      { find: /^graphql$/, replacement: require.resolve('graphql') },
+      // The client tooling by package name, from its sources (what the `source` export condition
+      // gives Node and TypeScript), so no test needs a build first.
+      ...PACKAGES.map((name) => ({
+        find: new RegExp(`^@inference-gateway/${name}$`),
+        replacement: fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
+      })),
+    ],
   },
   test: {
     // Integration suites start real servers (redis-server, kube-apiserver); give them room on 2 cores.
@@ -32,11 +42,9 @@ export default defineConfig({
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'] },
       },
-      // The client tooling (packages/*): one project each, run from their sources (the `source`
-      // export condition) as they would be from dist/ once built.
-      ...['client', 'admin', 'cli', 'mcp'].map((name) => ({
+      // The client tooling (packages/*): one project each, run from their sources.
+      ...PACKAGES.map((name) => ({
         extends: true as const,
-        resolve: { conditions: ['source'] },
         test: { name, include: [`packages/${name}/{src,test}/**/*.test.ts`], isolate: false },
       })),
     ],

@@ -5,7 +5,7 @@
  * provisioning key, organisation sign-up with a referral read back by the platform admin, and the
  * typed errors with the server's codes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import {
   AdminApiError,
   AdminClient,
@@ -14,7 +14,8 @@ import {
   PAT_PERMISSIONS,
   PlatformAdminClient,
   usdToMicros,
-} from '../../../packages/admin/src/index.ts';
+} from '@inference-gateway/admin';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
 import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
