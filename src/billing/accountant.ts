@@ -72,19 +72,22 @@ export class Accountant {
     return state;
   }
 
-  /** Prices the usage of `model` (no provider prefix) and debits it; a zero cost touches nothing. */
-  async settle(
-    principal: Principal,
-    provider: string,
-    model: string,
-    usage: TokenUsage,
-    byok: boolean,
-    before: BalanceState,
-  ): Promise<Charge> {
+  /** What the usage of `model` (no provider prefix) costs at list prices; counted in the metrics. */
+  price(provider: string, model: string, usage: TokenUsage, byok: boolean): number {
     const { price, listed } = this.#prices.priceOf(model);
     if (!listed) this.#metrics.unpricedResponses.inc({ provider });
     const costMicros = computeCostMicros(price, usage);
     this.#metrics.costMicros.inc({ provider, billing: byok ? 'byok' : 'platform' }, costMicros);
+    return costMicros;
+  }
+
+  /** Debits a platform-key cost (the balance and the spend counter, together); BYOK and zero touch nothing. */
+  async charge(
+    principal: Principal,
+    costMicros: number,
+    byok: boolean,
+    before: BalanceState,
+  ): Promise<Charge> {
     // BYOK: the tenant pays its own provider; nothing is charged to the platform balance.
     if (byok || costMicros === 0) return { costMicros, chargedMicros: 0, balance: before };
     try {

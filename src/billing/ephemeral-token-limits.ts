@@ -64,41 +64,49 @@ export class TokenLimiter {
    * are not tokens. The budget is reserved later, by `reserve`, once the request goes upstream.
    */
   async admit(principal: Principal, nowMs = Date.now()): Promise<TokenHold | undefined> {
+    const hold = this.open(principal, nowMs);
+    await this.checkRates(hold, principal, nowMs);
+    return hold;
+  }
+
+  /** The request's hold on the token (no store call); undefined for principals that are not tokens. */
+  open(principal: Principal, nowMs = Date.now()): TokenHold | undefined {
     const token = principal.token;
     if (token === undefined) return undefined;
-    const window = Math.floor(nowMs / WINDOW_MS);
-    const retryAfter = (WINDOW_MS - (nowMs % WINDOW_MS)) / 1000;
-    const limits = token.limits;
-    const [requests, tokens] = await Promise.all([
-      limits?.requestsPerMinute === undefined
-        ? undefined
-        : this.#runtime.incrementCounter(requestCounterName(token.jti, window), 1, 120),
-      limits?.tokensPerMinute === undefined
-        ? undefined
-        : this.#runtime.getCounter(tokenCounterName(token.jti, window)),
-    ]);
-    if (requests !== undefined && requests > (limits?.requestsPerMinute ?? Number.POSITIVE_INFINITY)) {
-      throw new RateLimitedError(
-        `this token allows ${limits?.requestsPerMinute} requests per minute`,
-        retryAfter,
-      );
-    }
-    if (tokens !== undefined && tokens >= (limits?.tokensPerMinute ?? Number.POSITIVE_INFINITY)) {
-      throw new RateLimitedError(
-        `this token allows ${limits?.tokensPerMinute} tokens per minute`,
-        retryAfter,
-      );
-    }
     return {
       jti: token.jti,
       budgetMicros: token.budgetMicros,
       reservedMicros: 0,
-      window,
+      window: Math.floor(nowMs / WINDOW_MS),
       ttlSeconds: Math.max(60, Math.ceil((token.expiresAtMs - nowMs) / 1000) + 60),
       budgeted: token.budgetMicros !== undefined,
-      countsTokens: limits?.tokensPerMinute !== undefined,
+      countsTokens: token.limits?.tokensPerMinute !== undefined,
       settled: false,
     };
+  }
+
+  /** Counts the request in the token's window and refuses it (429) past either limit. */
+  async checkRates(hold: TokenHold | undefined, principal: Principal, nowMs = Date.now()): Promise<void> {
+    const limits = principal.token?.limits;
+    if (hold === undefined || limits === undefined) return;
+    const retryAfter = (WINDOW_MS - (nowMs % WINDOW_MS)) / 1000;
+    const [requests, tokens] = await Promise.all([
+      limits.requestsPerMinute === undefined
+        ? undefined
+        : this.#runtime.incrementCounter(requestCounterName(hold.jti, hold.window), 1, 120),
+      limits.tokensPerMinute === undefined
+        ? undefined
+        : this.#runtime.getCounter(tokenCounterName(hold.jti, hold.window)),
+    ]);
+    if (requests !== undefined && requests > (limits.requestsPerMinute ?? Number.POSITIVE_INFINITY)) {
+      throw new RateLimitedError(
+        `this token allows ${limits.requestsPerMinute} requests per minute`,
+        retryAfter,
+      );
+    }
+    if (tokens !== undefined && tokens >= (limits.tokensPerMinute ?? Number.POSITIVE_INFINITY)) {
+      throw new RateLimitedError(`this token allows ${limits.tokensPerMinute} tokens per minute`, retryAfter);
+    }
   }
 
   /**

@@ -1,10 +1,10 @@
 /**
  * One request's hold on what it may spend, in one object: an ephemeral token's rate window and
  * budget (ephemeral-token-limits.ts) and a Connection's daily cap (connection-caps.ts). The request
- * path opens it once (rate limits checked), reserves once it goes upstream (a cache hit never
- * does), settles it with the actual cost when the answer is accounted for (JSON or stream), and
- * releases it when the request is over; settle and release are each safe to call twice, and a
- * release after a settle gives nothing back.
+ * path opens it (no store call), checks the rates and reserves together with its other reads (one
+ * round trip; a cache hit gives the reservation back), settles it with the actual cost when the
+ * answer is accounted for (JSON or stream), and releases it when the request is over; settle and
+ * release are each safe to call twice, and a release after a settle gives nothing back.
  */
 import type { Principal } from '../auth/principal.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
@@ -32,14 +32,24 @@ export class SpendReservation {
     this.#token = token;
   }
 
+  /** Counts the request in its token's rate window; 429 past a limit (hits count too). */
+  checkRates(): Promise<void> {
+    return this.#limiter.checkRates(this.#token, this.#principal);
+  }
+
   /**
    * Reserves the estimate against the token's budget (402 once it is used up) and the route's
-   * Connection cap (402 once the day's cap is reached). What was reserved before a refusal is
-   * given back by `release`.
+   * Connection cap (402 once the day's cap is reached), both at once. What was reserved before a
+   * refusal is given back by `release`.
    */
   async reserve(route: ResolvedRoute, estimatedMicros: number): Promise<void> {
-    await this.#limiter.reserve(this.#token, estimatedMicros);
-    this.#cap = await this.#caps.admit(this.#principal, route, estimatedMicros);
+    const [token, cap] = await Promise.allSettled([
+      this.#limiter.reserve(this.#token, estimatedMicros),
+      this.#caps.admit(this.#principal, route, estimatedMicros),
+    ]);
+    if (cap.status === 'fulfilled') this.#cap = cap.value;
+    if (token.status === 'rejected') throw token.reason;
+    if (cap.status === 'rejected') throw cap.reason;
   }
 
   /** Replaces what was reserved by the actual cost, and counts the tokens used; once. */
@@ -58,7 +68,7 @@ export class SpendReservation {
   }
 }
 
-/** Opens reservations: the token's rate limits are checked at the door (every request counts, hits too). */
+/** Opens reservations: one per request, before anything is read from the store. */
 export class SpendLimits {
   readonly #limiter: TokenLimiter;
   readonly #caps: ConnectionCaps;
@@ -68,8 +78,8 @@ export class SpendLimits {
     this.#caps = caps;
   }
 
-  async admit(principal: Principal): Promise<SpendReservation> {
-    const token = await this.#limiter.admit(principal);
-    return new SpendReservation(this.#limiter, this.#caps, principal, token);
+  /** The request's reservation (no store call): check its rates, reserve, settle, release. */
+  open(principal: Principal): SpendReservation {
+    return new SpendReservation(this.#limiter, this.#caps, principal, this.#limiter.open(principal));
   }
 }

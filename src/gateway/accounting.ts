@@ -22,29 +22,35 @@ export interface AccountingContext {
   requestChars: number;
 }
 
-export type AccountFor = (reported: TokenUsage | undefined, outputChars: number) => Promise<Charge>;
+/** A request's accounting: the cost (known at once) and the charge (the store's answer). */
+export interface Accounted {
+  costMicros: number;
+  charged: Promise<Charge>;
+}
 
-/** The accounting of one request: call it once, with the usage reported (or not) and the output's length. */
+export type AccountFor = (reported: TokenUsage | undefined, outputChars: number) => Accounted;
+
+/**
+ * The accounting of one request: call it once, with the usage reported (or not) and the output's
+ * length. The debit and the reservation's settlement leave together (one round trip), and the
+ * cost is there at once, so the caller can write its cache entry in the same round trip.
+ */
 export function createAccounting(
   deps: { accountant: Accountant; metrics: GatewayMetrics },
   context: AccountingContext,
 ): AccountFor {
-  return async (reported, outputChars) => {
+  return (reported, outputChars) => {
     let usage = reported;
     if (usage === undefined) {
       deps.metrics.estimatedUsage.inc({ route: context.routeLabel });
       usage = estimateUsage(context.requestChars, outputChars);
     }
     const { principal, route } = context;
-    const charge = await deps.accountant.settle(
-      principal,
-      route.provider.name,
-      route.upstreamModel,
-      usage,
-      route.byok,
-      context.balance,
-    );
-    await context.reservation.settle(charge.costMicros, usage);
-    return charge;
+    const costMicros = deps.accountant.price(route.provider.name, route.upstreamModel, usage, route.byok);
+    const charged = Promise.all([
+      deps.accountant.charge(principal, costMicros, route.byok, context.balance),
+      context.reservation.settle(costMicros, usage),
+    ]).then(([charge]) => charge);
+    return { costMicros, charged };
   };
 }

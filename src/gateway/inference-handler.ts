@@ -70,7 +70,6 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     const byokRequired = String(request.headers['x-service-byok']).toLowerCase() === 'required';
     const route = deps.routes.resolve(parsed.model, operation, principal, byokRequired);
     request.gatewayProvider = route.provider.name;
-    const balance = await deps.accountant.checkBalance(principal, route.byok);
     const plan = planUpstream(
       // Tools' cache declarations are the gateway's; the provider never sees them.
       { operation, body: stripCacheDeclarations(parsed.body), stream: parsed.stream },
@@ -82,13 +81,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
         ...(route.endpoint === undefined ? {} : { endpoint: route.endpoint }),
       },
     );
-    const reservation = await deps.spending.admit(principal);
-    // A cached answer costs nothing: the balance headers say so.
-    const cachedAnswerHeaders = () => ({
-      ...renderBalanceHeaders(balance, 0),
-      ...renderRoutingHeaders(route),
-    });
-    let staleRefresh: { entry: CacheEntry; lockToken: string } | undefined;
+    const reservation = deps.spending.open(principal);
     const cachePlan = planCache(request.headers, parsed.body, principal, deps.view, {
       operation,
       dialect: request.clientDialect,
@@ -97,24 +90,52 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       semanticAvailable: deps.semantic !== undefined,
       defaultThreshold: deps.semanticThreshold,
     });
+    const estimatedMicros = estimateRequestCostMicros(
+      deps.prices.priceOf(route.upstreamModel).price,
+      plan.payload.length,
+      maxOutputTokens(parsed.body),
+    );
+    // One round trip to the runtime store before the upstream call: the balance, the token's rate
+    // window, the spend reservation and the cache lookup leave together. The reservation is made
+    // at once (a hit gives it back, and is served even when the budget is used up) rather than
+    // after the lookup, which would be a second round trip on every miss.
+    const [balanceRead, ratesChecked, reserved, looked] = await Promise.allSettled([
+      deps.accountant.checkBalance(principal, route.byok),
+      reservation.checkRates(),
+      reservation.reserve(route, estimatedMicros),
+      decideFromCache(cachePlan, routeLabel, deps),
+    ]);
+    const decision = looked.status === 'fulfilled' ? looked.value : undefined;
+    const staleRefresh = decision?.kind === 'forward' ? decision.refresh : undefined;
+    const releaseRefreshLock = () => {
+      if (staleRefresh !== undefined && cachePlan !== undefined)
+        void deps.cache.release(cachePlan.location, staleRefresh.lockToken);
+    };
     try {
-      const decision = await decideFromCache(cachePlan, routeLabel, deps);
-      if (decision.kind === 'serve') {
+      for (const step of [balanceRead, ratesChecked, looked])
+        if (step.status === 'rejected') throw step.reason;
+    } catch (error) {
+      releaseRefreshLock();
+      releaseUnsettled(reservation, deps);
+      throw error;
+    }
+    const balance = (balanceRead as PromiseFulfilledResult<BalanceState>).value;
+    // A cached answer costs nothing: the balance headers say so.
+    const cachedAnswerHeaders = () => ({
+      ...renderBalanceHeaders(balance, 0),
+      ...renderRoutingHeaders(route),
+    });
+    try {
+      if (decision?.kind === 'serve') {
         return serveFromCache(reply, decision, cachedAnswerHeaders(), routeLabel, deps);
       }
-      staleRefresh = decision.refresh;
-      const estimatedMicros = estimateRequestCostMicros(
-        deps.prices.priceOf(route.upstreamModel).price,
-        plan.payload.length,
-        maxOutputTokens(parsed.body),
-      );
-      await reservation.reserve(route, estimatedMicros);
+      if (reserved.status === 'rejected') throw reserved.reason;
       const forwarding: Forwarding = {
         route,
         plan,
         routeLabel,
         balance,
-        cacheWrite: decision.write,
+        cacheWrite: decision?.kind === 'forward' ? decision.write : undefined,
         account: createAccounting(deps, {
           principal,
           route,
@@ -127,13 +148,12 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
         startedAt,
       };
       const served = await forward(request, reply, forwarding, parsed.stream, deps);
-      if (staleRefresh !== undefined && cachePlan !== undefined)
-        void deps.cache.release(cachePlan.location, staleRefresh.lockToken);
+      releaseRefreshLock();
       return served;
     } catch (error) {
-      if (staleRefresh !== undefined && cachePlan !== undefined) {
+      if (staleRefresh !== undefined) {
         // A failed refresh keeps the stale entry, gives the lock back, and this caller gets the stale copy.
-        void deps.cache.release(cachePlan.location, staleRefresh.lockToken);
+        releaseRefreshLock();
         if (!reply.sent && !reply.raw.headersSent) {
           const stale = { entry: staleRefresh.entry, result: 'stale' as const };
           return serveFromCache(reply, stale, cachedAnswerHeaders(), routeLabel, deps);
@@ -202,18 +222,26 @@ async function replyWithJson(
     { provider: route.provider.name, route: routeLabel },
     (upstreamDoneAt - dispatchedAt) / 1000,
   );
-  const charge = await forwarding.account(answer.usage, answer.text.length);
   const contentType = upstreamContentType || 'application/json';
+  // One round trip after the upstream call: the debit, the settlements and the cache write together.
+  const accounted = forwarding.account(answer.usage, answer.text.length);
+  const [charge] = await Promise.all([
+    accounted.charged,
+    cacheWrite?.write
+      ? storeAnswer(
+          cacheWrite,
+          { status: statusCode, contentType, body: answer.text, stream: false },
+          accounted.costMicros,
+          deps,
+        )
+      : undefined,
+  ]);
   reply
     .code(statusCode)
     .headers(renderBalanceHeaders(charge.balance, charge.chargedMicros))
     .headers(renderRoutingHeaders(route))
     .header('content-type', contentType);
   if (cacheWrite !== undefined) reply.header(CACHE_HEADER, cacheWrite.result);
-  if (cacheWrite?.write) {
-    const entry = { status: statusCode, contentType, body: answer.text, stream: false };
-    await storeAnswer(cacheWrite, entry, charge.costMicros, deps);
-  }
   deps.metrics.overheadSeconds.observe(
     { route: routeLabel },
     (dispatchedAt - forwarding.startedAt + (performance.now() - upstreamDoneAt)) / 1000,
@@ -256,7 +284,8 @@ async function relay(
   // Awaited (the client has its whole answer already): a refresh holding the SWR lock gives it
   // back only once the fresh entry is stored, so no second caller refreshes in between.
   try {
-    const charge = await forwarding.account(pipeline.usage(), pipeline.outputChars());
+    const accounted = forwarding.account(pipeline.usage(), pipeline.outputChars());
+    let stored: Promise<void> | undefined;
     if (cacheWrite?.write && outcome.recorded !== undefined) {
       // Only a stream that completed, as the upstream marked it, is stored: never a partial one.
       if (!outcome.complete) deps.cacheMetrics.skipped.inc({ reason: 'failed_stream' });
@@ -267,9 +296,10 @@ async function relay(
           body: outcome.recorded,
           stream: true,
         };
-        await storeAnswer(cacheWrite, answer, charge.costMicros, deps);
+        stored = storeAnswer(cacheWrite, answer, accounted.costMicros, deps);
       }
     }
+    await Promise.all([accounted.charged, stored]);
   } catch (error) {
     deps.log.error({ err: error }, 'settling a stream failed');
   }
