@@ -203,7 +203,7 @@ async function lookupTimes(store: RuntimeStore, storeName: string, dimensions: n
   const rows = [];
   for (const size of BUCKET_SIZES) {
     const workspaceId = `bench-${size}`;
-    const location = { workspaceId, namespace: 'default', hash: '0'.repeat(64) };
+    const location = { scopeId: `bench/${workspaceId}`, namespace: 'default', hash: '0'.repeat(64) };
     const key = await cache.semanticBucketKey(location, 'bucket', dimensions);
     for (let index = 0; index < size; index += 1) {
       await store.addSemanticCandidate(
@@ -249,7 +249,7 @@ async function lookupTimes(store: RuntimeStore, storeName: string, dimensions: n
       const samples = new Float64Array(LOOKUP_SAMPLES);
       const depths = new Float64Array(LOOKUP_SAMPLES);
       for (let index = 0; index < LOOKUP_SAMPLES; index += 1) {
-        depths[index] = Math.min(size, valve.depthOf(workspaceId));
+        depths[index] = Math.min(size, valve.depthOf(location.scopeId));
         const started = performance.now();
         const hit = await lookup();
         samples[index] = performance.now() - started;

@@ -67,3 +67,13 @@ export function requestHash(route: string, body: Record<string, unknown>): strin
 export function namespaceDigest(namespace: string): string {
   return createHash('sha256').update(namespace).digest('base64url').slice(0, 22);
 }
+
+/**
+ * The cache's scope of a workspace: its tenant and its id (`<tenantId>/<workspaceId>`), because
+ * workspace ids are only unique within a tenant (every organisation has a `default`). Entries,
+ * purge generations, tag invalidations and semantic buckets all live under it, so two tenants'
+ * caches never meet.
+ */
+export function cacheScopeId(tenantId: string, workspaceId: string): string {
+  return `${tenantId}/${workspaceId}`;
+}

@@ -5,7 +5,7 @@
  */
 import type { ClientDialect, Operation } from '../shapes/api.ts';
 import type { ConfigView } from '../stores/config-view.ts';
-import { requestHash } from './cache-key.ts';
+import { cacheScopeId, requestHash } from './cache-key.ts';
 import { type EffectivePolicy, resolveCachePolicy } from './cache-policy.ts';
 import { type CacheDirective, parseCacheDirective } from './cache-request.ts';
 import type { CacheEntry, CacheLocation } from './response-cache.ts';
@@ -94,7 +94,7 @@ export function planCache(
     directive,
     policy: { ...policy, tags },
     location: {
-      workspaceId: scope.workspaceId,
+      scopeId: cacheScopeId(scope.tenantId, scope.workspaceId),
       namespace: directive.namespace,
       hash: requestHash(context.routeLabel, body),
     },

@@ -40,7 +40,8 @@ export type Lookup =
   | { kind: 'bypass' };
 
 export interface CacheLocation {
-  workspaceId: string;
+  /** The workspace's cache scope, `<tenantId>/<workspaceId>` (cache-key.ts cacheScopeId). */
+  scopeId: string;
   namespace: string;
   hash: string;
 }
@@ -100,12 +101,12 @@ export class ResponseCache {
   }
 
   /** Workspace, namespace and both purge generations: a purge moves every key under it at once. */
-  async #scopePrefix(location: Pick<CacheLocation, 'workspaceId' | 'namespace'>): Promise<string> {
-    const scope = await this.#options.mirror.scope(location.workspaceId);
+  async #scopePrefix(location: Pick<CacheLocation, 'scopeId' | 'namespace'>): Promise<string> {
+    const scope = await this.#options.mirror.scope(location.scopeId);
     const namespaceGeneration =
       location.namespace === '' ? 0 : (scope.namespaces.get(location.namespace) ?? 0);
     const namespace = location.namespace === '' ? '-' : namespaceDigest(location.namespace);
-    return `${location.workspaceId}:${namespace}:${scope.generation}.${namespaceGeneration}`;
+    return `${location.scopeId}:${namespace}:${scope.generation}.${namespaceGeneration}`;
   }
 
   /**
@@ -113,7 +114,7 @@ export class ResponseCache {
    * context's hash and the vectors' dimensions.
    */
   async semanticBucketKey(
-    location: Pick<CacheLocation, 'workspaceId' | 'namespace'>,
+    location: Pick<CacheLocation, 'scopeId' | 'namespace'>,
     bucket: string,
     dimensions: number,
   ): Promise<string> {
@@ -155,7 +156,7 @@ export class ResponseCache {
     if (entry === undefined) return { kind: 'miss' };
     // Served only if its request began after every invalidation of its tags. (Pod clocks are
     // taken to be NTP-synchronised: their skew is the margin of error.)
-    const scope = await this.#options.mirror.scope(location.workspaceId);
+    const scope = await this.#options.mirror.scope(location.scopeId);
     const requestedAtMs = entry.requestedAtMs ?? entry.createdAtMs;
     for (const tag of entry.tags) {
       const invalidatedAt = scope.tags.get(tag);

@@ -116,7 +116,7 @@ export class SemanticCache {
     metrics.lookups.inc({ route: routeLabel });
     const vector = await this.#embed(plan);
     if (vector === undefined) return undefined;
-    const lookup = valve.open(location.workspaceId);
+    const lookup = valve.open(location.scopeId);
     metrics.depth.observe(lookup.depth);
     const scanStarted = performance.now();
     let candidates: SemanticCandidate[];

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { cacheScopeId } from '../../cache/cache-key.ts';
 import { MAX_CACHE_TTL_SECONDS, TAG_PATTERN } from '../../cache/cache-request.ts';
 import { desiredCachePolicyRecord } from '../../operator/desired-config.ts';
 import { API_VERSION, type CachePolicyResource, tenantNamespace } from '../../resources/types.ts';
@@ -222,7 +223,11 @@ async function revalidateCacheTags(
     }
   }
   const tags = [...new Set(args.tags)];
-  await context.services.runtime.invalidateCacheTags(args.workspaceId, tags, Date.now());
+  await context.services.runtime.invalidateCacheTags(
+    cacheScopeId(context.tenantId, args.workspaceId),
+    tags,
+    Date.now(),
+  );
   return { invalidated: tags.length };
 }
 
@@ -236,7 +241,10 @@ async function purgeGatewayCache(
   if (args.namespace != null && (args.namespace === '' || args.namespace.length > 256)) {
     throw validationError('namespace must be 1 to 256 characters');
   }
-  const generation = await context.services.runtime.purgeCache(args.workspaceId, args.namespace ?? undefined);
+  const generation = await context.services.runtime.purgeCache(
+    cacheScopeId(context.tenantId, args.workspaceId),
+    args.namespace ?? undefined,
+  );
   return { purged: true, generation };
 }
 
