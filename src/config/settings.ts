@@ -54,6 +54,11 @@ export interface Settings {
   gatewayPort: number;
   controlPort: number;
   redisUrl: string | undefined;
+  /**
+   * REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (`host:port`, comma-separated); the stores
+   * then use the Cluster client (credentials and TLS from REDIS_URL when it is set too).
+   */
+  redisClusterNodes: readonly string[] | undefined;
   stateDir: string;
   resourcesDir: string | undefined;
   bootstrapFile: string | undefined;
@@ -79,7 +84,18 @@ export interface Settings {
   platformVertex: Readonly<PlatformVertexSettings>;
   /** Starting balance (USD micros) of a tenant created by the standalone bootstrap. */
   bootstrapBalanceMicros: number;
-  /** Extra time given to in-flight requests and streams on shutdown before connections are cut. */
+  /**
+   * Shutdown, first step: after SIGTERM/SIGINT, how long the listeners keep accepting and serving
+   * with /readyz at 503, so that load balancers stop sending before the listener closes
+   * (SHUTDOWN_DRAIN_DELAY_MS). 0 by default: outside Kubernetes nothing needs the time and Ctrl-C
+   * should stop at once; the Helm chart sets it from each role's `preStopSleep`. The operator has
+   * no traffic to drain and ignores it.
+   */
+  shutdownDrainDelayMs: number;
+  /**
+   * Shutdown, second step: from the end of the drain delay, how long in-flight requests and streams
+   * (and then closing the stores) may take before the process exits anyway, with code 1.
+   */
   shutdownGraceMs: number;
   /** Whether the control plane answers GraphQL introspection. */
   graphqlIntrospection: boolean;
@@ -145,6 +161,26 @@ function readInt(env: Env, name: string, fallback: number, min: number, max: num
     throw new SettingsError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
   }
   return value;
+}
+
+/** REDIS_CLUSTER_NODES: `host:port` or `redis://host:port`, comma-separated. */
+function readClusterNodes(env: Env): readonly string[] | undefined {
+  const raw = env.REDIS_CLUSTER_NODES?.trim();
+  if (!raw) return undefined;
+  const nodes = raw.split(',').map((node) => node.trim());
+  for (const node of nodes) {
+    let url: URL | undefined;
+    try {
+      url = new URL(node.includes('://') ? node : `redis://${node}`);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || url.hostname === '' || !/^redis?s?:$/.test(url.protocol) || url.port === '')
+      throw new SettingsError(
+        `REDIS_CLUSTER_NODES must be host:port entries, comma-separated; got '${node}'`,
+      );
+  }
+  return nodes;
 }
 
 function readBool(env: Env, name: string, fallback: boolean): boolean {
@@ -412,6 +448,7 @@ export function loadSettings(
     gatewayPort: readInt(env, 'GATEWAY_PORT', 8080, 0, 65535),
     controlPort: readInt(env, 'CONTROL_PORT', 8081, 0, 65535),
     redisUrl: env.REDIS_URL?.trim() || undefined,
+    redisClusterNodes: readClusterNodes(env),
     stateDir: resolve(cwd, env.STATE_DIR?.trim() || '.gateway-state'),
     resourcesDir: env.RESOURCES_DIR?.trim() ? resolve(cwd, env.RESOURCES_DIR.trim()) : undefined,
     bootstrapFile: env.BOOTSTRAP_FILE?.trim() ? resolve(cwd, env.BOOTSTRAP_FILE.trim()) : undefined,
@@ -438,6 +475,7 @@ export function loadSettings(
     platformAws: readPlatformAws(env),
     platformVertex: readPlatformVertex(env, cwd),
     bootstrapBalanceMicros: readInt(env, 'BOOTSTRAP_BALANCE_MICROS', 100_000_000, 0, Number.MAX_SAFE_INTEGER),
+    shutdownDrainDelayMs: readInt(env, 'SHUTDOWN_DRAIN_DELAY_MS', 0, 0, 600_000),
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     graphqlIntrospection: readBool(env, 'CONTROL_GRAPHQL_INTROSPECTION', true),
     cacheEnabled: readBool(env, 'GATEWAY_CACHE', true),

@@ -1,12 +1,14 @@
 /**
- * Chooses the store implementations: Redis when REDIS_URL is set, the embedded memory stores
- * (durable records persisted under STATE_DIR) otherwise.
+ * Chooses the store implementations: Redis when REDIS_URL (one server) or REDIS_CLUSTER_NODES (a
+ * Redis Cluster) is set, the embedded memory stores (durable records persisted under STATE_DIR)
+ * otherwise.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Settings } from '../config/settings.ts';
 import { MemoryConfigStore } from '../stores/memory-config-store.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
+import type { RedisStoreOptions } from '../stores/redis-client.ts';
 import { RedisConfigStore } from '../stores/redis-config-store.ts';
 import { RedisRuntimeStore } from '../stores/redis-runtime-store.ts';
 import type { ConfigStore, RuntimeStore } from '../stores/types.ts';
@@ -17,11 +19,25 @@ export interface Stores {
   kind: 'redis' | 'memory';
 }
 
-export async function openStores(settings: Readonly<Settings>): Promise<Stores> {
-  if (settings.redisUrl !== undefined) {
+/** Where the Redis stores connect: one server or a cluster; undefined without either setting. */
+export function redisConnectionOf(
+  settings: Pick<Settings, 'redisUrl' | 'redisClusterNodes'>,
+): RedisStoreOptions | undefined {
+  if (settings.redisClusterNodes !== undefined) {
     return {
-      config: new RedisConfigStore({ url: settings.redisUrl }),
-      runtime: new RedisRuntimeStore({ url: settings.redisUrl }),
+      clusterNodes: settings.redisClusterNodes,
+      ...(settings.redisUrl === undefined ? {} : { url: settings.redisUrl }),
+    };
+  }
+  return settings.redisUrl === undefined ? undefined : { url: settings.redisUrl };
+}
+
+export async function openStores(settings: Readonly<Settings>): Promise<Stores> {
+  const redis = redisConnectionOf(settings);
+  if (redis !== undefined) {
+    return {
+      config: new RedisConfigStore(redis),
+      runtime: new RedisRuntimeStore(redis),
       kind: 'redis',
     };
   }

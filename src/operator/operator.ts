@@ -18,6 +18,7 @@ import { KubernetesLeases } from '../resources/kubernetes-leases.ts';
 import { KubernetesResources, type ResourceChange } from '../resources/kubernetes-resources.ts';
 import { type KubeConfig, KubeTransport, loadKubeConfig } from '../resources/kubernetes-transport.ts';
 import { CREDENTIAL_LABEL, type ResourceKind, tenantNamespace } from '../resources/types.ts';
+import type { RedisStoreOptions } from '../stores/redis-client.ts';
 import { RedisConfigStore } from '../stores/redis-config-store.ts';
 import type { ConfigStore } from '../stores/types.ts';
 import { CachePolicyController } from './cache-policy-controller.ts';
@@ -41,9 +42,11 @@ export interface OperatorOptions {
   /** The cluster: a KubeConfig, or a kubeconfig file; default KUBECONFIG, ~/.kube/config or in-cluster. */
   kubeConfig?: KubeConfig;
   kubeconfigPath?: string;
-  /** The config store to write; or `redisUrl` to open a RedisConfigStore (closed on stop). */
+  /** The config store to write; or `redis` (or `redisUrl`) to open a RedisConfigStore (closed on stop). */
   configStore?: ConfigStore;
   redisUrl?: string;
+  /** One Redis server or a cluster (REDIS_CLUSTER_NODES). */
+  redis?: RedisStoreOptions;
   /** 32-byte AES-256-GCM key that seals Connection secrets in the config store. */
   encryptionKey: Uint8Array;
   /** Namespace and name of the coordination.k8s.io Lease. */
@@ -124,12 +127,13 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
     log,
   });
   const ownsStore = options.configStore === undefined;
-  if (!options.configStore && !options.redisUrl)
-    throw new Error('the operator needs a config store or a Redis URL');
+  const redis = options.redis ?? (options.redisUrl === undefined ? undefined : { url: options.redisUrl });
+  if (!options.configStore && redis === undefined)
+    throw new Error('the operator needs a config store or a Redis connection');
   const store =
     options.configStore ??
     new RedisConfigStore({
-      url: options.redisUrl as string,
+      ...(redis as RedisStoreOptions),
       onError: (error) => log.debug?.({ err: error }, 'redis'),
     });
   const published = new PublishedRecords();

@@ -1,12 +1,24 @@
 /**
- * The Redis connection shared by the Redis stores: options that make a Redis outage fail fast and
+ * The Redis connection shared by the Redis stores: one server (`url`) or a Redis Cluster
+ * (`clusterNodes`, ioredis's Cluster client), with options that make a Redis outage fail fast and
  * visibly, and a polite close.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+
+/** A connection to one server or to a cluster: the stores use what both offer. */
+export type RedisClient = Redis | Cluster;
 
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
-  url: string;
+  /**
+   * `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. With `clusterNodes`, only its
+   * credentials and TLS are used.
+   */
+  url?: string;
+  /**
+   * A Redis Cluster's seed nodes (`host:port` or `redis://host:port`): the stores then use the
+   * Cluster client, and every script and transaction keeps its keys in one hash slot.
+   */
+  clusterNodes?: readonly string[];
   /** Prepended to every key and channel; default `gw:`. */
   keyPrefix?: string;
   /**
@@ -38,7 +50,7 @@ export interface RedisStoreOptions {
  * - The default `retryStrategy` (50 ms growing to 2 s, forever) keeps reconnecting in the
  *   background; the process never gives up on Redis and never crashes because of it.
  */
-export function createRedisClient(options: RedisStoreOptions, connectionName: string): Redis {
+export function createRedisClient(options: RedisStoreOptions, connectionName: string): RedisClient {
   const redisOptions: RedisOptions = {
     connectionName,
     maxRetriesPerRequest: 0,
@@ -48,7 +60,24 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
     connectTimeout: 5000,
     enableAutoPipelining: true,
   };
-  const client = new Redis(options.url, redisOptions);
+  let client: RedisClient;
+  if (options.clusterNodes !== undefined && options.clusterNodes.length > 0) {
+    const auth = options.url === undefined ? {} : credentialsOf(options.url);
+    client = new Cluster(
+      options.clusterNodes.map((node) => parseNode(node)),
+      {
+        // Commands of one tick go out together per node (the hot path's one round trip).
+        enableAutoPipelining: true,
+        enableOfflineQueue: true,
+        scaleReads: 'master',
+        slotsRefreshTimeout: 2000,
+        redisOptions: { ...redisOptions, ...auth },
+      },
+    );
+  } else {
+    if (options.url === undefined) throw new TypeError('a Redis store needs a url or clusterNodes');
+    client = new Redis(options.url, redisOptions);
+  }
   // Without a listener ioredis prints every connection error; with one, errors surface through the
   // rejected calls (and onError), and a Redis outage never becomes an uncaught exception.
   const onError = options.onError ?? (() => {});
@@ -56,8 +85,34 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
   return client;
 }
 
+/** `host:port` or a `redis://` URL, as a cluster seed. */
+function parseNode(node: string): { host: string; port: number } {
+  const url = new URL(node.includes('://') ? node : `redis://${node}`);
+  return { host: url.hostname, port: Number(url.port || 6379) };
+}
+
+/** The user, password and TLS of a `redis://` / `rediss://` URL, for the cluster's connections. */
+function credentialsOf(url: string): Partial<RedisOptions> {
+  const parsed = new URL(url);
+  return {
+    ...(parsed.username === '' ? {} : { username: decodeURIComponent(parsed.username) }),
+    ...(parsed.password === '' ? {} : { password: decodeURIComponent(parsed.password) }),
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
+
+/** A second connection like `client` (one server or the cluster) for a subscriber, under its own name. */
+export function duplicateRedisClient(client: RedisClient, connectionName: string): RedisClient {
+  if (client instanceof Cluster) {
+    return client.duplicate(undefined, {
+      redisOptions: { ...client.options.redisOptions, connectionName },
+    });
+  }
+  return client.duplicate({ connectionName, autoResubscribe: false });
+}
+
 /** Closes politely when connected (QUIT waits for replies in flight), at once otherwise. */
-export async function closeRedisClient(client: Redis): Promise<void> {
+export async function closeRedisClient(client: RedisClient): Promise<void> {
   if (client.status === 'ready') {
     try {
       await client.quit();

@@ -3,10 +3,15 @@
  * in redis-keys.ts). Reads parse defensively: a record that is not valid JSON or has another schema
  * version is skipped and counted, so one bad write never takes the gateway's view down.
  */
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import { assertConfigKey, assertConfigRecord, createEmptySnapshot } from './memory-config-store.ts';
 import { CONFIG_KINDS, CONFIG_RECORD_VERSION, type ConfigKind, type ConfigRecordMap } from './records.ts';
-import { closeRedisClient, createRedisClient, type RedisStoreOptions } from './redis-client.ts';
+import {
+  closeRedisClient,
+  createRedisClient,
+  type RedisClient,
+  type RedisStoreOptions,
+} from './redis-client.ts';
 import { RedisFeed } from './redis-feed.ts';
 import { createRedisKeyLayout, type RedisKeyLayout } from './redis-keys.ts';
 import type { ConfigChange, ConfigSnapshot, ConfigStore, Unsubscribe } from './types.ts';
@@ -25,7 +30,7 @@ const FEED_OPS = new Set(['put', 'delete']);
 
 export class RedisConfigStore implements ConfigStore {
   readonly #keys: RedisKeyLayout;
-  readonly #client: Redis;
+  readonly #client: RedisClient;
   readonly #onError: (error: unknown) => void;
   readonly #feed: RedisFeed<ConfigChange>;
   readonly #health: ConfigStoreHealth = { malformedRecords: 0, malformedFeedMessages: 0 };

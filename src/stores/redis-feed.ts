@@ -3,8 +3,8 @@
  * connection (opened by the first watcher, closed with the last). Used by the config store's
  * change feed and the runtime store's revocation feed.
  */
-import type { Redis } from 'ioredis';
-import { closeRedisClient } from './redis-client.ts';
+
+import { closeRedisClient, duplicateRedisClient, type RedisClient } from './redis-client.ts';
 import type { Unsubscribe } from './types.ts';
 
 export interface RedisFeedOptions<E> {
@@ -22,14 +22,14 @@ export interface RedisFeedOptions<E> {
 }
 
 export class RedisFeed<E> {
-  readonly #client: Redis;
+  readonly #client: RedisClient;
   readonly #options: RedisFeedOptions<E>;
   readonly #listeners = new Set<(event: E) => void>();
-  #subscriber: Redis | undefined;
+  #subscriber: RedisClient | undefined;
   #subscribing: Promise<void> | undefined;
 
   /** `client` is duplicated (same server and options) for the subscriber connection. */
-  constructor(client: Redis, options: RedisFeedOptions<E>) {
+  constructor(client: RedisClient, options: RedisFeedOptions<E>) {
     this.#client = client;
     this.#options = options;
   }
@@ -77,7 +77,7 @@ export class RedisFeed<E> {
   #ensureSubscribed(): Promise<void> {
     if (this.#subscribing !== undefined) return this.#subscribing;
     const { channel, connectionName, onError } = this.#options;
-    const subscriber = this.#client.duplicate({ connectionName, autoResubscribe: false });
+    const subscriber = duplicateRedisClient(this.#client, connectionName);
     this.#subscriber = subscriber;
     const current = () => this.#subscriber === subscriber;
     subscriber.on('error', onError);

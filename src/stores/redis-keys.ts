@@ -5,24 +5,30 @@
  *
  * | key                         | type    | holds                                              |
  * |-----------------------------|---------|----------------------------------------------------|
- * | `<prefix>cfg:<kind>`        | hash    | config records of one kind: field = id, value = JSON |
- * | `<prefix>cfg:epoch`         | string  | epoch marker set by the reconciler after a full sync |
+ * | `<prefix>{cfg}:<kind>`      | hash    | config records of one kind: field = id, value = JSON |
+ * | `<prefix>{cfg}:epoch`       | string  | epoch marker set by the reconciler after a full sync |
  * | `<prefix>cfg:feed`          | channel | change feed: JSON `{op, kind, id}` per put/delete   |
  * | `<prefix>rt:bal:<tenantId>` | string  | platform balance, integer USD micros (no TTL)       |
  * | `<prefix>rt:ctr:<name>`     | string  | counter, integer (TTL when it is a window counter)  |
  * | `<prefix>rt:tok:<jti>`      | string  | minted token's owner, JSON TokenRecord (PX: until it expires) |
- * | `<prefix>rt:rev:tok:<jti>`  | string  | revoked token: its expiry, ms (PX: until it expires)  |
- * | `<prefix>rt:rev:key:<keyId>`| string  | key revoke-all time, ms (PX: until that time + KEY_REVOCATION_TTL_MS) |
- * | `<prefix>rt:rev:tokens`     | zset    | index of revoked tokens: member jti, score expiry ms |
- * | `<prefix>rt:rev:keys`       | zset    | index of key revoke-alls: member keyId, score time ms |
+ * | `<prefix>rt:{rev}:tok:<jti>`  | string  | revoked token: its expiry, ms (PX: until it expires)  |
+ * | `<prefix>rt:{rev}:key:<keyId>`| string  | key revoke-all time, ms (PX: until that time + KEY_REVOCATION_TTL_MS) |
+ * | `<prefix>rt:{rev}:tokens`     | zset    | index of revoked tokens: member jti, score expiry ms |
+ * | `<prefix>rt:{rev}:keys`       | zset    | index of key revoke-alls: member keyId, score time ms |
  * | `<prefix>rt:revocations`    | channel | revocation feed: JSON `{type:'token',jti,expiresAtMs}` or `{type:'key',keyId,atMs}` |
  * | `<prefix>rt:audit:<tenantId>` | zset  | audit log: score 0, member `<id>\0<JSON entry>`, so ordered by id (lex) |
  * | `<prefix>cache:e:<key>`     | string  | cache entry, opaque (the caller's hashed key); PX = TTL + SWR window |
  * | `<prefix>cache:lock:<name>` | string  | lock: a random token (SET NX PX; released by compare-and-delete) |
- * | `<prefix>cache:gens:<workspaceId>` | hash | purge generations: field '' = the workspace's, field = namespace (as given) → integer (HINCRBY; no TTL) |
- * | `<prefix>cache:tags:<workspaceId>` | hash | tag invalidation times: field = tag → ms (never moves back; no TTL) |
+ * | `<prefix>cache:{<scope>}:gens` | hash | purge generations of a cache scope (`<tenant>/<workspace>`): field '' = the workspace's, field = namespace (as given) → integer (HINCRBY; no TTL) |
+ * | `<prefix>cache:{<scope>}:tags` | hash | tag invalidation times: field = tag → ms (never moves back; no TTL) |
  * | `<prefix>cache:sem:<bucket>` | string | semantic candidates of one bucket: fixed-size binary records end to end, newest last (semantic-records.ts); PX = the longest candidate's life |
  * | `<prefix>rt:cache`          | channel | cache feed: JSON `{type:'purge',workspaceId,namespace?,generation}` or `{type:'tags',workspaceId,tags,atMs}` |
+ *
+ * Redis Cluster: every script, transaction and pipeline keeps its keys in one hash slot, by the
+ * `{...}` hash tags above: the config records and epoch (`{cfg}`, read in one pipeline), the
+ * revocations and their indexes (`{rev}`, written by one script), a cache scope's generations and
+ * tags (`{<scope>}`, read in one pipeline). Every other operation touches one key; the commands of
+ * one request leave together per node (auto-pipelining), so a request still pays one round trip.
  *
  * The two revocation indexes let loadRevocations read the whole denylist without SCAN; they are
  * trimmed of expired members (ZREMRANGEBYSCORE) on every revocation and every load. The per-item
@@ -55,10 +61,10 @@ export interface RedisKeyLayout {
   audit(tenantId: string): string;
   cacheEntry(key: string): string;
   cacheLock(name: string): string;
-  /** The hash of a workspace's purge generations (field '' for the workspace itself). */
-  cacheGenerations(workspaceId: string): string;
-  /** The hash of a workspace's tag invalidation times. */
-  cacheTags(workspaceId: string): string;
+  /** The hash of a cache scope's purge generations (field '' for the workspace itself). */
+  cacheGenerations(scope: string): string;
+  /** The hash of a cache scope's tag invalidation times. */
+  cacheTags(scope: string): string;
   /** The pub/sub channel carrying purges and tag invalidations. */
   readonly cacheFeed: string;
   /** One semantic bucket's candidates (the bucket is the caller's opaque key). */
@@ -72,26 +78,26 @@ export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): Redis
     configRecords(kind) {
       let key = configRecordKeys.get(kind);
       if (key === undefined) {
-        key = `${prefix}cfg:${kind}`;
+        key = `${prefix}{cfg}:${kind}`;
         configRecordKeys.set(kind, key);
       }
       return key;
     },
-    configEpoch: `${prefix}cfg:epoch`,
+    configEpoch: `${prefix}{cfg}:epoch`,
     configFeed: `${prefix}cfg:feed`,
     balance: (tenantId) => `${prefix}rt:bal:${tenantId}`,
     counter: (name) => `${prefix}rt:ctr:${name}`,
     token: (jti) => `${prefix}rt:tok:${jti}`,
-    revokedToken: (jti) => `${prefix}rt:rev:tok:${jti}`,
-    revokedKey: (keyId) => `${prefix}rt:rev:key:${keyId}`,
-    revokedTokensIndex: `${prefix}rt:rev:tokens`,
-    revokedKeysIndex: `${prefix}rt:rev:keys`,
+    revokedToken: (jti) => `${prefix}rt:{rev}:tok:${jti}`,
+    revokedKey: (keyId) => `${prefix}rt:{rev}:key:${keyId}`,
+    revokedTokensIndex: `${prefix}rt:{rev}:tokens`,
+    revokedKeysIndex: `${prefix}rt:{rev}:keys`,
     revocationFeed: `${prefix}rt:revocations`,
     audit: (tenantId) => `${prefix}rt:audit:${tenantId}`,
     cacheEntry: (key) => `${prefix}cache:e:${key}`,
     cacheLock: (name) => `${prefix}cache:lock:${name}`,
-    cacheGenerations: (workspaceId) => `${prefix}cache:gens:${workspaceId}`,
-    cacheTags: (workspaceId) => `${prefix}cache:tags:${workspaceId}`,
+    cacheGenerations: (scope) => `${prefix}cache:{${scope}}:gens`,
+    cacheTags: (scope) => `${prefix}cache:{${scope}}:tags`,
     cacheFeed: `${prefix}rt:cache`,
     semanticBucket: (bucket) => `${prefix}cache:sem:${bucket}`,
   };

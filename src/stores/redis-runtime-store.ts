@@ -4,9 +4,13 @@
  * locks. They share one connection; the revocation and cache feeds each open their own subscriber
  * connection when first watched.
  */
-import type { Redis } from 'ioredis';
 import { ComposedRuntimeStore } from './composed-runtime-store.ts';
-import { closeRedisClient, createRedisClient, type RedisStoreOptions } from './redis-client.ts';
+import {
+  closeRedisClient,
+  createRedisClient,
+  type RedisClient,
+  type RedisStoreOptions,
+} from './redis-client.ts';
 import { createRedisKeyLayout } from './redis-keys.ts';
 import { RedisAuditLog } from './redis-runtime/audit-log.ts';
 import type { RedisRuntimeConnection } from './redis-runtime/connection.ts';
@@ -24,7 +28,7 @@ export interface RedisRuntimeStoreOptions extends RedisStoreOptions {
 }
 
 export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeStore {
-  readonly #client: Redis;
+  readonly #client: RedisClient;
   readonly #revocations: RedisRevocations;
   readonly #cache: RedisResponseCache;
 

@@ -4,7 +4,7 @@
  * never applies a write twice.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.ts';
 
 export class RedisScript {
   readonly #source: string;
@@ -18,7 +18,7 @@ export class RedisScript {
   }
 
   async run(
-    client: Redis,
+    client: RedisClient,
     keys: readonly string[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {

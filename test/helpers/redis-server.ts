@@ -23,7 +23,7 @@ const READY_LINE = 'Ready to accept connections';
 const START_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
 
-function findOnPath(command: string): string | undefined {
+export function findOnPath(command: string): string | undefined {
   for (const directory of (process.env.PATH ?? '').split(delimiter)) {
     if (directory === '') continue;
     const candidate = join(directory, command);
@@ -50,10 +50,27 @@ export async function findFreePort(): Promise<number> {
 }
 
 /** Resolves once the server logs that it accepts connections; rejects if it exits or stalls. */
-function spawnRedis(binary: string, port: number, directory: string): Promise<ChildProcess> {
+export function spawnRedis(
+  binary: string,
+  port: number,
+  directory: string,
+  extraArgs: readonly string[] = [],
+): Promise<ChildProcess> {
   const child = spawn(
     binary,
-    ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', directory],
+    [
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      directory,
+      ...extraArgs,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return new Promise((resolve, reject) => {
@@ -91,7 +108,7 @@ function spawnRedis(binary: string, port: number, directory: string): Promise<Ch
   });
 }
 
-async function killRedis(child: ChildProcess): Promise<void> {
+export async function killRedis(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');

@@ -2,12 +2,12 @@
  * What the Redis runtime store's domain modules share: the one connection they all use (client,
  * key layout, error sink), the readers of raw replies, and the shape of their event feeds.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis-client.ts';
 import { RedisFeed } from '../redis-feed.ts';
 import type { RedisKeyLayout } from '../redis-keys.ts';
 
 export interface RedisRuntimeConnection {
-  readonly client: Redis;
+  readonly client: RedisClient;
   readonly keys: RedisKeyLayout;
   /** Told about malformed values skipped on read, and about feed connections and listeners. */
   readonly onError: (error: unknown) => void;

@@ -73,7 +73,7 @@ describe.runIf(redis !== undefined)('Redis stores under failure', () => {
     const view = await ConfigView.start(config);
     views.push(view);
     // Written without an announcement, as if published while the subscriber was disconnected.
-    await raw.hset(`${keyPrefix}cfg:apiKey`, 'k1', JSON.stringify(makeApiKey('k1')));
+    await raw.hset(`${keyPrefix}{cfg}:apiKey`, 'k1', JSON.stringify(makeApiKey('k1')));
     expect(view.apiKey('k1')).toBeUndefined();
     await killFeedConnections();
     await view.whenApplied('apiKey', 'k1', isPresent, 5000);

@@ -65,8 +65,8 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
     it('keeps config records as JSON in one hash per kind, and the epoch beside them', async () => {
       await config.put('tenant', 't1', makeTenant('t1'));
       await config.setEpoch('e1');
-      expect(JSON.parse((await raw.hget(`${keyPrefix}cfg:tenant`, 't1')) ?? '')).toEqual(makeTenant('t1'));
-      expect(await raw.get(`${keyPrefix}cfg:epoch`)).toBe('e1');
+      expect(JSON.parse((await raw.hget(`${keyPrefix}{cfg}:tenant`, 't1')) ?? '')).toEqual(makeTenant('t1'));
+      expect(await raw.get(`${keyPrefix}{cfg}:epoch`)).toBe('e1');
     });
 
     it('announces changes as JSON on the feed channel', async () => {
@@ -106,7 +106,7 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
     });
 
     it('skips and counts records that are not valid JSON or of another version', async () => {
-      const hash = `${keyPrefix}cfg:tenant`;
+      const hash = `${keyPrefix}{cfg}:tenant`;
       await config.put('tenant', 'good', makeTenant('good'));
       await raw.hset(hash, 'garbage', '{not json', 'old', JSON.stringify({ ...makeTenant('old'), v: 0 }));
       await raw.hset(hash, 'array', '[1]', 'null', 'null');
@@ -136,7 +136,7 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
 
     it('lets a view treat a malformed record as absent, and carry on', async () => {
       const view = await ConfigView.start(config);
-      await raw.hset(`${keyPrefix}cfg:tenant`, 'bad', '{oops');
+      await raw.hset(`${keyPrefix}{cfg}:tenant`, 'bad', '{oops');
       await raw.publish(`${keyPrefix}cfg:feed`, JSON.stringify({ op: 'put', kind: 'tenant', id: 'bad' }));
       await config.put('tenant', 't1', makeTenant('t1'));
       await view.whenApplied('tenant', 't1', (record) => record !== undefined, 5000);
@@ -192,20 +192,20 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
       await runtime.revokeToken('j1', now + 60_000);
       await runtime.revokeTokensForKey('k1', now);
 
-      expect(await raw.get(`${keyPrefix}rt:rev:tok:j1`)).toBe(String(now + 60_000));
-      const tokenTtl = await raw.pttl(`${keyPrefix}rt:rev:tok:j1`);
+      expect(await raw.get(`${keyPrefix}rt:{rev}:tok:j1`)).toBe(String(now + 60_000));
+      const tokenTtl = await raw.pttl(`${keyPrefix}rt:{rev}:tok:j1`);
       expect(tokenTtl).toBeGreaterThan(55_000);
       expect(tokenTtl).toBeLessThanOrEqual(60_000);
-      expect(await raw.get(`${keyPrefix}rt:rev:key:k1`)).toBe(String(now));
-      const keyTtl = await raw.pttl(`${keyPrefix}rt:rev:key:k1`);
+      expect(await raw.get(`${keyPrefix}rt:{rev}:key:k1`)).toBe(String(now));
+      const keyTtl = await raw.pttl(`${keyPrefix}rt:{rev}:key:k1`);
       expect(keyTtl).toBeGreaterThan(KEY_REVOCATION_TTL_MS - 5000);
       expect(keyTtl).toBeLessThanOrEqual(KEY_REVOCATION_TTL_MS);
 
-      expect(await raw.zrange(`${keyPrefix}rt:rev:tokens`, 0, -1, 'WITHSCORES')).toEqual([
+      expect(await raw.zrange(`${keyPrefix}rt:{rev}:tokens`, 0, -1, 'WITHSCORES')).toEqual([
         'j1',
         String(now + 60_000),
       ]);
-      expect(await raw.zrange(`${keyPrefix}rt:rev:keys`, 0, -1, 'WITHSCORES')).toEqual(['k1', String(now)]);
+      expect(await raw.zrange(`${keyPrefix}rt:{rev}:keys`, 0, -1, 'WITHSCORES')).toEqual(['k1', String(now)]);
     });
 
     it('announces each revocation as JSON on the revocations channel', async () => {
@@ -226,18 +226,18 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
 
     it('trims expired members from the indexes on every revocation and load', async () => {
       const now = Date.now();
-      await raw.zadd(`${keyPrefix}rt:rev:tokens`, now - 1, 'stale-token');
-      await raw.zadd(`${keyPrefix}rt:rev:keys`, now - KEY_REVOCATION_TTL_MS - 1, 'stale-key');
+      await raw.zadd(`${keyPrefix}rt:{rev}:tokens`, now - 1, 'stale-token');
+      await raw.zadd(`${keyPrefix}rt:{rev}:keys`, now - KEY_REVOCATION_TTL_MS - 1, 'stale-key');
       expect(await runtime.loadRevocations()).toEqual({ tokens: new Map(), keys: new Map() });
-      expect(await raw.zcard(`${keyPrefix}rt:rev:tokens`)).toBe(0);
-      expect(await raw.zcard(`${keyPrefix}rt:rev:keys`)).toBe(0);
+      expect(await raw.zcard(`${keyPrefix}rt:{rev}:tokens`)).toBe(0);
+      expect(await raw.zcard(`${keyPrefix}rt:{rev}:keys`)).toBe(0);
 
-      await raw.zadd(`${keyPrefix}rt:rev:tokens`, now - 1, 'stale-token');
-      await raw.zadd(`${keyPrefix}rt:rev:keys`, now - KEY_REVOCATION_TTL_MS - 1, 'stale-key');
+      await raw.zadd(`${keyPrefix}rt:{rev}:tokens`, now - 1, 'stale-token');
+      await raw.zadd(`${keyPrefix}rt:{rev}:keys`, now - KEY_REVOCATION_TTL_MS - 1, 'stale-key');
       await runtime.revokeToken('j1', now + 60_000);
       await runtime.revokeTokensForKey('k1', now);
-      expect(await raw.zrange(`${keyPrefix}rt:rev:tokens`, 0, -1)).toEqual(['j1']);
-      expect(await raw.zrange(`${keyPrefix}rt:rev:keys`, 0, -1)).toEqual(['k1']);
+      expect(await raw.zrange(`${keyPrefix}rt:{rev}:tokens`, 0, -1)).toEqual(['j1']);
+      expect(await raw.zrange(`${keyPrefix}rt:{rev}:keys`, 0, -1)).toEqual(['k1']);
     });
 
     it('loads the denylist without SCAN or KEYS', async () => {
@@ -352,9 +352,9 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
       await runtime.purgeCache('w1', 'a:b c');
       await runtime.purgeCache('w1', 'a:b c');
       await runtime.invalidateCacheTags('w1', ['product:1'], 1_700_000_000_123);
-      expect(await raw.hgetall(`${keyPrefix}cache:gens:w1`)).toEqual({ '': '1', 'a:b c': '2' });
-      expect(await raw.hgetall(`${keyPrefix}cache:tags:w1`)).toEqual({ 'product:1': '1700000000123' });
-      expect(await raw.pttl(`${keyPrefix}cache:gens:w1`)).toBe(-1);
+      expect(await raw.hgetall(`${keyPrefix}cache:{w1}:gens`)).toEqual({ '': '1', 'a:b c': '2' });
+      expect(await raw.hgetall(`${keyPrefix}cache:{w1}:tags`)).toEqual({ 'product:1': '1700000000123' });
+      expect(await raw.pttl(`${keyPrefix}cache:{w1}:gens`)).toBe(-1);
     });
 
     it('announces purges and tag invalidations as JSON on the cache channel', async () => {
@@ -378,7 +378,7 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
       const big = Number.MAX_SAFE_INTEGER - 1;
       await runtime.invalidateCacheTags('w1', ['t'], big);
       await runtime.invalidateCacheTags('w1', ['t'], big - 1);
-      expect(await raw.hget(`${keyPrefix}cache:tags:w1`, 't')).toBe(String(big));
+      expect(await raw.hget(`${keyPrefix}cache:{w1}:tags`, 't')).toBe(String(big));
       expect((await runtime.loadCacheScope('w1')).tags.get('t')).toBe(big);
       await runtime.invalidateCacheTags('w1', ['neg'], -5);
       expect((await runtime.loadCacheScope('w1')).tags.get('neg')).toBe(-5);
@@ -407,8 +407,8 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
     });
 
     it('skips malformed scope values', async () => {
-      await raw.hset(`${keyPrefix}cache:gens:w1`, '', 'x', 'docs', '2', 'bad', '1.5');
-      await raw.hset(`${keyPrefix}cache:tags:w1`, 't1', '', 't2', '7');
+      await raw.hset(`${keyPrefix}cache:{w1}:gens`, '', 'x', 'docs', '2', 'bad', '1.5');
+      await raw.hset(`${keyPrefix}cache:{w1}:tags`, 't1', '', 't2', '7');
       expect(await runtime.loadCacheScope('w1')).toEqual({
         generation: 0,
         namespaces: new Map([['docs', 2]]),
@@ -418,9 +418,9 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
     });
 
     it('overwrites a malformed tag time rather than failing', async () => {
-      await raw.hset(`${keyPrefix}cache:tags:w1`, 't1', 'oops');
+      await raw.hset(`${keyPrefix}cache:{w1}:tags`, 't1', 'oops');
       await runtime.invalidateCacheTags('w1', ['t1'], 5);
-      expect(await raw.hget(`${keyPrefix}cache:tags:w1`, 't1')).toBe('5');
+      expect(await raw.hget(`${keyPrefix}cache:{w1}:tags`, 't1')).toBe('5');
     });
 
     it('skips malformed cache feed messages and keeps delivering the good ones', async () => {
