@@ -35,11 +35,10 @@ export function redisConnectionOf(
 export async function openStores(settings: Readonly<Settings>): Promise<Stores> {
   const redis = redisConnectionOf(settings);
   if (redis !== undefined) {
-    return {
-      config: new RedisConfigStore(redis),
-      runtime: new RedisRuntimeStore(redis),
-      kind: 'redis',
-    };
+    const runtime = new RedisRuntimeStore(redis);
+    // Best effort: a Redis unreachable at start is the outage path's business (the next start migrates).
+    await runtime.migrateKeyLayout().catch(() => 0);
+    return { config: new RedisConfigStore(redis), runtime, kind: 'redis' };
   }
   await mkdir(settings.stateDir, { recursive: true, mode: 0o700 });
   return {

@@ -62,6 +62,10 @@ export abstract class ComposedRuntimeStore implements RuntimeStore {
     return this.#counters.incrementCounter(...args);
   }
 
+  applySpendOnce(...args: Args<'applySpendOnce'>) {
+    return this.#counters.applySpendOnce(...args);
+  }
+
   getCounter(...args: Args<'getCounter'>) {
     return this.#counters.getCounter(...args);
   }

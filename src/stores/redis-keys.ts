@@ -8,8 +8,9 @@
  * | `<prefix>{cfg}:<kind>`      | hash    | config records of one kind: field = id, value = JSON |
  * | `<prefix>{cfg}:epoch`       | string  | epoch marker set by the reconciler after a full sync |
  * | `<prefix>cfg:feed`          | channel | change feed: JSON `{op, kind, id}` per put/delete   |
- * | `<prefix>rt:bal:<tenantId>` | string  | platform balance, integer USD micros (no TTL)       |
- * | `<prefix>rt:ctr:<name>`     | string  | counter, integer (TTL when it is a window counter)  |
+ * | `<prefix>rt:bal:{<tenantId>}` | string | platform balance, integer USD micros (no TTL)       |
+ * | `<prefix>rt:ctr:{<name>}`   | string  | counter, integer (TTL when it is a window counter)  |
+ * | `<key>:once:<operationId>`  | string  | marker of a journaled spend change applied to the balance or counter `<key>` (PX one day) |
  * | `<prefix>rt:tok:<jti>`      | string  | minted token's owner, JSON TokenRecord (PX: until it expires) |
  * | `<prefix>rt:{rev}:tok:<jti>`  | string  | revoked token: its expiry, ms (PX: until it expires)  |
  * | `<prefix>rt:{rev}:key:<keyId>`| string  | key revoke-all time, ms (PX: until that time + KEY_REVOCATION_TTL_MS) |
@@ -27,7 +28,8 @@
  * Redis Cluster: every script, transaction and pipeline keeps its keys in one hash slot, by the
  * `{...}` hash tags above: the config records and epoch (`{cfg}`, read in one pipeline), the
  * revocations and their indexes (`{rev}`, written by one script), a cache scope's generations and
- * tags (`{<scope>}`, read in one pipeline). Every other operation touches one key; the commands of
+ * tags (`{<scope>}`, read in one pipeline), a balance or counter and the markers of the journaled
+ * changes applied to it (`{<tenantId>}`, `{<name>}`, one script). Every other operation touches one key; the commands of
  * one request leave together per node (auto-pipelining), so a request still pays one round trip.
  *
  * The two revocation indexes let loadRevocations read the whole denylist without SCAN; they are
@@ -51,6 +53,8 @@ export interface RedisKeyLayout {
   readonly configFeed: string;
   balance(tenantId: string): string;
   counter(name: string): string;
+  /** The marker of a spend operation applied to `target` (a balance or counter key): same hash slot. */
+  operationMarker(target: string, operationId: string): string;
   token(jti: string): string;
   revokedToken(jti: string): string;
   revokedKey(keyId: string): string;
@@ -85,8 +89,9 @@ export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): Redis
     },
     configEpoch: `${prefix}{cfg}:epoch`,
     configFeed: `${prefix}cfg:feed`,
-    balance: (tenantId) => `${prefix}rt:bal:${tenantId}`,
-    counter: (name) => `${prefix}rt:ctr:${name}`,
+    balance: (tenantId) => `${prefix}rt:bal:{${tenantId}}`,
+    counter: (name) => `${prefix}rt:ctr:{${name}}`,
+    operationMarker: (target, operationId) => `${target}:once:${operationId}`,
     token: (jti) => `${prefix}rt:tok:${jti}`,
     revokedToken: (jti) => `${prefix}rt:{rev}:tok:${jti}`,
     revokedKey: (keyId) => `${prefix}rt:{rev}:key:${keyId}`,

@@ -4,6 +4,8 @@
  * locks. They share one connection; the revocation and cache feeds each open their own subscriber
  * connection when first watched.
  */
+
+import { Redis } from 'ioredis';
 import { ComposedRuntimeStore } from './composed-runtime-store.ts';
 import {
   closeRedisClient,
@@ -11,7 +13,7 @@ import {
   type RedisClient,
   type RedisStoreOptions,
 } from './redis-client.ts';
-import { createRedisKeyLayout } from './redis-keys.ts';
+import { createRedisKeyLayout, type RedisKeyLayout } from './redis-keys.ts';
 import { RedisAuditLog } from './redis-runtime/audit-log.ts';
 import type { RedisRuntimeConnection } from './redis-runtime/connection.ts';
 import { RedisCounters } from './redis-runtime/counters.ts';
@@ -29,6 +31,7 @@ export interface RedisRuntimeStoreOptions extends RedisStoreOptions {
 
 export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeStore {
   readonly #client: RedisClient;
+  readonly #keys: RedisKeyLayout;
   readonly #revocations: RedisRevocations;
   readonly #cache: RedisResponseCache;
 
@@ -52,8 +55,40 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
       semantic: new RedisSemanticIndex(connection),
     });
     this.#client = connection.client;
+    this.#keys = connection.keys;
     this.#revocations = revocations;
     this.#cache = cache;
+  }
+
+  /**
+   * Renames balances and counters written before their keys carried a hash tag (`rt:bal:<id>`
+   * to `rt:bal:{<id>}`), so that an upgraded deployment keeps its balances and spend. RENAMENX:
+   * a key already under its new name wins, and several processes may run this at once. One SCAN at
+   * start, not on a request path; a Redis Cluster (new deployments only) has nothing to rename.
+   * Returns how many keys were renamed.
+   */
+  async migrateKeyLayout(): Promise<number> {
+    const client = this.#client;
+    if (!(client instanceof Redis)) return 0;
+    const { prefix } = this.#keys;
+    let renamed = 0;
+    for (const [kind, rename] of [
+      ['bal', (id: string) => this.#keys.balance(id)],
+      ['ctr', (id: string) => this.#keys.counter(id)],
+    ] as const) {
+      const legacy = `${prefix}rt:${kind}:`;
+      let cursor = '0';
+      do {
+        const [next, keys] = await client.scan(cursor, 'MATCH', `${legacy}*`, 'COUNT', 1000);
+        cursor = next;
+        for (const key of keys) {
+          const id = key.slice(legacy.length);
+          if (id.startsWith('{')) continue;
+          if ((await client.renamenx(key, rename(id))) === 1) renamed += 1;
+        }
+      } while (cursor !== '0');
+    }
+    return renamed;
   }
 
   override async ping(): Promise<boolean> {

@@ -84,6 +84,12 @@ export interface RuntimeStore {
     ttlSeconds?: number,
     keep?: CounterKeep,
   ): Promise<{ ok: boolean; reserved: number; value: number }>;
+  /**
+   * Applies a change to a balance or a counter once per `operationId`, however often it is sent
+   * (a journaled change replayed after an outage, resent after a lost reply). Returns whether
+   * this call applied it; a repeat within a day is ignored.
+   */
+  applySpendOnce(change: SpendChange, operationId: string): Promise<boolean>;
 
   /** Records a minted ephemeral token's owner (for revocation checks); kept until it expires. Durable. */
   recordToken(record: TokenRecord): Promise<void>;
@@ -173,7 +179,16 @@ export type RuntimeCounters = Pick<
   | 'getCounter'
   | 'reserveWithinCap'
   | 'reserveUpToCap'
+  | 'applySpendOnce'
 >;
+
+/** A change to spend: a tenant's balance, or a named counter (with its TTL and durability). */
+export type SpendChange =
+  | { kind: 'balance'; tenantId: string; deltaMicros: number }
+  | { kind: 'counter'; name: string; by: number; ttlSeconds?: number; keep?: CounterKeep };
+
+/** How long an applied operation id is remembered (a replay later than this would apply again). */
+export const SPEND_OPERATION_TTL_MS = 24 * 60 * 60 * 1000;
 export type RuntimeRevocations = Pick<
   RuntimeStore,
   | 'recordToken'

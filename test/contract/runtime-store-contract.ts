@@ -289,6 +289,44 @@ export function describeRuntimeStoreContract(name: string, createScope: CreateRu
       });
     });
 
+    describe('applySpendOnce', () => {
+      it('applies a journaled change to a balance or a counter once per operation id', async () => {
+        await store.initBalance('t-once', 1000);
+        const debit = { kind: 'balance' as const, tenantId: 't-once', deltaMicros: -30 };
+        expect(await store.applySpendOnce(debit, 'op-000001')).toBe(true);
+        expect(await store.applySpendOnce(debit, 'op-000001')).toBe(false);
+        expect(await store.applySpendOnce(debit, 'op-000002')).toBe(true);
+        expect(await store.getBalance('t-once')).toBe(940);
+        const spend = {
+          kind: 'counter' as const,
+          name: 'spend:once',
+          by: 7,
+          ttlSeconds: 600,
+          keep: 'durable' as const,
+        };
+        expect(await store.applySpendOnce(spend, 'op-000003')).toBe(true);
+        expect(await store.applySpendOnce(spend, 'op-000003')).toBe(false);
+        expect(await store.getCounter('spend:once')).toBe(7);
+        // Concurrent repeats of one operation: exactly one applies.
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => store.applySpendOnce({ ...spend, by: 1 }, 'op-000004')),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await store.getCounter('spend:once')).toBe(8);
+      });
+
+      it('refuses malformed changes and operation ids with a TypeError', async () => {
+        const debit = { kind: 'balance' as const, tenantId: 't', deltaMicros: 1 };
+        await expect(store.applySpendOnce(debit, 'short')).rejects.toBeInstanceOf(TypeError);
+        await expect(
+          store.applySpendOnce({ ...debit, deltaMicros: 0.5 }, 'op-000010'),
+        ).rejects.toBeInstanceOf(TypeError);
+        await expect(
+          store.applySpendOnce({ kind: 'counter', name: '', by: 1 }, 'op-000011'),
+        ).rejects.toBeInstanceOf(TypeError);
+      });
+    });
+
     describe('reserveUpToCap', () => {
       it('reserves what is left below the cap, and refuses only once the cap is reached', async () => {
         expect(await store.reserveUpToCap('budget', 60, 100)).toEqual({ ok: true, reserved: 60, value: 60 });

@@ -5,8 +5,18 @@
  * `keep: 'durable'` (spend, kept with its expiry), else it is a rate window held in memory alone.
  * An expired counter is dropped on read, by the sweep and on load.
  */
-import { assertReservation, assertSafeInteger, assertTtlSeconds } from '../counter-records.ts';
-import type { CounterKeep, RuntimeCounters } from '../types.ts';
+import {
+  assertReservation,
+  assertSafeInteger,
+  assertSpendChange,
+  assertTtlSeconds,
+} from '../counter-records.ts';
+import {
+  type CounterKeep,
+  type RuntimeCounters,
+  SPEND_OPERATION_TTL_MS,
+  type SpendChange,
+} from '../types.ts';
 import type { PersistedState } from './persistence.ts';
 
 interface ExpiringCounter {
@@ -22,6 +32,8 @@ export class MemoryCounters implements RuntimeCounters {
   readonly #balances = new Map<string, number>();
   readonly #durableCounters = new Map<string, number>();
   readonly #expiringCounters = new Map<string, ExpiringCounter>();
+  /** Operation ids applied by applySpendOnce, until when they are remembered. */
+  readonly #appliedOperations = new Map<string, number>();
   readonly #onDurableChange: () => void;
 
   /** `onDurableChange` is called after every change the state file must take up. */
@@ -95,10 +107,23 @@ export class MemoryCounters implements RuntimeCounters {
     return { ok: true, reserved, value: this.#increment(name, reserved, ttlSeconds, keep) };
   }
 
+  async applySpendOnce(change: SpendChange, operationId: string): Promise<boolean> {
+    assertSpendChange(change, operationId);
+    const nowMs = Date.now();
+    if ((this.#appliedOperations.get(operationId) ?? 0) > nowMs) return false;
+    this.#appliedOperations.set(operationId, nowMs + SPEND_OPERATION_TTL_MS);
+    if (change.kind === 'balance') await this.adjustBalance(change.tenantId, change.deltaMicros);
+    else this.#increment(change.name, change.by, change.ttlSeconds, change.keep ?? 'durable');
+    return true;
+  }
+
   /** Drops the counters expired by `now`; the next write leaves them out anyway. */
   sweep(now: number): void {
     for (const [name, counter] of this.#expiringCounters) {
       if (counter.expiresAt <= now) this.#expiringCounters.delete(name);
+    }
+    for (const [operationId, until] of this.#appliedOperations) {
+      if (until <= now) this.#appliedOperations.delete(operationId);
     }
   }
 

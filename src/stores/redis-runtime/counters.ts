@@ -4,9 +4,14 @@
  * token limits and connection caps as scripts that read and add in one step. Every counter is
  * durable here, with or without a TTL (Redis persists them alike), so `keep` is not needed.
  */
-import { assertReservation, assertSafeInteger, assertTtlSeconds } from '../counter-records.ts';
+import {
+  assertReservation,
+  assertSafeInteger,
+  assertSpendChange,
+  assertTtlSeconds,
+} from '../counter-records.ts';
 import { RedisScript } from '../redis-script.ts';
-import type { RuntimeCounters } from '../types.ts';
+import { type RuntimeCounters, SPEND_OPERATION_TTL_MS, type SpendChange } from '../types.ts';
 import { checkTransaction, parseInteger, type RedisRuntimeConnection } from './connection.ts';
 
 /** Lua: the counter KEYS[1] as `current` (0 when absent; an error when not an integer), and `raw`. */
@@ -48,6 +53,19 @@ return {1, reserved, value}`,
   1,
 );
 
+/**
+ * KEYS: the balance or counter, its operation marker (same hash slot). ARGV: delta, TTL in seconds
+ * or '', the marker's life in ms. Applies the delta only if the marker was not there: a replay of
+ * the same operation does nothing. Returns 1 when applied, 0 for a repeat.
+ */
+const APPLY_ONCE = new RedisScript(
+  `if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return 0 end
+redis.call('INCRBY', KEYS[1], ARGV[1])
+if ARGV[2] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[2], 'NX') end
+return 1`,
+  2,
+);
+
 export class RedisCounters implements RuntimeCounters {
   readonly #connection: RedisRuntimeConnection;
 
@@ -83,6 +101,20 @@ export class RedisCounters implements RuntimeCounters {
       await client.multi().incrby(key, by).expire(key, ttlSeconds, 'NX').exec(),
     );
     return value as number;
+  }
+
+  async applySpendOnce(change: SpendChange, operationId: string): Promise<boolean> {
+    assertSpendChange(change, operationId);
+    const { client, keys } = this.#connection;
+    const target = change.kind === 'balance' ? keys.balance(change.tenantId) : keys.counter(change.name);
+    const delta = change.kind === 'balance' ? change.deltaMicros : change.by;
+    const ttl = change.kind === 'counter' ? (change.ttlSeconds ?? '') : '';
+    const applied = await APPLY_ONCE.run(
+      client,
+      [target, keys.operationMarker(target, operationId)],
+      [delta, ttl, SPEND_OPERATION_TTL_MS],
+    );
+    return applied === 1;
   }
 
   async getCounter(name: string): Promise<number> {

@@ -69,6 +69,22 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
       expect(await raw.get(`${keyPrefix}{cfg}:epoch`)).toBe('e1');
     });
 
+    it('moves balances and counters from the untagged key layout, keeping their TTLs', async () => {
+      await raw.set(`${keyPrefix}rt:bal:old-tenant`, '500');
+      await raw.set(`${keyPrefix}rt:ctr:spend:tenant:old-tenant`, '42');
+      await raw.set(`${keyPrefix}rt:ctr:budget:j9`, '7', 'EX', 600);
+      await raw.set(`${keyPrefix}rt:bal:{both}`, '1');
+      await raw.set(`${keyPrefix}rt:bal:both`, '2');
+      expect(await runtime.migrateKeyLayout()).toBe(3);
+      expect(await runtime.getBalance('old-tenant')).toBe(500);
+      expect(await runtime.getCounter('spend:tenant:old-tenant')).toBe(42);
+      expect(await runtime.getCounter('budget:j9')).toBe(7);
+      expect(await raw.ttl(`${keyPrefix}rt:ctr:{budget:j9}`)).toBeGreaterThan(500);
+      // A key already under its new name wins; the old one stays for an operator to look at.
+      expect(await runtime.getBalance('both')).toBe(1);
+      expect(await runtime.migrateKeyLayout()).toBe(0);
+    });
+
     it('announces changes as JSON on the feed channel', async () => {
       const subscriber = new Redis(url);
       const { promise: received, resolve } = Promise.withResolvers<[string, string]>();
@@ -85,10 +101,10 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
       await runtime.initBalance('t1', 100);
       await runtime.incrementCounter('spend', 3);
       await runtime.incrementCounter('rate', 1, 60);
-      expect(await raw.get(`${keyPrefix}rt:bal:t1`)).toBe('100');
-      expect(await raw.get(`${keyPrefix}rt:ctr:spend`)).toBe('3');
-      expect(await raw.ttl(`${keyPrefix}rt:ctr:spend`)).toBe(-1);
-      const ttl = await raw.ttl(`${keyPrefix}rt:ctr:rate`);
+      expect(await raw.get(`${keyPrefix}rt:bal:{t1}`)).toBe('100');
+      expect(await raw.get(`${keyPrefix}rt:ctr:{spend}`)).toBe('3');
+      expect(await raw.ttl(`${keyPrefix}rt:ctr:{spend}`)).toBe(-1);
+      const ttl = await raw.ttl(`${keyPrefix}rt:ctr:{rate}`);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60);
     });
@@ -164,12 +180,12 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
 
     it('keeps a reservation counter with a TTL set on creation, never extended', async () => {
       await runtime.reserveWithinCap('budget:j1', 5, 100, 60);
-      await raw.pexpire(`${keyPrefix}rt:ctr:budget:j1`, 30_000);
+      await raw.pexpire(`${keyPrefix}rt:ctr:{budget:j1}`, 30_000);
       await runtime.reserveWithinCap('budget:j1', 5, 100, 3600);
-      expect(await raw.get(`${keyPrefix}rt:ctr:budget:j1`)).toBe('10');
-      expect(await raw.pttl(`${keyPrefix}rt:ctr:budget:j1`)).toBeLessThanOrEqual(30_000);
+      expect(await raw.get(`${keyPrefix}rt:ctr:{budget:j1}`)).toBe('10');
+      expect(await raw.pttl(`${keyPrefix}rt:ctr:{budget:j1}`)).toBeLessThanOrEqual(30_000);
       await runtime.reserveWithinCap('durable', 5, 100);
-      expect(await raw.pttl(`${keyPrefix}rt:ctr:durable`)).toBe(-1);
+      expect(await raw.pttl(`${keyPrefix}rt:ctr:{durable}`)).toBe(-1);
     });
 
     it('keeps a minted token as JSON under its jti, expiring with it', async () => {
@@ -285,7 +301,7 @@ describe.runIf(redis !== undefined)('Redis stores', () => {
     });
 
     it('rejects a reservation on a counter that holds a non-integer', async () => {
-      await raw.set(`${keyPrefix}rt:ctr:c`, 'abc');
+      await raw.set(`${keyPrefix}rt:ctr:{c}`, 'abc');
       await expect(runtime.reserveWithinCap('c', 1, 10)).rejects.toThrow(/non-integer/);
     });
 
