@@ -22,7 +22,6 @@ import type { SpendReservation } from '../billing/spend-reservation.ts';
 import { estimateRequestCostMicros } from '../billing/usage.ts';
 import { stripCacheDeclarations } from '../cache/cache-key.ts';
 import { CACHE_HEADER, type CacheWrite, planCache } from '../cache/cache-plan.ts';
-import type { CacheEntry } from '../cache/response-cache.ts';
 import { renderRoutingHeaders } from '../providers/routing-headers.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
 import { OPERATION_ROUTE, type Operation } from '../shapes/api.ts';

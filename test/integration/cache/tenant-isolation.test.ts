@@ -51,8 +51,12 @@ const ask = (key: string, content: string) =>
 
 describe("two tenants' workspaces of the same name", () => {
   it('never share a cache entry', async () => {
-    expect((await ask(gateway.credentials.apiKey, 'shared question')).headers.get('x-service-cache')).toBe('miss');
-    expect((await ask(gateway.credentials.apiKey, 'shared question')).headers.get('x-service-cache')).toBe('hit');
+    expect((await ask(gateway.credentials.apiKey, 'shared question')).headers.get('x-service-cache')).toBe(
+      'miss',
+    );
+    expect((await ask(gateway.credentials.apiKey, 'shared question')).headers.get('x-service-cache')).toBe(
+      'hit',
+    );
     const other = await ask(otherKey, 'shared question');
     expect(other.status).toBe(200);
     expect(other.headers.get('x-service-cache')).toBe('miss');
@@ -66,6 +70,8 @@ describe("two tenants' workspaces of the same name", () => {
       'mutation { purgeGatewayCache(workspaceId: "default") { generation } }',
     );
     expect(purged.errors).toBeUndefined();
-    expect((await ask(gateway.credentials.apiKey, 'purge question')).headers.get('x-service-cache')).toBe('hit');
+    expect((await ask(gateway.credentials.apiKey, 'purge question')).headers.get('x-service-cache')).toBe(
+      'hit',
+    );
   });
 });
