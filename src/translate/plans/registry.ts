@@ -4,7 +4,7 @@
  * when the shapes are the same (passthrough.ts), a translation when one exists for the pair
  * (translated.ts), and a clear 400 when neither serves the operation.
  */
-import { InvalidRequestError, UpstreamError } from '../../errors/gateway-error.ts';
+import { GatewayError, InvalidRequestError, UpstreamError } from '../../errors/gateway-error.ts';
 import { mapUpstreamError } from '../../errors/upstream-errors.ts';
 import { type ClientDialect, OPERATION_DIALECT, OPERATION_ROUTE } from '../../shapes/api.ts';
 import type { PlanRequest, UpstreamPlan, UpstreamTarget } from '../types.ts';
@@ -26,13 +26,25 @@ export function planUpstream(request: PlanRequest, target: UpstreamTarget): Upst
       `provider '${target.provider}' does not serve ${OPERATION_ROUTE[request.operation]}`,
     );
   }
-  const translation = translate({
-    body: request.body,
-    upstreamModel: target.model,
-    stream: request.stream,
-    provider: target.provider,
-    ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
-  });
+  let translation: Translation;
+  try {
+    translation = translate({
+      body: request.body,
+      upstreamModel: target.model,
+      stream: request.stream,
+      provider: target.provider,
+      ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
+    });
+  } catch (error) {
+    // A request translator is a pure function of the client's body, which the edge validates only
+    // loosely (STYLE rule 3): one that cannot read it (tools that are not a list, a null content
+    // part) has met a malformed request, the client's 400 as the upstream's own would be, never a 500.
+    if (error instanceof GatewayError) throw error;
+    throw new InvalidRequestError(
+      `the request body cannot be translated for provider '${target.provider}': a field has a type ${OPERATION_ROUTE[request.operation]} does not take (tools, tool_choice, messages and their content parts)`,
+      { cause: error },
+    );
+  }
   return planTranslated(translation, request, target, dialect);
 }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidRequestError } from '../../errors/gateway-error.ts';
+import type { PlanRequest, UpstreamTarget } from '../types.ts';
 import { planUpstream } from './registry.ts';
 
 const MESSAGES_BODY = {
@@ -30,6 +32,44 @@ describe('planUpstream', () => {
         expect(body).toMatchObject({ max_tokens: 256 });
         expect(body).not.toHaveProperty('max_completion_tokens');
       }
+    });
+  });
+
+  describe('a body of a shape the translation cannot read (found by fuzzing: these were 500s)', () => {
+    const chat = (extra: Record<string, unknown>): PlanRequest => ({
+      operation: 'chat',
+      body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ...extra },
+      stream: false,
+    });
+    const messages = (extra: Record<string, unknown>): PlanRequest => ({
+      operation: 'messages',
+      body: { model: 'm', max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }], ...extra },
+      stream: false,
+    });
+    const to = (shape: UpstreamTarget['shape']): UpstreamTarget => ({
+      shape,
+      provider: shape,
+      model: 'm',
+      nativePath: undefined,
+    });
+    const cases: [string, PlanRequest, UpstreamTarget][] = [
+      ['chat tools that are not a list, to Anthropic', chat({ tools: '' }), to('anthropic')],
+      ['chat tools that are not a list, to Gemini', chat({ tools: {} }), to('gemini')],
+      ['chat tools that are not a list, to Bedrock', chat({ tools: 'x' }), to('bedrock')],
+      [
+        'a null content block, to OpenAI',
+        messages({ messages: [{ role: 'user', content: [null] }] }),
+        to('openai'),
+      ],
+      ['a tool that is a number, to OpenAI', messages({ tools: [5] }), to('openai')],
+      [
+        'a tool_choice that is not an object, to OpenAI',
+        messages({ tool_choice: null, tools: [{ name: 'f', input_schema: {} }] }),
+        to('openai'),
+      ],
+    ];
+    it.each(cases)('answers 400 for %s', (_name, request, target) => {
+      expect(() => planUpstream(request, target)).toThrow(InvalidRequestError);
     });
   });
 });

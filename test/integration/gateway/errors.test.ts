@@ -247,6 +247,22 @@ describe('bad bodies', () => {
       'not_found',
     );
   });
+
+  it('answers 400 in the envelope for a path with a malformed percent-escape', async () => {
+    const key = gateway.credentials.apiKey;
+    await expectError(
+      await postJson(`${gateway.url}/v1/chat/completions%`, chat(), key),
+      400,
+      'invalid_request',
+    );
+    const models = await fetch(`${gateway.url}/v1/models/openai%2Fgpt-4o%E0%A4`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await expectError(models, 400, 'invalid_request');
+    const messages = await postJson(`${gateway.url}/v1/messages%zz`, chat(), key);
+    expect(messages.status).toBe(400);
+    expect(await messages.json()).toMatchObject({ type: 'error', error: { code: 'invalid_request' } });
+  });
 });
 
 describe('upstream error mapping', () => {

@@ -99,6 +99,19 @@ describe('GET /v1/models', () => {
     });
   });
 
+  it('decodes the id in the path once: a percent sign in it is a 404, not a 500', async () => {
+    const retrieve = (encodedId: string) =>
+      fetch(`${gateway.url}/v1/models/${encodedId}`, {
+        headers: { authorization: `Bearer ${gateway.credentials.apiKey}` },
+      });
+    expect((await retrieve('openai%2Fgpt-4o')).status).toBe(200);
+    // `openai%2Fgpt-4o` literally, which is not a model (decoded twice it would be openai/gpt-4o).
+    expect((await retrieve('openai%252Fgpt-4o')).status).toBe(404);
+    const percent = await retrieve('openai%2Fgpt-4o%25');
+    expect(percent.status).toBe(404);
+    expect(((await percent.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
   it('shows a scoped token only what its scopes allow', async () => {
     const embeddingsOnly = await listedIds(await mint(['embeddings']));
     expect(embeddingsOnly).toContain('openai/text-embedding-3-small');
