@@ -5,7 +5,7 @@
  */
 import { InvalidKeyError, ScopeDeniedError, TenantSuspendedError } from '../errors/gateway-error.ts';
 import type { Operation } from '../shapes/api.ts';
-import type { ConfigView } from '../stores/config-view.ts';
+import { ConfigUnavailableError, type ConfigView } from '../stores/config-view.ts';
 import { hashCredential } from './credential-hash.ts';
 import { API_KEY_PREFIX, EPHEMERAL_TOKEN_PREFIX } from './credential-prefixes.ts';
 import { GRANT_FOR_OPERATION, type Principal, SCOPE_FOR_OPERATION } from './principal.ts';
@@ -47,6 +47,8 @@ export class Authenticator {
   }
 
   async authenticate(credential: string | undefined): Promise<Principal> {
+    // No configuration yet (a fresh process on a store being rebuilt): unknown is not invalid.
+    if (!this.#view.populated) throw new ConfigUnavailableError();
     if (credential === undefined)
       throw new InvalidKeyError('missing credential: send Authorization: Bearer <key>');
     if (credential.length > MAX_CREDENTIAL_LENGTH) throw new InvalidKeyError();

@@ -1,11 +1,13 @@
 /**
  * The gateway's verifier of ephemeral tokens: signature, expiry and ceiling with no store lookup;
  * then the denylist from a local mirror kept current by the runtime store's revocation feed. While
- * the feed is down (or not yet loaded) the mirror cannot be trusted and the store is asked directly.
+ * the feed is down (or not yet loaded) the mirror cannot be trusted and the store is asked directly;
+ * while the store is away too, the mirror's last-known denylist answers.
  */
 import { RevokedKeyError, TenantSuspendedError } from '../errors/gateway-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ConfigView } from '../stores/config-view.ts';
+import { isUnavailability } from '../stores/store-breaker.ts';
 import {
   KEY_REVOCATION_TTL_MS,
   type RevocationEvent,
@@ -105,6 +107,11 @@ export class RevocationMirror {
         try {
           const { tokens, keys } = await this.#runtime.loadRevocations();
           for (const event of arrived) addRevocation(tokens, keys, event);
+          // A revocation is never undone: what this process knew stays, even when the store
+          // comes back without it (a Redis restarted empty), until it expires.
+          for (const [jti, expiresAtMs] of this.#tokens)
+            addRevocation(tokens, keys, { type: 'token', jti, expiresAtMs });
+          for (const [keyId, atMs] of this.#keys) addRevocation(tokens, keys, { type: 'key', keyId, atMs });
           this.#tokens = tokens;
           this.#keys = keys;
           this.#trusted = !this.#droppedDuringLoad;
@@ -138,17 +145,29 @@ export class RevocationMirror {
 
   /** Whether a token (by jti, parent key and issue time) is revoked. */
   async isRevoked(jti: string, keyId: string, issuedAtMs: number, nowMs: number): Promise<boolean> {
-    if (this.#trusted) {
-      const tokenUntil = this.#tokens.get(jti);
-      if (tokenUntil !== undefined && tokenUntil > nowMs) return true;
-      const keyAt = this.#keys.get(keyId);
-      return keyAt !== undefined && keyAt > issuedAtMs;
+    if (this.#trusted) return this.#knownRevoked(jti, keyId, issuedAtMs, nowMs);
+    try {
+      const [tokenRevoked, keyAt] = await Promise.all([
+        this.#runtime.isTokenRevoked(jti),
+        this.#runtime.keyRevokedAt(keyId),
+      ]);
+      return (
+        tokenRevoked ||
+        (keyAt !== undefined && keyAt > issuedAtMs) ||
+        this.#knownRevoked(jti, keyId, issuedAtMs, nowMs)
+      );
+    } catch (error) {
+      // Degraded (DESIGN section 2): the store is away, the last-known denylist answers.
+      if (isUnavailability(error)) return this.#knownRevoked(jti, keyId, issuedAtMs, nowMs);
+      throw error;
     }
-    const [tokenRevoked, keyAt] = await Promise.all([
-      this.#runtime.isTokenRevoked(jti),
-      this.#runtime.keyRevokedAt(keyId),
-    ]);
-    return tokenRevoked || (keyAt !== undefined && keyAt > issuedAtMs);
+  }
+
+  #knownRevoked(jti: string, keyId: string, issuedAtMs: number, nowMs: number): boolean {
+    const tokenUntil = this.#tokens.get(jti);
+    if (tokenUntil !== undefined && tokenUntil > nowMs) return true;
+    const keyAt = this.#keys.get(keyId);
+    return keyAt !== undefined && keyAt > issuedAtMs;
   }
 
   async close(): Promise<void> {

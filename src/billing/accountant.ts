@@ -11,14 +11,18 @@ import { InsufficientBalanceError } from '../errors/gateway-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
+import { isUnavailability } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import type { PriceList } from './prices.ts';
+import type { SpendJournal } from './spend-journal.ts';
 import { computeCostMicros } from './usage.ts';
 
 export interface BalanceState {
   mode: 'prepaid' | 'postpaid';
   /** Prepaid balance in USD micros as last read or written. */
   remainingMicros: number | undefined;
+  /** The store could not be read (it was down): the mode is not known, and the request was let through. */
+  unread?: boolean;
 }
 
 export interface Charge {
@@ -45,12 +49,21 @@ export class Accountant {
   readonly #metrics: GatewayMetrics;
   readonly #log: Logger;
   readonly #prices: PriceList;
+  readonly #journal: SpendJournal | undefined;
 
-  constructor(runtime: RuntimeStore, metrics: GatewayMetrics, log: Logger, prices: PriceList) {
+  /** With a journal, a debit the store cannot take is kept and applied later rather than lost. */
+  constructor(
+    runtime: RuntimeStore,
+    metrics: GatewayMetrics,
+    log: Logger,
+    prices: PriceList,
+    journal?: SpendJournal,
+  ) {
     this.#runtime = runtime;
     this.#metrics = metrics;
     this.#log = log;
     this.#prices = prices;
+    this.#journal = journal;
   }
 
   /** Reads the balance before forwarding; refuses a prepaid tenant with nothing left. */
@@ -59,10 +72,12 @@ export class Accountant {
     try {
       remaining = await this.#runtime.getBalance(principal.tenantId);
     } catch (error) {
-      // The runtime store is down: serve rather than refuse (fail open), and say so.
+      // The runtime store is down: serve rather than refuse (fail open). Counted; an outage is
+      // logged once by the store's breaker, not here on every request.
       this.#metrics.billingErrors.inc({ operation: 'read_balance' });
-      this.#log.warn({ err: error }, 'balance unavailable: serving without the balance check');
-      return { mode: 'postpaid', remainingMicros: undefined };
+      if (!isUnavailability(error))
+        this.#log.warn({ err: error }, 'balance unreadable: serving without the check');
+      return { mode: 'postpaid', remainingMicros: undefined, unread: true };
     }
     const state: BalanceState = {
       mode: remaining === undefined ? 'postpaid' : 'prepaid',
@@ -91,14 +106,21 @@ export class Accountant {
     // BYOK: the tenant pays its own provider; nothing is charged to the platform balance.
     if (byok || costMicros === 0) return { costMicros, chargedMicros: 0, balance: before };
     try {
+      // A prepaid tenant's balance is debited even when the balance could not be read before (the
+      // store was down: the check failed open); a tenant without a balance record stays postpaid.
+      const journal = this.#journal;
       const [remaining] = await Promise.all([
-        before.mode === 'prepaid' ? this.#runtime.adjustBalance(principal.tenantId, -costMicros) : undefined,
-        this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros),
+        before.mode === 'prepaid' || (journal !== undefined && before.unread === true)
+          ? this.#debit(principal.tenantId, costMicros, before)
+          : undefined,
+        journal === undefined
+          ? this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros)
+          : journal.apply({ kind: 'counter', name: spendCounterName(principal.tenantId), by: costMicros }),
       ]);
       return {
         costMicros,
         chargedMicros: costMicros,
-        balance: { mode: before.mode, remainingMicros: remaining },
+        balance: remaining === undefined ? before : { mode: before.mode, remainingMicros: remaining },
       };
     } catch (error) {
       // The response was served; a lost debit is counted and logged for reconciliation.
@@ -109,6 +131,21 @@ export class Accountant {
       );
       return { costMicros, chargedMicros: costMicros, balance: before };
     }
+  }
+
+  /**
+   * Debits a prepaid balance; with a journal, a debit the store cannot take is kept for later. A
+   * balance that could not be read (the store was down) is debited later, by the journal, and
+   * only if the tenant has one: a postpaid tenant must not become prepaid by a replay.
+   */
+  async #debit(tenantId: string, costMicros: number, before: BalanceState): Promise<number | undefined> {
+    const journal = this.#journal;
+    if (journal === undefined) return this.#runtime.adjustBalance(tenantId, -costMicros);
+    if (before.unread === true) {
+      journal.record({ kind: 'balance', tenantId, deltaMicros: -costMicros });
+      return undefined;
+    }
+    return journal.apply({ kind: 'balance', tenantId, deltaMicros: -costMicros });
   }
 }
 

@@ -22,7 +22,9 @@ import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError } from '../errors/gateway-error.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
 import type { ConfigView } from '../stores/config-view.ts';
+import { isUnavailability } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
+import type { SpendJournal } from './spend-journal.ts';
 
 /** The day's counter outlives its day by a day, so a request settled after midnight still finds it. */
 export const CONNECTION_SPEND_TTL_SECONDS = 2 * 86_400;
@@ -48,11 +50,14 @@ export class ConnectionCaps {
   readonly #runtime: RuntimeStore;
   readonly #view: ConfigView;
   readonly #now: () => number;
+  readonly #journal: SpendJournal | undefined;
 
-  constructor(runtime: RuntimeStore, view: ConfigView, now: () => number = Date.now) {
+  /** With a journal, caps fail open while the store is unreachable, and the spend is applied when it is back. */
+  constructor(runtime: RuntimeStore, view: ConfigView, now: () => number = Date.now, journal?: SpendJournal) {
     this.#runtime = runtime;
     this.#view = view;
     this.#now = now;
+    this.#journal = journal;
   }
 
   /**
@@ -71,14 +76,22 @@ export class ConnectionCaps {
     const counter = connectionSpendCounterName(route.credential.id, this.#now());
     // At least one micro, so that a spent cap refuses even requests estimated at nothing.
     const reservedMicros = Math.max(1, estimatedMicros);
-    const reservation = await this.#runtime.reserveWithinCap(
-      counter,
-      reservedMicros,
-      cap,
-      CONNECTION_SPEND_TTL_SECONDS,
-      // A day's spend survives a standalone restart, like every spend record.
-      'durable',
-    );
+    let reservation: { ok: boolean; value: number };
+    try {
+      reservation = await this.#runtime.reserveWithinCap(
+        counter,
+        reservedMicros,
+        cap,
+        CONNECTION_SPEND_TTL_SECONDS,
+        // A day's spend survives a standalone restart, like every spend record.
+        'durable',
+      );
+    } catch (error) {
+      // Degraded: nothing reserved; the settlement journals the whole cost.
+      if (this.#journal !== undefined && isUnavailability(error))
+        return { counter, reservedMicros: 0, settled: false };
+      throw error;
+    }
     if (!reservation.ok) {
       const { slug } = route.credential;
       const message =
@@ -96,8 +109,18 @@ export class ConnectionCaps {
     if (hold === undefined || hold.settled) return;
     hold.settled = true;
     const delta = costMicros - hold.reservedMicros;
-    if (delta !== 0)
+    if (delta === 0) return;
+    if (this.#journal === undefined) {
       await this.#runtime.incrementCounter(hold.counter, delta, CONNECTION_SPEND_TTL_SECONDS, 'durable');
+      return;
+    }
+    await this.#journal.apply({
+      kind: 'counter',
+      name: hold.counter,
+      by: delta,
+      ttlSeconds: CONNECTION_SPEND_TTL_SECONDS,
+      keep: 'durable',
+    });
   }
 
   /** Gives an unsettled reservation back (nothing was served); never throws. */

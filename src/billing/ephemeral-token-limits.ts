@@ -23,7 +23,9 @@
 import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError, RateLimitedError } from '../errors/gateway-error.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
+import { isUnavailability } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
+import type { SpendJournal } from './spend-journal.ts';
 
 /** One request's admission of a token: its rate window and budget reservation; settled at most once. */
 export interface TokenHold {
@@ -54,9 +56,15 @@ function tokenCounterName(jti: string, window: number): string {
 
 export class TokenLimiter {
   readonly #runtime: RuntimeStore;
+  readonly #journal: SpendJournal | undefined;
 
-  constructor(runtime: RuntimeStore) {
+  /**
+   * With a journal, the limits fail open while the store is unreachable (a request is let through,
+   * its budget spend journaled and applied when the store is back) rather than failing the request.
+   */
+  constructor(runtime: RuntimeStore, journal?: SpendJournal) {
     this.#runtime = runtime;
+    this.#journal = journal;
   }
 
   /**
@@ -90,14 +98,22 @@ export class TokenLimiter {
     const limits = principal.token?.limits;
     if (hold === undefined || limits === undefined) return;
     const retryAfter = (WINDOW_MS - (nowMs % WINDOW_MS)) / 1000;
-    const [requests, tokens] = await Promise.all([
-      limits.requestsPerMinute === undefined
-        ? undefined
-        : this.#runtime.incrementCounter(requestCounterName(hold.jti, hold.window), 1, 120),
-      limits.tokensPerMinute === undefined
-        ? undefined
-        : this.#runtime.getCounter(tokenCounterName(hold.jti, hold.window)),
-    ]);
+    let requests: number | undefined;
+    let tokens: number | undefined;
+    try {
+      [requests, tokens] = await Promise.all([
+        limits.requestsPerMinute === undefined
+          ? undefined
+          : this.#runtime.incrementCounter(requestCounterName(hold.jti, hold.window), 1, 120),
+        limits.tokensPerMinute === undefined
+          ? undefined
+          : this.#runtime.getCounter(tokenCounterName(hold.jti, hold.window)),
+      ]);
+    } catch (error) {
+      // Degraded (the store is away): rate windows are not enforced until it is back.
+      if (this.#journal !== undefined && isUnavailability(error)) return;
+      throw error;
+    }
     if (requests !== undefined && requests > (limits.requestsPerMinute ?? Number.POSITIVE_INFINITY)) {
       throw new RateLimitedError(
         `this token allows ${limits.requestsPerMinute} requests per minute`,
@@ -115,13 +131,20 @@ export class TokenLimiter {
    */
   async reserve(hold: TokenHold | undefined, estimatedMicros: number): Promise<void> {
     if (hold?.budgetMicros === undefined || hold.settled) return;
-    const reservation = await this.#runtime.reserveUpToCap(
-      budgetCounterName(hold.jti),
-      Math.max(1, estimatedMicros),
-      hold.budgetMicros,
-      hold.ttlSeconds,
-      'durable',
-    );
+    let reservation: { ok: boolean; reserved: number };
+    try {
+      reservation = await this.#runtime.reserveUpToCap(
+        budgetCounterName(hold.jti),
+        Math.max(1, estimatedMicros),
+        hold.budgetMicros,
+        hold.ttlSeconds,
+        'durable',
+      );
+    } catch (error) {
+      // Degraded: nothing reserved; the settlement journals the whole cost.
+      if (this.#journal !== undefined && isUnavailability(error)) return;
+      throw error;
+    }
     if (!reservation.ok) {
       throw new CreditCapExceededError(`this token's budget of ${hold.budgetMicros} micros is used up`);
     }
@@ -138,18 +161,30 @@ export class TokenLimiter {
     hold.settled = true;
     const work: Promise<unknown>[] = [];
     if (hold.budgeted && costMicros !== hold.reservedMicros) {
+      const change = {
+        kind: 'counter' as const,
+        name: budgetCounterName(hold.jti),
+        by: costMicros - hold.reservedMicros,
+        ttlSeconds: hold.ttlSeconds,
+        keep: 'durable' as const,
+      };
       work.push(
-        this.#runtime.incrementCounter(
-          budgetCounterName(hold.jti),
-          costMicros - hold.reservedMicros,
-          hold.ttlSeconds,
-          'durable',
-        ),
+        this.#journal === undefined
+          ? this.#runtime.incrementCounter(change.name, change.by, change.ttlSeconds, change.keep)
+          : this.#journal.apply(change),
       );
     }
     const used = usage.inputTokens + usage.cachedInputTokens + usage.cacheWriteTokens + usage.outputTokens;
     if (hold.countsTokens && used > 0) {
-      work.push(this.#runtime.incrementCounter(tokenCounterName(hold.jti, hold.window), used, 120));
+      // A rate window, not spend: while the store is away it is simply not counted.
+      const counted = this.#runtime.incrementCounter(tokenCounterName(hold.jti, hold.window), used, 120);
+      work.push(
+        this.#journal === undefined
+          ? counted
+          : counted.catch((error: unknown) => {
+              if (!isUnavailability(error)) throw error;
+            }),
+      );
     }
     await Promise.all(work);
   }

@@ -37,6 +37,8 @@ beforeAll(async () => {
       defaultTags: ['ws'],
     }),
   );
+  // A built store: the view serves only a store whose epoch the reconciler set.
+  await store.setEpoch('built');
   view = await ConfigView.start(store);
 });
 afterAll(async () => {

@@ -4,6 +4,7 @@
  * cache step a bypass (counted and logged), never an error for the client.
  */
 import type { Logger } from '../observability/logger.ts';
+import { StoreUnavailableError } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import { namespaceDigest } from './cache-key.ts';
 import type { CacheMetrics } from './cache-metrics.ts';
@@ -92,6 +93,8 @@ export class ResponseCache {
 
   #failed(operation: string, error: unknown): void {
     this.#options.metrics.errors.inc({ operation });
+    // An outage is logged once by the store's breaker; a lookup failing fast during it is only counted.
+    if (error instanceof StoreUnavailableError) return;
     this.#options.log.warn({ err: error, operation }, 'response cache unavailable: bypassing it');
   }
 

@@ -65,3 +65,19 @@ describe('loadSettings: GATEWAY_CORS_ORIGINS', () => {
     expect(() => load({ GATEWAY_CORS_ORIGINS: origin })).toThrow(SettingsError);
   });
 });
+
+describe('loadSettings: shutdown', () => {
+  it('drains for no time by default (a laptop stops at once) and 30 s of grace', () => {
+    expect(load({})).toMatchObject({ shutdownDrainDelayMs: 0, shutdownGraceMs: 30_000 });
+    expect(load({ SHUTDOWN_DRAIN_DELAY_MS: '5000', SHUTDOWN_GRACE_MS: '60000' })).toMatchObject({
+      shutdownDrainDelayMs: 5_000,
+      shutdownGraceMs: 60_000,
+    });
+  });
+
+  it.each(['-1', '1.5', 'five', '600001'])('refuses SHUTDOWN_DRAIN_DELAY_MS=%s', (value) => {
+    expect(() => load({ SHUTDOWN_DRAIN_DELAY_MS: value })).toThrow(
+      /SHUTDOWN_DRAIN_DELAY_MS must be an integer between 0 and 600000/,
+    );
+  });
+});

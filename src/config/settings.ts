@@ -59,6 +59,10 @@ export interface Settings {
    * then use the Cluster client (credentials and TLS from REDIS_URL when it is set too).
    */
   redisClusterNodes: readonly string[] | undefined;
+  /** Bound on one runtime-store command (REDIS_COMMAND_TIMEOUT_MS, default 1000): past it the breaker opens. */
+  redisCommandTimeoutMs: number;
+  /** Balances and counters the spend journal holds during an outage (SPEND_JOURNAL_MAX_ENTRIES, default 100000). */
+  spendJournalMaxEntries: number;
   stateDir: string;
   resourcesDir: string | undefined;
   bootstrapFile: string | undefined;
@@ -449,6 +453,8 @@ export function loadSettings(
     controlPort: readInt(env, 'CONTROL_PORT', 8081, 0, 65535),
     redisUrl: env.REDIS_URL?.trim() || undefined,
     redisClusterNodes: readClusterNodes(env),
+    redisCommandTimeoutMs: readInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 1000, 50, 60_000),
+    spendJournalMaxEntries: readInt(env, 'SPEND_JOURNAL_MAX_ENTRIES', 100_000, 100, 10_000_000),
     stateDir: resolve(cwd, env.STATE_DIR?.trim() || '.gateway-state'),
     resourcesDir: env.RESOURCES_DIR?.trim() ? resolve(cwd, env.RESOURCES_DIR.trim()) : undefined,
     bootstrapFile: env.BOOTSTRAP_FILE?.trim() ? resolve(cwd, env.BOOTSTRAP_FILE.trim()) : undefined,

@@ -14,6 +14,7 @@ import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import { hashCredential } from '../auth/credential-hash.ts';
 import { PAT_PREFIX } from '../auth/credential-prefixes.ts';
 import type { TenancySettings } from '../config/tenancy-settings.ts';
+import { DRAINING_BODY, registerDrain } from '../observability/drain.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { PatRecord } from '../stores/records.ts';
 import { AbuseLimiter } from './abuse-limits.ts';
@@ -74,9 +75,12 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
     loggerInstance: deps.log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 256 * 1024,
+    // Served, with `connection: close`, rather than refused, once the listener is closing.
+    return503OnClosing: false,
     // A hop count is valid (proxy-addr); fastify's types only list the other forms.
     trustProxy: deps.tenancy.trustProxy as boolean | string,
   });
+  registerDrain(app);
   const limits: ExecutionLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const limiter = new AbuseLimiter(deps.services.runtime, deps.log);
 
@@ -115,6 +119,7 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
+    if (app.draining) return reply.code(503).send(DRAINING_BODY);
     const ready = await deps.isReady().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
   });

@@ -12,11 +12,13 @@ import Fastify, {
 } from 'fastify';
 import { GatewayError, InvalidRequestError, PayloadTooLargeError } from '../errors/gateway-error.ts';
 import { asGatewayError, renderError } from '../errors/render-error.ts';
+import { DRAINING_BODY, registerDrain } from '../observability/drain.ts';
 import type { Logger } from '../observability/logger.ts';
 import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
 import { registerClientDialect } from './client-dialect.ts';
 import { registerCors } from './cors.ts';
 import { createCountTokensHandler } from './count-tokens.ts';
+import { renderFrameworkError } from './framework-errors.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import { createInferenceHandler } from './inference-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
@@ -56,13 +58,18 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     loggerInstance: deps.log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.settings.bodyLimitBytes,
-    return503OnClosing: true,
+    // A request that reaches a closing listener (on a connection that was busy when it closed) is
+    // served, with `connection: close`, rather than refused: the process can still answer it.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 72_000,
     // No child logger per request (pino's child() with its bindings cost ~1% of a request): the
     // few per-request log lines carry the URL instead of a request id.
     childLoggerFactory: (logger) => logger,
+    // URLs the router refuses (a malformed percent-escape) get the envelope too.
+    frameworkErrors: renderFrameworkError,
   });
+  registerDrain(app);
   registerClientDialect(app);
   registerJsonBodyParser(app);
   await registerCors(app, deps.settings.corsOrigins);
@@ -87,15 +94,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     return reply.code(404).headers(rendered.headers).send(rendered.body);
   });
 
-  // Connections busy when shutdown began stay open (keep-alive) after their response; close each
-  // as its response finishes so that close() completes once the last stream ends.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-
   app.addHook('onResponse', async (request, reply) => {
-    if (closing) request.raw.socket?.end();
     const route = request.routeOptions.url;
     if (route === undefined || !route.startsWith('/v1/')) return;
     deps.metrics.requests.inc({
@@ -113,6 +112,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
+    if (app.draining) return reply.code(503).send(DRAINING_BODY);
     const ready = await deps.isReady().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
   });

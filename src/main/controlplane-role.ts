@@ -11,23 +11,23 @@ import type { Logger } from '../observability/logger.ts';
 import { createPlatformEndpoints, platformProvidersOf } from '../providers/platform-routes.ts';
 import { KubernetesResources } from '../resources/kubernetes-resources.ts';
 import { ConfigView } from '../stores/config-view.ts';
-import { type Closer, handleShutdownSignals } from './lifecycle.ts';
-import { openStores } from './open-stores.ts';
+import { closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
+import { openStores, redisConnectionOf } from './open-stores.ts';
 
 /** How long a mutation waits for the operator to publish its change. */
 const PROPAGATION_TIMEOUT_MS = 15_000;
 
-export interface RunningControlPlane {
+export interface RunningControlPlane extends ShutdownTarget {
   url: string;
-  close: Closer;
 }
 
 export async function startControlPlane(
   settings: Readonly<Settings>,
   log: Logger,
 ): Promise<RunningControlPlane> {
-  if (settings.redisUrl === undefined) throw new SettingsError('the controlplane role needs REDIS_URL');
-  const stores = await openStores(settings);
+  if (redisConnectionOf(settings) === undefined)
+    throw new SettingsError('the controlplane role needs REDIS_URL or REDIS_CLUSTER_NODES');
+  const stores = await openStores(settings, log);
   const { encryptionKey } = settings;
   const view = await ConfigView.start(stores.config);
   const resources = new KubernetesResources({ fieldManager: 'inference-gateway-controlplane', log });
@@ -58,10 +58,13 @@ export async function startControlPlane(
   });
   const url = await app.listen({ host: settings.host, port: settings.controlPort });
   log.info({ url }, 'control plane started');
+  const closeListeners = closeOnce(() => app.close());
   return {
     url,
+    beginDrain: () => app.beginDrain(),
+    closeListeners,
     close: async () => {
-      await app.close();
+      await closeListeners();
       await resources.close();
       await view.close();
       await stores.config.close();
@@ -72,5 +75,9 @@ export async function startControlPlane(
 
 export async function runControlPlane(settings: Readonly<Settings>, log: Logger): Promise<void> {
   const running = await startControlPlane(settings, log);
-  handleShutdownSignals(log, settings.shutdownGraceMs, [running.close]);
+  handleShutdownSignals(
+    log,
+    { drainDelayMs: settings.shutdownDrainDelayMs, graceMs: settings.shutdownGraceMs },
+    running,
+  );
 }

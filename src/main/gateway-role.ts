@@ -8,18 +8,19 @@ import { SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ConfigView } from '../stores/config-view.ts';
 import { createGatewayServer } from './gateway-server.ts';
-import { type Closer, handleShutdownSignals } from './lifecycle.ts';
-import { openStores } from './open-stores.ts';
+import { closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
+import { openStores, redisConnectionOf } from './open-stores.ts';
 
-export interface RunningGateway {
+export interface RunningGateway extends ShutdownTarget {
   url: string;
-  close: Closer;
 }
 
 /** Starts a gateway process's listener; `runGateway` adds the signal handling. */
 export async function startGateway(settings: Readonly<Settings>, log: Logger): Promise<RunningGateway> {
-  if (settings.redisUrl === undefined) {
-    throw new SettingsError('the gateway role needs REDIS_URL (use standalone without it)');
+  if (redisConnectionOf(settings) === undefined) {
+    throw new SettingsError(
+      'the gateway role needs REDIS_URL or REDIS_CLUSTER_NODES (use standalone without them)',
+    );
   }
   const encryptionKey = settings.encryptionKey;
   if (encryptionKey === undefined) {
@@ -27,7 +28,7 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
       'the gateway role needs SERVICE_ENCRYPTION_KEY or SERVICE_ENCRYPTION_KEY_FILE (the key Connections are sealed with)',
     );
   }
-  const stores = await openStores(settings);
+  const stores = await openStores(settings, log);
   const view = await ConfigView.start(stores.config);
   const revocations = new RevocationMirror(stores.runtime, log);
   await revocations.start();
@@ -39,13 +40,17 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
     log,
     encryptionKey,
     ephemeral,
+    ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
   });
   const address = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
   log.info({ address }, 'gateway started');
+  const closeListeners = closeOnce(() => gateway.app.close());
   return {
     url: address,
+    beginDrain: () => gateway.app.beginDrain(),
+    closeListeners,
     close: async () => {
-      await gateway.app.close();
+      await closeListeners();
       await revocations.close();
       await view.close();
       await stores.config.close();
@@ -56,5 +61,9 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
 
 export async function runGateway(settings: Readonly<Settings>, log: Logger): Promise<void> {
   const running = await startGateway(settings, log);
-  handleShutdownSignals(log, settings.shutdownGraceMs, [running.close]);
+  handleShutdownSignals(
+    log,
+    { drainDelayMs: settings.shutdownDrainDelayMs, graceMs: settings.shutdownGraceMs },
+    running,
+  );
 }

@@ -9,6 +9,7 @@ import { Accountant } from '../billing/accountant.ts';
 import { ConnectionCaps } from '../billing/connection-caps.ts';
 import { TokenLimiter } from '../billing/ephemeral-token-limits.ts';
 import { PriceList } from '../billing/prices.ts';
+import { SpendJournal } from '../billing/spend-journal.ts';
 import { SpendLimits } from '../billing/spend-reservation.ts';
 import { createCacheMetrics } from '../cache/cache-metrics.ts';
 import { ResponseCache } from '../cache/response-cache.ts';
@@ -17,9 +18,11 @@ import type { Settings } from '../config/settings.ts';
 import { buildGatewayApp } from '../gateway/gateway-app.ts';
 import type { Logger } from '../observability/logger.ts';
 import { createGatewayMetrics, type GatewayMetrics } from '../observability/metrics.ts';
+import { registerStoreMetrics } from '../observability/store-metrics.ts';
 import { createPlatformEndpoints } from '../providers/platform-routes.ts';
 import { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
+import type { StoreBreaker } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import { UpstreamClient } from '../upstream/upstream-client.ts';
 import { startSemanticCache } from './semantic-cache.ts';
@@ -38,10 +41,22 @@ export async function createGatewayServer(options: {
   ephemeral?: EphemeralTokenVerifier;
   /** The at-rest key that opens Connections' sealed secrets. */
   encryptionKey: Uint8Array;
+  /** The runtime store's circuit breaker (Redis stores): spend journaled during an outage is replayed when it closes. */
+  breaker?: StoreBreaker;
 }): Promise<GatewayServer> {
-  const { settings, view, runtime, log } = options;
+  const { settings, view, runtime, log, breaker } = options;
   const sealer = createSecretSealer(options.encryptionKey);
   const metrics = createGatewayMetrics();
+  // Spend the runtime store cannot take during an outage is kept here and applied once it is back.
+  const journal = new SpendJournal({ runtime, log, maxEntries: settings.spendJournalMaxEntries });
+  const replayJournal = () => (breaker?.open === true || journal.size === 0 ? undefined : journal.replay());
+  breaker?.onRecovered(async () => {
+    await journal.replay();
+  });
+  // Changes journaled by requests that were still failing when the breaker closed are picked up here.
+  const replayTimer = setInterval(() => void replayJournal()?.catch(() => {}), 5000);
+  replayTimer.unref();
+  registerStoreMetrics(metrics.registry, { breaker, journal });
   const cacheMetrics = createCacheMetrics(metrics.registry);
   const upstream = new UpstreamClient(settings.upstreamTimeouts);
   const mirror = new CacheScopeMirror(runtime);
@@ -71,9 +86,12 @@ export async function createGatewayServer(options: {
     semantic,
     semanticThreshold: settings.semanticCache.threshold,
     authenticator: new Authenticator(view, options.ephemeral),
-    accountant: new Accountant(runtime, metrics, log, prices),
+    accountant: new Accountant(runtime, metrics, log, prices, journal),
     prices,
-    spending: new SpendLimits(new TokenLimiter(runtime), new ConnectionCaps(runtime, view)),
+    spending: new SpendLimits(
+      new TokenLimiter(runtime, journal),
+      new ConnectionCaps(runtime, view, Date.now, journal),
+    ),
     upstream,
     routes: new RouteResolver({
       endpoints: createPlatformEndpoints(settings),
@@ -83,9 +101,15 @@ export async function createGatewayServer(options: {
     }),
     metrics,
     log,
-    isReady: () => runtime.ping(),
+    // Ready means able to serve: a built configuration. A Redis outage is served degraded (no
+    // cache, limits open, spend journaled), so it does not take the pod out of its Service.
+    isReady: async () => view.populated,
   });
   app.addHook('onClose', async () => {
+    clearInterval(replayTimer);
+    // A last try: spend still journaled when the process stops is lost unless the store is back.
+    await replayJournal()?.catch(() => {});
+    if (journal.size > 0) log.error({ entries: journal.size }, 'stopping with spend still journaled');
     await semantic?.close();
     await mirror.close();
     await upstream.close();

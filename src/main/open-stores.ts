@@ -6,17 +6,23 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Settings } from '../config/settings.ts';
+import { createLogger, type Logger } from '../observability/logger.ts';
+import { guardRuntimeStore } from '../stores/guarded-runtime-store.ts';
 import { MemoryConfigStore } from '../stores/memory-config-store.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
 import type { RedisStoreOptions } from '../stores/redis-client.ts';
 import { RedisConfigStore } from '../stores/redis-config-store.ts';
 import { RedisRuntimeStore } from '../stores/redis-runtime-store.ts';
+import { StoreBreaker } from '../stores/store-breaker.ts';
 import type { ConfigStore, RuntimeStore } from '../stores/types.ts';
 
 export interface Stores {
   config: ConfigStore;
+  /** On Redis: behind the circuit breaker. */
   runtime: RuntimeStore;
   kind: 'redis' | 'memory';
+  /** On Redis: fails calls fast while Redis is away (degraded mode), probes, and tells when it is back. */
+  breaker?: StoreBreaker;
 }
 
 /** Where the Redis stores connect: one server or a cluster; undefined without either setting. */
@@ -32,13 +38,23 @@ export function redisConnectionOf(
   return settings.redisUrl === undefined ? undefined : { url: settings.redisUrl };
 }
 
-export async function openStores(settings: Readonly<Settings>): Promise<Stores> {
+export async function openStores(settings: Readonly<Settings>, log?: Logger): Promise<Stores> {
   const redis = redisConnectionOf(settings);
   if (redis !== undefined) {
-    const runtime = new RedisRuntimeStore(redis);
+    const direct = new RedisRuntimeStore({
+      ...redis,
+      commandTimeoutMs: settings.redisCommandTimeoutMs,
+      failFastWhenDown: true,
+    });
     // Best effort: a Redis unreachable at start is the outage path's business (the next start migrates).
-    await runtime.migrateKeyLayout().catch(() => 0);
-    return { config: new RedisConfigStore(redis), runtime, kind: 'redis' };
+    await direct.migrateKeyLayout().catch(() => 0);
+    const breaker = new StoreBreaker({
+      name: 'runtime',
+      probe: () => direct.ping(),
+      log: log ?? createLogger('silent', 'stores'),
+    });
+    const runtime = guardRuntimeStore(direct, breaker);
+    return { config: new RedisConfigStore(redis), runtime, kind: 'redis', breaker };
   }
   await mkdir(settings.stateDir, { recursive: true, mode: 0o700 });
   return {

@@ -10,7 +10,8 @@ import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import { type OperatorHandle, startOperator } from '../operator/operator.ts';
-import { handleShutdownSignals } from './lifecycle.ts';
+import { closeOnce, handleShutdownSignals } from './lifecycle.ts';
+import { redisConnectionOf } from './open-stores.ts';
 
 const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
@@ -48,13 +49,15 @@ async function serveProbes(
 }
 
 export async function runOperator(settings: Readonly<Settings>, log: Logger): Promise<void> {
-  if (settings.redisUrl === undefined) throw new SettingsError('the operator role needs REDIS_URL');
+  const redis = redisConnectionOf(settings);
+  if (redis === undefined)
+    throw new SettingsError('the operator role needs REDIS_URL or REDIS_CLUSTER_NODES');
   if (settings.encryptionKey === undefined)
     throw new SettingsError(
       'the operator role needs SERVICE_ENCRYPTION_KEY or SERVICE_ENCRYPTION_KEY_FILE (32 bytes, hex or base64)',
     );
   const operator = await startOperator({
-    redisUrl: settings.redisUrl,
+    redis,
     encryptionKey: settings.encryptionKey,
     leaseNamespace: await leaseNamespace(settings),
     leaseName: settings.operator.leaseName,
@@ -64,9 +67,21 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
     log,
   });
   const probes = settings.operator.port === 0 ? undefined : await serveProbes(settings, operator, log);
-  handleShutdownSignals(log, settings.shutdownGraceMs, [
-    // Releasing the Lease first lets a standby take over at once instead of after its expiry.
-    () => operator.stop(),
+  const closeProbes = closeOnce(
     () => new Promise<void>((resolve) => (probes ? probes.close(() => resolve()) : resolve())),
-  ]);
+  );
+  // No traffic to drain (its port serves probes and metrics only): no drain delay.
+  handleShutdownSignals(
+    log,
+    { drainDelayMs: 0, graceMs: settings.shutdownGraceMs },
+    {
+      beginDrain: () => {},
+      closeListeners: closeProbes,
+      close: async () => {
+        await closeProbes();
+        // Releasing the Lease lets a standby take over at once instead of after its expiry.
+        await operator.stop();
+      },
+    },
+  );
 }

@@ -20,10 +20,10 @@ import {
   writeBootstrapFile,
 } from './bootstrap.ts';
 import { createGatewayServer } from './gateway-server.ts';
-import { type Closer, handleShutdownSignals } from './lifecycle.ts';
+import { type Closer, closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
 import { openStores, type Stores } from './open-stores.ts';
 
-export interface RunningStandalone {
+export interface RunningStandalone extends ShutdownTarget {
   gatewayUrl: string;
   controlUrl: string;
   resources: ResourcesClient;
@@ -31,7 +31,6 @@ export interface RunningStandalone {
   view: ConfigView;
   /** Resolves when every resource change so far is in the config store and this process's view. */
   settled(): Promise<void>;
-  close: Closer;
 }
 
 export interface StandaloneOptions {
@@ -44,7 +43,7 @@ export async function startStandalone(
   log: Logger,
   options: StandaloneOptions = {},
 ): Promise<RunningStandalone> {
-  const stores = await openStores(settings);
+  const stores = await openStores(settings, log);
   const encryptionKey =
     settings.encryptionKey ?? (await loadOrCreateKeyFile(join(settings.stateDir, 'encryption.key')));
   const resources = await LocalResources.open({
@@ -77,6 +76,7 @@ export async function startStandalone(
     log,
     encryptionKey,
     ephemeral,
+    ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
   });
   const control = await buildControlPlaneApp({
     log,
@@ -103,9 +103,16 @@ export async function startStandalone(
       log,
     },
   });
-  const close: Closer = async () => {
-    // Listeners first: stop accepting, let open requests and streams finish.
+  const beginDrain = () => {
+    gateway.app.beginDrain();
+    control.beginDrain();
+  };
+  // Listeners first: stop accepting, let open requests and streams finish.
+  const closeListeners = closeOnce(async () => {
     await Promise.all([gateway.app.close(), control.close()]);
+  });
+  const close: Closer = async () => {
+    await closeListeners();
     await reconciler.stop();
     await revocations.close();
     await view.close();
@@ -138,10 +145,24 @@ export async function startStandalone(
     await reconciler.synced();
     await view.refresh();
   };
-  return { gatewayUrl: gatewayAddress, controlUrl: controlAddress, resources, stores, view, settled, close };
+  return {
+    gatewayUrl: gatewayAddress,
+    controlUrl: controlAddress,
+    resources,
+    stores,
+    view,
+    settled,
+    beginDrain,
+    closeListeners,
+    close,
+  };
 }
 
 export async function runStandalone(settings: Readonly<Settings>, log: Logger): Promise<void> {
   const running = await startStandalone(settings, log);
-  handleShutdownSignals(log, settings.shutdownGraceMs, [running.close]);
+  handleShutdownSignals(
+    log,
+    { drainDelayMs: settings.shutdownDrainDelayMs, graceMs: settings.shutdownGraceMs },
+    running,
+  );
 }

@@ -33,6 +33,8 @@ beforeEach(async () => {
     'c-vertex',
     makeConnection('c-vertex', { slug: 'team-vertex', provider: 'vertex', sealedSecret: '{}' }),
   );
+  // A built store: the view serves only a store whose epoch the reconciler set.
+  await store.setEpoch('built');
   view = await ConfigView.start(store);
   resolver = new RouteResolver({
     endpoints: createPlatformEndpoints({

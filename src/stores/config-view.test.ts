@@ -46,11 +46,13 @@ class ControllableStore implements ConfigStore {
     await this.inner.delete(kind, id);
     if (!this.muted) this.announce({ op: 'delete', kind, id });
   }
-  getEpoch() {
-    return this.inner.getEpoch();
+  /** Built unless a test says otherwise (undefined: wiped, or never built). */
+  epoch: string | undefined = 'built';
+  async getEpoch() {
+    return this.epoch;
   }
-  setEpoch(epoch: string) {
-    return this.inner.setEpoch(epoch);
+  async setEpoch(epoch: string) {
+    this.epoch = epoch;
   }
   async watch(listener: (change: ConfigChange) => void): Promise<Unsubscribe> {
     this.#listeners.add(listener);
@@ -133,6 +135,48 @@ describe('ConfigView', () => {
     for (let index = 0; index < 5; index += 1) store.announce({ op: 'put', kind: 'tenant', id: 't1' });
     await view.whenApplied('tenant', 't1', (record) => record?.displayName === 'final', 5000);
     expect(reads).toBe(1);
+    await view.close();
+  });
+
+  it('keeps serving what it knew while the store comes back empty, until it is rebuilt', async () => {
+    const store = new ControllableStore();
+    await store.put('apiKey', 'k1', makeApiKey('k1'));
+    const view = await ConfigView.start(store, { rebuildPollMs: 5 });
+    expect(view.populated).toBe(true);
+    // Redis restarted without its data: the records and the epoch are gone, the feed reconnects.
+    store.muted = true;
+    await store.delete('apiKey', 'k1');
+    store.epoch = undefined;
+    store.announce({ op: 'reset' });
+    const reloaded = new Promise<void>((resolve) =>
+      view.onChange((change) => change.op === 'reset' && resolve()),
+    );
+    // The key stays valid while the store is empty...
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(view.apiKeyByHash('hash-of-k1')?.id).toBe('k1');
+    // ...and the rebuilt store (its records, then its epoch) replaces the view.
+    await store.put('apiKey', 'k2', makeApiKey('k2'));
+    store.epoch = 'rebuilt';
+    await reloaded;
+    expect(view.apiKeyByHash('hash-of-k2')?.id).toBe('k2');
+    expect(view.apiKeyByHash('hash-of-k1')).toBeUndefined();
+    await view.close();
+  });
+
+  it('starts unpopulated on a store that was never built, and fills once it is', async () => {
+    const store = new ControllableStore();
+    store.epoch = undefined;
+    await store.put('apiKey', 'k1', makeApiKey('k1'));
+    const view = await ConfigView.start(store, { rebuildPollMs: 5 });
+    expect(view.populated).toBe(false);
+    expect(view.apiKeyByHash('hash-of-k1')).toBeUndefined();
+    const filled = new Promise<void>((resolve) =>
+      view.onChange((change) => change.op === 'reset' && resolve()),
+    );
+    store.epoch = 'built';
+    await filled;
+    expect(view.populated).toBe(true);
+    expect(view.apiKeyByHash('hash-of-k1')?.id).toBe('k1');
     await view.close();
   });
 

@@ -32,11 +32,29 @@ export class ConfigPropagationTimeoutError extends GatewayError {
   }
 }
 
+/**
+ * 503: this process has no configuration yet (its store has not been built: a fresh gateway on a
+ * Redis that came back empty). Retryable, and never a 401: the caller's key may well be valid.
+ */
+export class ConfigUnavailableError extends GatewayError {
+  constructor() {
+    super(
+      'service.config_unavailable',
+      503,
+      'api_error',
+      'the gateway has no configuration yet (its store is being rebuilt); retry shortly',
+      true,
+    );
+  }
+}
+
 export interface ConfigViewOptions {
   /** Told about failed re-reads (the view then reloads, with backoff) and listeners that threw. */
   onError?: (error: unknown) => void;
   /** First delay before reloading after a failed read; doubles up to 5 s. Default 100 ms. */
   retryDelayMs?: number;
+  /** How often to look again while the store has no epoch (not built yet, or wiped); default 500 ms. */
+  rebuildPollMs?: number;
 }
 
 type ConfigRecord = ConfigRecordMap[ConfigKind];
@@ -89,6 +107,8 @@ export class ConfigView {
   #draining = false;
   #closed = false;
   #failures = 0;
+  #populated = false;
+  readonly #rebuildPollMs: number;
   #resyncTimer: NodeJS.Timeout | undefined;
   #unsubscribe: Unsubscribe | undefined;
 
@@ -96,6 +116,7 @@ export class ConfigView {
     this.#store = store;
     this.#onError = options.onError ?? (() => {});
     this.#retryDelayMs = options.retryDelayMs ?? 100;
+    this.#rebuildPollMs = options.rebuildPollMs ?? 500;
   }
 
   /** Subscribes, loads the snapshot, and resolves once the view answers lookups. */
@@ -106,13 +127,48 @@ export class ConfigView {
     view.#draining = true;
     view.#unsubscribe = await store.watch((change) => view.#enqueue(change));
     try {
-      view.#replaceAll(await store.snapshot());
+      const snapshot = await view.#completeSnapshot();
+      if (snapshot !== undefined) view.#replaceAll(snapshot);
+      else view.#scheduleRebuildCheck();
     } catch (error) {
       await view.close();
       throw error;
     }
     void view.#drain();
     return view;
+  }
+
+  /**
+   * Whether the view holds a built configuration: a snapshot the store's epoch vouched for (set by
+   * the reconciler after a full sync). False for a fresh process on a store that has not been
+   * built, or came back empty; such a process is not ready and answers 503, never 401.
+   */
+  get populated(): boolean {
+    return this.#populated;
+  }
+
+  /**
+   * The store's records when it is built: an epoch before and the same epoch after the read (so the
+   * snapshot is not of a store being wiped or rebuilt); undefined when it has no epoch.
+   */
+  async #completeSnapshot(): Promise<ConfigSnapshot | undefined> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const before = await this.#store.getEpoch();
+      if (before === undefined) return undefined;
+      const snapshot = await this.#store.snapshot();
+      if ((await this.#store.getEpoch()) === before) return snapshot;
+    }
+    return undefined;
+  }
+
+  /** While the store has no epoch: look again now and then (its rebuild does not announce the epoch). */
+  #scheduleRebuildCheck(): void {
+    if (this.#resyncTimer !== undefined || this.#closed) return;
+    this.#resyncTimer = setTimeout(() => {
+      this.#resyncTimer = undefined;
+      this.#enqueue({ op: 'reset' });
+    }, this.#rebuildPollMs);
+    this.#resyncTimer.unref();
   }
 
   /** Incremented on every change applied (a record put or deleted, a full reload). */
@@ -235,8 +291,8 @@ export class ConfigView {
    * completed before the call (used where a caller must see its own write, without the feed's delay).
    */
   async refresh(): Promise<void> {
-    const snapshot = await this.#store.snapshot();
-    if (!this.#closed) this.#replaceAll(snapshot);
+    const snapshot = await this.#completeSnapshot();
+    if (!this.#closed && snapshot !== undefined) this.#replaceAll(snapshot);
   }
 
   /** Called after each applied change, with `reset` after a full reload. Returns the unsubscriber. */
@@ -291,10 +347,13 @@ export class ConfigView {
   async #applyBatch(batch: ConfigChange[]): Promise<void> {
     try {
       if (batch[0]?.op === 'reset') {
-        const snapshot = await this.#store.snapshot();
+        const snapshot = await this.#completeSnapshot();
         if (this.#closed) return;
-        this.#replaceAll(snapshot);
         this.#failures = 0;
+        // A store without an epoch is empty or being rebuilt (Redis restarted without its data):
+        // the view keeps serving what it last knew until the rebuild is complete.
+        if (snapshot === undefined) this.#scheduleRebuildCheck();
+        else this.#replaceAll(snapshot);
         return;
       }
       // Only the record's current state matters, so each record is read once per batch.
@@ -339,6 +398,7 @@ export class ConfigView {
       for (const [id, record] of snapshot[kind]) this.#applyRecord(kind, id, record);
     }
     this.#version += 1;
+    this.#populated = true;
     for (const [key, waiters] of this.#waiters) {
       const separator = key.indexOf('\u0000');
       const kind = key.slice(0, separator) as ConfigKind;

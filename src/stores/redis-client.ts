@@ -28,6 +28,13 @@ export interface RedisStoreOptions {
   onError?: (error: unknown) => void;
   /** Bound on one command's round trip, connected or not; default 5000 ms. */
   commandTimeoutMs?: number;
+  /**
+   * Once connected, a call made while the connection is down fails at once instead of waiting in
+   * the offline queue (one server; the cluster client keeps its queue). The runtime store's: a
+   * queued INCRBY whose caller gave up (the command timeout, journaling the change) would otherwise
+   * still be sent when Redis came back, and be applied twice.
+   */
+  failFastWhenDown?: boolean;
 }
 
 /**
@@ -40,7 +47,8 @@ export interface RedisStoreOptions {
  * - `autoResendUnfulfilledCommands: false`: INCRBY and PUBLISH are not idempotent; a command whose
  *   reply was lost may have been applied, so it is never sent a second time.
  * - `enableOfflineQueue: true` (the default, stated): calls made before the first connect, or
- *   during a reconnect that succeeds, are sent once the connection is ready.
+ *   during a reconnect that succeeds, are sent once the connection is ready; with
+ *   `failFastWhenDown`, only before the first connect.
  * - `commandTimeout`: bounds a command against a server that accepted the connection but does not
  *   answer (a paused or overloaded Redis).
  * - `connectTimeout: 5000`: a silent (firewalled) address fails in 5 s, not the default 10 s.
@@ -76,7 +84,13 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
     );
   } else {
     if (options.url === undefined) throw new TypeError('a Redis store needs a url or clusterNodes');
-    client = new Redis(options.url, redisOptions);
+    const server = new Redis(options.url, redisOptions);
+    // ioredis reads the option at each call: queue until the first connect, fail fast after.
+    if (options.failFastWhenDown === true)
+      server.once('ready', () => {
+        server.options.enableOfflineQueue = false;
+      });
+    client = server;
   }
   // Without a listener ioredis prints every connection error; with one, errors surface through the
   // rejected calls (and onError), and a Redis outage never becomes an uncaught exception.
@@ -108,7 +122,8 @@ export function duplicateRedisClient(client: RedisClient, connectionName: string
       redisOptions: { ...client.options.redisOptions, connectionName },
     });
   }
-  return client.duplicate({ connectionName, autoResubscribe: false });
+  // A subscriber queues its SUBSCRIBE until it connects, whatever the first connection does.
+  return client.duplicate({ connectionName, autoResubscribe: false, enableOfflineQueue: true });
 }
 
 /** Closes politely when connected (QUIT waits for replies in flight), at once otherwise. */

@@ -86,8 +86,9 @@ export interface RuntimeStore {
   ): Promise<{ ok: boolean; reserved: number; value: number }>;
   /**
    * Applies a change to a balance or a counter once per `operationId`, however often it is sent
-   * (a journaled change replayed after an outage, resent after a lost reply). Returns whether
-   * this call applied it; a repeat within a day is ignored.
+   * (a journaled change replayed after an outage, resent after a lost reply). A balance is changed
+   * only if it exists (a postpaid tenant has none). Returns whether this call took the operation;
+   * a repeat within a day is ignored.
    */
   applySpendOnce(change: SpendChange, operationId: string): Promise<boolean>;
 

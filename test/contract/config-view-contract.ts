@@ -23,6 +23,8 @@ export function describeConfigViewContract(name: string, createScope: CreateStor
     const views: ConfigView[] = [];
 
     async function startView(over: ConfigStore = store): Promise<ConfigView> {
+      // A built store: the reconciler sets the epoch after a full sync.
+      if ((await over.getEpoch()) === undefined) await over.setEpoch('test-epoch');
       const view = await ConfigView.start(over);
       views.push(view);
       return view;

@@ -297,6 +297,9 @@ export function describeRuntimeStoreContract(name: string, createScope: CreateRu
         expect(await store.applySpendOnce(debit, 'op-000001')).toBe(false);
         expect(await store.applySpendOnce(debit, 'op-000002')).toBe(true);
         expect(await store.getBalance('t-once')).toBe(940);
+        // A tenant without a balance (postpaid) gets none from a replayed debit.
+        expect(await store.applySpendOnce({ ...debit, tenantId: 't-postpaid' }, 'op-000005')).toBe(true);
+        expect(await store.getBalance('t-postpaid')).toBeUndefined();
         const spend = {
           kind: 'counter' as const,
           name: 'spend:once',

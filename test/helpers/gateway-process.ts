@@ -6,14 +6,23 @@
  * (SIGKILL, a crashed worker) the preloaded child-guard.ts sees its stdin pipe close and stops it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 export interface GatewayProcess {
   url: string;
   /** What the child printed so far (the last 16 KB), for failure messages. */
   output(): string;
-  stop(): Promise<void>;
+  /** Resolves once `text` (a log line's message, say) appears in the output; rejects if the child exits first. */
+  waitForOutput(text: string): Promise<void>;
+  /** Resolves with how the child ended. */
+  exited: Promise<ExitStatus>;
+  /** Sends SIGTERM (the graceful shutdown), then SIGKILL after `killAfterMs`; resolves with how it ended. */
+  stop(killAfterMs?: number): Promise<ExitStatus>;
 }
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -31,15 +40,19 @@ function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+async function stopChild(
+  child: ChildProcess,
+  exited: Promise<ExitStatus>,
+  killAfterMs = STOP_TIMEOUT_MS,
+): Promise<ExitStatus> {
   if (!hasExited(child)) {
-    const exited = once(child, 'exit');
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     await exited;
     clearTimeout(timer);
   }
   running.delete(child);
+  return exited;
 }
 
 /** The address in the role's "gateway started" line (pino JSON), once it has been printed. */
@@ -76,6 +89,9 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   running.add(child);
+  const exited = new Promise<ExitStatus>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-16_384);
@@ -110,9 +126,31 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
       child.once('exit', onExit);
       child.once('error', fail);
     });
-    return { url, output: () => output, stop: () => stopChild(child) };
+    const waitForOutput = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!output.includes(text)) return;
+          child.stdout.off('data', check);
+          child.stderr.off('data', check);
+          resolve();
+        };
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
+        check();
+        void exited.then(() => {
+          check();
+          reject(new Error(`the gateway process exited before printing '${text}':\n${output}`));
+        });
+      });
+    return {
+      url,
+      output: () => output,
+      waitForOutput,
+      exited,
+      stop: (killAfterMs) => stopChild(child, exited, killAfterMs),
+    };
   } catch (error) {
-    await stopChild(child);
+    await stopChild(child, exited);
     throw error;
   }
 }

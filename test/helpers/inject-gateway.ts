@@ -45,6 +45,8 @@ export async function startInjectGateway(env: Record<string, string>): Promise<I
     grants: ['chat:write', 'embed'],
     createdAt: new Date().toISOString(),
   });
+  // Built, as the reconciler leaves it after a full sync.
+  await config.setEpoch('inject');
   const view = await ConfigView.start(config);
   const runtime = await MemoryRuntimeStore.open({});
   const server = await createGatewayServer({

@@ -14,9 +14,21 @@ import { delimiter, join } from 'node:path';
 export interface RedisServer {
   url: string;
   port: number;
-  /** Kills the server and starts a fresh, empty one on the same port (a Redis "wipe"). */
+  /**
+   * Kills the server and starts it again on the same port: a fresh, empty one (a Redis "wipe"),
+   * or, with `persistent`, one that reloads its data.
+   */
   restart(): Promise<void>;
+  /** SIGKILL, as a crash: nothing answers on the port until `start`. */
+  crash(): Promise<void>;
+  /** Starts the server again after `crash` (reloading its data with `persistent`). */
+  start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** An append-only file fsynced on every write, so that a restart or crash loses nothing. */
+  persistent?: boolean;
 }
 
 const READY_LINE = 'Ready to accept connections';
@@ -117,7 +129,11 @@ export async function killRedis(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function startRedisServer(): Promise<RedisServer | undefined> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer | undefined> {
+  // `everysec`, Redis's default for the append-only file: every write reaches the file (the OS's
+  // cache, which outlives a killed process) before its reply is sent. `always` would add an fsync
+  // between the two, widening the instant in which a crash leaves a command applied but unanswered.
+  const extraArgs = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : [];
   const binary = findOnPath('redis-server');
   if (binary === undefined) {
     if (process.env.REQUIRE_REDIS === '1') {
@@ -133,7 +149,7 @@ export async function startRedisServer(): Promise<RedisServer | undefined> {
   for (let attempt = 1; child === undefined; attempt += 1) {
     port = await findFreePort();
     try {
-      child = await spawnRedis(binary, port, directory);
+      child = await spawnRedis(binary, port, directory, extraArgs);
     } catch (error) {
       if (attempt >= 3) {
         await rm(directory, { recursive: true, force: true });
@@ -147,7 +163,15 @@ export async function startRedisServer(): Promise<RedisServer | undefined> {
     port,
     async restart() {
       await killRedis(current);
-      current = await spawnRedis(binary, port, directory);
+      current = await spawnRedis(binary, port, directory, extraArgs);
+    },
+    async crash() {
+      const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+      current.kill('SIGKILL');
+      await exited;
+    },
+    async start() {
+      current = await spawnRedis(binary, port, directory, extraArgs);
     },
     async stop() {
       await killRedis(current);

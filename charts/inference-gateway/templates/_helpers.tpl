@@ -89,20 +89,29 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
-{{/* REDIS_URL: the bundled Redis, or the external one (always through a Secret: it may hold a password). */}}
+{{/*
+REDIS_URL: the bundled Redis, or the external one (always through a Secret: it may hold a password).
+REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (the URL, when also given, carries its credentials).
+*/}}
 {{- define "ig.env.redis" -}}
 {{- if .Values.redis.enabled }}
 - name: REDIS_URL
   value: {{ printf "redis://%s-redis:6379" (include "ig.fullname" .) | quote }}
 {{- else }}
-{{- if and (not .Values.redis.url) (not .Values.redis.existingSecret) }}
-{{- fail "redis.enabled=false needs redis.url or redis.existingSecret (the config and runtime stores live in Redis)" }}
+{{- if and (not .Values.redis.url) (not .Values.redis.existingSecret) (not .Values.redis.clusterNodes) }}
+{{- fail "redis.enabled=false needs redis.url, redis.existingSecret or redis.clusterNodes (the config and runtime stores live in Redis)" }}
 {{- end }}
+{{- if or .Values.redis.url .Values.redis.existingSecret }}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef:
       name: {{ include "ig.redisSecret" . }}
       key: {{ if .Values.redis.existingSecret }}{{ .Values.redis.existingSecretKey }}{{ else }}redis-url{{ end }}
+{{- end }}
+{{- if .Values.redis.clusterNodes }}
+- name: REDIS_CLUSTER_NODES
+  value: {{ join "," .Values.redis.clusterNodes | quote }}
+{{- end }}
 {{- end }}
 {{- end -}}
 

@@ -112,8 +112,9 @@ export class MemoryCounters implements RuntimeCounters {
     const nowMs = Date.now();
     if ((this.#appliedOperations.get(operationId) ?? 0) > nowMs) return false;
     this.#appliedOperations.set(operationId, nowMs + SPEND_OPERATION_TTL_MS);
-    if (change.kind === 'balance') await this.adjustBalance(change.tenantId, change.deltaMicros);
-    else this.#increment(change.name, change.by, change.ttlSeconds, change.keep ?? 'durable');
+    if (change.kind === 'balance') {
+      if (this.#balances.has(change.tenantId)) await this.adjustBalance(change.tenantId, change.deltaMicros);
+    } else this.#increment(change.name, change.by, change.ttlSeconds, change.keep ?? 'durable');
     return true;
   }
 

@@ -55,11 +55,13 @@ return {1, reserved, value}`,
 
 /**
  * KEYS: the balance or counter, its operation marker (same hash slot). ARGV: delta, TTL in seconds
- * or '', the marker's life in ms. Applies the delta only if the marker was not there: a replay of
- * the same operation does nothing. Returns 1 when applied, 0 for a repeat.
+ * or '', the marker's life in ms, '1' to change only an existing key (a balance). Applies the delta
+ * only if the marker was not there: a replay of the same operation does nothing. Returns 1 when
+ * the operation was taken, 0 for a repeat.
  */
 const APPLY_ONCE = new RedisScript(
   `if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return 0 end
+if ARGV[4] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return 1 end
 redis.call('INCRBY', KEYS[1], ARGV[1])
 if ARGV[2] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[2], 'NX') end
 return 1`,
@@ -112,7 +114,7 @@ export class RedisCounters implements RuntimeCounters {
     const applied = await APPLY_ONCE.run(
       client,
       [target, keys.operationMarker(target, operationId)],
-      [delta, ttl, SPEND_OPERATION_TTL_MS],
+      [delta, ttl, SPEND_OPERATION_TTL_MS, change.kind === 'balance' ? '1' : '0'],
     );
     return applied === 1;
   }

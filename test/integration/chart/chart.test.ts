@@ -54,6 +54,7 @@ interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  lifecycle?: { preStop?: unknown };
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 interface SecretProjection {
@@ -63,6 +64,7 @@ interface SecretProjection {
 }
 interface PodSpec {
   serviceAccountName?: string;
+  terminationGracePeriodSeconds?: number;
   automountServiceAccountToken?: boolean;
   securityContext?: { runAsNonRoot?: boolean; seccompProfile?: { type: string }; fsGroup?: number };
   containers: Container[];
@@ -274,6 +276,47 @@ describe.runIf(helmOk)('the Helm chart', () => {
     }
   });
 
+  it('drains in the process after SIGTERM for preStopSleep, within a matching terminationGracePeriodSeconds', async () => {
+    const cases = [
+      { values: [], drain: { gateway: 5, controlplane: 5 }, grace: { gateway: 30, controlplane: 30 } },
+      {
+        values: [
+          'gateway.preStopSleep=12',
+          'gateway.shutdownGraceSeconds=90',
+          'controlPlane.preStopSleep=0',
+          'controlPlane.shutdownGraceSeconds=20',
+        ],
+        drain: { gateway: 12, controlplane: 0 },
+        grace: { gateway: 90, controlplane: 20 },
+      },
+    ];
+    for (const { values, drain, grace } of cases) {
+      const { objects } = await render(values);
+      for (const role of ['gateway', 'controlplane'] as const) {
+        const pod = podSpec(find(objects, 'Deployment', `${RELEASE}-${role}`));
+        const container = pod.containers[0] as Container;
+        // No preStop `sleep`: it would hold SIGTERM back (so /readyz would stay 200) and drain twice.
+        expect(container.lifecycle?.preStop, role).toBeUndefined();
+        // The two settings as the process reads them (the key files are another test's business).
+        const env = envOf(container);
+        const settings = loadSettings(
+          {
+            SHUTDOWN_DRAIN_DELAY_MS: env.get('SHUTDOWN_DRAIN_DELAY_MS')?.value,
+            SHUTDOWN_GRACE_MS: env.get('SHUTDOWN_GRACE_MS')?.value,
+          },
+          PROVIDER_NAMES,
+        );
+        expect(settings.shutdownDrainDelayMs, role).toBe(drain[role] * 1000);
+        expect(settings.shutdownGraceMs, role).toBe(grace[role] * 1000);
+        // The process is gone by drain + grace; the kubelet waits for that and a margin.
+        expect(pod.terminationGracePeriodSeconds, role).toBeGreaterThanOrEqual(drain[role] + grace[role] + 5);
+      }
+    }
+    const negative = await template(['gateway.preStopSleep=-1']);
+    expect(negative.code).not.toBe(0);
+    expect(negative.stderr).toContain('preStopSleep');
+  });
+
   it('gives the gateway no ServiceAccount token and no Kubernetes API access', async () => {
     const { objects } = await render();
     const gateway = podSpec(find(objects, 'Deployment', `${RELEASE}-gateway`));
@@ -377,6 +420,14 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expect(Buffer.from(urlSecret.data?.['redis-url'] ?? '', 'base64').toString()).toBe(
       'rediss://:pw@redis.example:6380/0',
     );
+
+    // A Redis Cluster: its seed nodes, without a URL or with one for the credentials.
+    const cluster = await render(['redis.enabled=false', 'redis.clusterNodes={redis-0:6379,redis-1:6379}']);
+    const clusterEnv = envOf(
+      podSpec(find(cluster.objects, 'Deployment', `${RELEASE}-gateway`)).containers[0] as Container,
+    );
+    expect(clusterEnv.get('REDIS_CLUSTER_NODES')?.value).toBe('redis-0:6379,redis-1:6379');
+    expect(clusterEnv.get('REDIS_URL')).toBeUndefined();
   });
 
   it('makes the day-one credentials: an admin PAT (hash for the operator, plaintext for kubectl) and a first tenant', async () => {
@@ -450,7 +501,9 @@ describe.runIf(helmOk)('the Helm chart', () => {
   it('refuses values that cannot work, with a clear message', async () => {
     const noRedis = await template(['redis.enabled=false']);
     expect(noRedis.code).not.toBe(0);
-    expect(noRedis.stderr).toContain('redis.enabled=false needs redis.url or redis.existingSecret');
+    expect(noRedis.stderr).toContain(
+      'redis.enabled=false needs redis.url, redis.existingSecret or redis.clusterNodes',
+    );
     const badKey = await template(['encryptionKey.value=too-short']);
     expect(badKey.code).not.toBe(0);
     expect(badKey.stderr).toContain('encryptionKey.value must be 32 bytes');

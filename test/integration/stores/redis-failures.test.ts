@@ -70,6 +70,7 @@ describe.runIf(redis !== undefined)('Redis stores under failure', () => {
   });
 
   it('lets a view catch up on writes it missed while its feed was down', async () => {
+    await config.setEpoch('e1');
     const view = await ConfigView.start(config);
     views.push(view);
     // Written without an announcement, as if published while the subscriber was disconnected.
@@ -88,7 +89,7 @@ describe.runIf(redis !== undefined)('Redis stores under failure', () => {
     expect(await config.get('tenant', 't1')).toBeUndefined();
   });
 
-  it('survives a restart that wipes Redis: watchers reset, views empty, stores work again', async () => {
+  it('survives a restart that wipes Redis: watchers reset, views keep what they knew until the rebuild, stores work again', async () => {
     const watched = new RedisConfigStore({ url, keyPrefix });
     await config.setEpoch('e1');
     await config.put('tenant', 't1', makeTenant('t1'));
@@ -101,16 +102,22 @@ describe.runIf(redis !== undefined)('Redis stores under failure', () => {
     await redis!.restart();
 
     await recorder.waitFor(isChange('reset'));
-    await view.whenApplied('tenant', 't1', isAbsent, 10_000);
     await vi.waitFor(async () => expect(await runtime.ping()).toBe(true), { timeout: 10_000, interval: 50 });
     await vi.waitFor(async () => expect(await config.getEpoch()).toBeUndefined(), {
       timeout: 10_000,
       interval: 50,
     });
+    // The store came back empty (no epoch): the view keeps serving what it knew, so valid keys
+    // stay valid while the reconciler rebuilds.
+    expect(view.tenant('t1')).toBeDefined();
+    expect(view.populated).toBe(true);
     expect(await runtime.getBalance('t1')).toBeUndefined();
     expect(await runtime.initBalance('t1', 5)).toBe(true);
+    // The rebuild (its records, then the epoch) replaces the view.
     await config.put('tenant', 't2', makeTenant('t2'));
     await view.whenApplied('tenant', 't2', isPresent, 5000);
+    await config.setEpoch('e2');
+    await view.whenApplied('tenant', 't1', isAbsent, 10_000);
     await recorder.stop();
     await watched.close();
   });

@@ -1,0 +1,148 @@
+/**
+ * Spend is never lost to a Redis outage (DESIGN section 2). A debit, a spend counter or a budget
+ * settlement that cannot reach the runtime store is kept here, summed per balance or counter
+ * (so the journal is bounded by how many tenants, tokens and Connections spent, not by how many
+ * requests), and applied when the store answers again: each sum as one operation with an id,
+ * through `applySpendOnce`, so that a replay whose reply was lost and is sent again applies once.
+ * Changes made while a replay is in flight add up for the next one.
+ *
+ * What stays uncertain: a command on its way when the connection dropped may or may not have been
+ * applied by Redis; it is journaled, as not applied. That window is the instant of the drop.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../observability/logger.ts';
+import { isUnavailability } from '../stores/store-breaker.ts';
+import type { RuntimeStore, SpendChange } from '../stores/types.ts';
+
+export interface SpendJournalOptions {
+  runtime: RuntimeStore;
+  log: Logger;
+  /** Balances and counters held at most; a change to one more is dropped (and counted). Default 100,000. */
+  maxEntries?: number;
+}
+
+interface Entry {
+  change: SpendChange;
+  /** Not yet sent: the sum of the changes journaled since the last send. */
+  pending: number;
+  /** Sent and not confirmed: resent with the same id until the store confirms. */
+  inFlight?: { operationId: string; amount: number };
+}
+
+export interface SpendJournalStats {
+  /** Balances and counters with spend waiting. */
+  entries: number;
+  /** Changes journaled since start. */
+  journaled: number;
+  /** Operations applied by replays since start. */
+  replayed: number;
+  /** Changes dropped because the journal was full. */
+  dropped: number;
+}
+
+const keyOf = (change: SpendChange) =>
+  change.kind === 'balance' ? `b\u0000${change.tenantId}` : `c\u0000${change.name}`;
+const amountOf = (change: SpendChange) => (change.kind === 'balance' ? change.deltaMicros : change.by);
+const withAmount = (change: SpendChange, amount: number): SpendChange =>
+  change.kind === 'balance' ? { ...change, deltaMicros: amount } : { ...change, by: amount };
+
+export class SpendJournal {
+  readonly #runtime: RuntimeStore;
+  readonly #log: Logger;
+  readonly #maxEntries: number;
+  readonly #entries = new Map<string, Entry>();
+  readonly stats: SpendJournalStats = { entries: 0, journaled: 0, replayed: 0, dropped: 0 };
+  #replaying: Promise<void> | undefined;
+  #overflowLoggedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: SpendJournalOptions) {
+    this.#runtime = options.runtime;
+    this.#log = options.log;
+    this.#maxEntries = options.maxEntries ?? 100_000;
+  }
+
+  /**
+   * Applies `change` now; when the store cannot be reached, journals it and resolves with
+   * undefined. Any other error (a refused argument) is thrown.
+   */
+  async apply(change: SpendChange): Promise<number | undefined> {
+    try {
+      return change.kind === 'balance'
+        ? await this.#runtime.adjustBalance(change.tenantId, change.deltaMicros)
+        : await this.#runtime.incrementCounter(change.name, change.by, change.ttlSeconds, change.keep);
+    } catch (error) {
+      if (!isUnavailability(error)) throw error;
+      this.record(change);
+      return undefined;
+    }
+  }
+
+  /** Keeps a change to apply later. */
+  record(change: SpendChange): void {
+    const amount = amountOf(change);
+    if (amount === 0) return;
+    const key = keyOf(change);
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      if (this.#entries.size >= this.#maxEntries) {
+        this.stats.dropped += 1;
+        const nowMs = Date.now();
+        if (nowMs - this.#overflowLoggedAt > 60_000) {
+          this.#overflowLoggedAt = nowMs;
+          this.#log.error({ maxEntries: this.#maxEntries }, 'spend journal full: dropping spend changes');
+        }
+        return;
+      }
+      entry = { change, pending: 0 };
+      this.#entries.set(key, entry);
+    }
+    entry.pending += amount;
+    this.stats.journaled += 1;
+    this.stats.entries = this.#entries.size;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Applies everything journaled; resolves when done or when the store fails again (kept for later). */
+  replay(): Promise<void> {
+    if (this.#replaying !== undefined) return this.#replaying;
+    this.#replaying = this.#replayAll().finally(() => {
+      this.#replaying = undefined;
+    });
+    return this.#replaying;
+  }
+
+  async #replayAll(): Promise<void> {
+    if (this.#entries.size === 0) return;
+    const started = this.#entries.size;
+    let applied = 0;
+    for (const [key, entry] of this.#entries) {
+      if (entry.inFlight === undefined) {
+        if (entry.pending === 0) {
+          this.#entries.delete(key);
+          continue;
+        }
+        entry.inFlight = { operationId: randomUUID(), amount: entry.pending };
+        entry.pending = 0;
+      }
+      const { operationId, amount } = entry.inFlight;
+      try {
+        if (await this.#runtime.applySpendOnce(withAmount(entry.change, amount), operationId)) {
+          this.stats.replayed += 1;
+        }
+        applied += 1;
+      } catch (error) {
+        // Unreachable again: the rest waits for the next recovery, this one with the same id.
+        this.stats.entries = this.#entries.size;
+        if (isUnavailability(error)) return;
+        throw error;
+      }
+      entry.inFlight = undefined;
+      if (entry.pending === 0) this.#entries.delete(key);
+    }
+    this.stats.entries = this.#entries.size;
+    this.#log.info({ entries: started, applied }, 'spend journaled during the outage applied');
+  }
+}

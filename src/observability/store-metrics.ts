@@ -1,0 +1,61 @@
+/**
+ * The runtime store's health, read when Prometheus scrapes: whether the store answers (the circuit
+ * breaker closed), how many outages there were, and the spend journal (DESIGN section 2).
+ */
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { SpendJournal } from '../billing/spend-journal.ts';
+import type { StoreBreaker } from '../stores/store-breaker.ts';
+
+export function registerStoreMetrics(
+  registry: Registry,
+  sources: { breaker: StoreBreaker | undefined; journal: SpendJournal },
+): void {
+  const { breaker, journal } = sources;
+  new Gauge({
+    name: 'gateway_runtime_store_up',
+    help: '1 while the runtime store answers, 0 while the gateway serves degraded (its circuit breaker open)',
+    registers: [registry],
+    collect() {
+      this.set(breaker?.open === true ? 0 : 1);
+    },
+  });
+  new Gauge({
+    name: 'gateway_spend_journal_entries',
+    help: 'Balances and counters with spend journaled during an outage, not yet applied',
+    registers: [registry],
+    collect() {
+      this.set(journal.size);
+    },
+  });
+  // Counters kept by their sources, read at scrape time.
+  const counter = (name: string, help: string, read: () => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  counter(
+    'gateway_runtime_store_outages_total',
+    'Times the runtime store became unreachable since the process started',
+    () => breaker?.outages ?? 0,
+  );
+  counter(
+    'gateway_spend_journal_journaled_total',
+    'Spend changes journaled since start (the store was unreachable)',
+    () => journal.stats.journaled,
+  );
+  counter(
+    'gateway_spend_journal_replayed_total',
+    'Journaled spend operations applied after an outage, since start',
+    () => journal.stats.replayed,
+  );
+  counter(
+    'gateway_spend_journal_dropped_total',
+    'Spend changes dropped because the journal was full, since start',
+    () => journal.stats.dropped,
+  );
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../observability/logger.ts';
+import { isUnavailability, StoreBreaker, StoreUnavailableError } from './store-breaker.ts';
+
+const logLines: string[] = [];
+const log = createLogger('info', 'breaker', {
+  write: (line: string) => {
+    logLines.push(line);
+  },
+});
+
+const connectionRefused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' });
+
+describe('isUnavailability', () => {
+  it('tells an unreachable backend from a refused argument or a reply error', () => {
+    expect(isUnavailability(connectionRefused())).toBe(true);
+    expect(isUnavailability(new StoreUnavailableError('runtime'))).toBe(true);
+    expect(isUnavailability(new TypeError('bad key'))).toBe(false);
+    expect(isUnavailability(Object.assign(new Error('ERR syntax'), { name: 'ReplyError' }))).toBe(false);
+  });
+});
+
+describe('StoreBreaker', () => {
+  it('opens at the first unreachable call, fails fast while open, and closes when a probe answers', async () => {
+    logLines.length = 0;
+    let backendUp = false;
+    let probed!: () => void;
+    const firstProbe = new Promise<void>((resolve) => {
+      probed = resolve;
+    });
+    const breaker = new StoreBreaker({
+      name: 'runtime',
+      probeIntervalMs: 5,
+      log,
+      probe: async () => {
+        probed();
+        return backendUp;
+      },
+    });
+    let recovered!: () => void;
+    const recovery = new Promise<void>((resolve) => {
+      recovered = resolve;
+    });
+    breaker.onRecovered(async () => recovered());
+
+    await expect(breaker.call(async () => Promise.reject(connectionRefused()))).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    expect(breaker.open).toBe(true);
+    let calls = 0;
+    for (let index = 0; index < 100; index += 1) {
+      await expect(
+        breaker.call(async () => {
+          calls += 1;
+        }),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
+    }
+    // Open: the backend is not called at all.
+    expect(calls).toBe(0);
+
+    await firstProbe;
+    backendUp = true;
+    await recovery;
+    expect(breaker.open).toBe(false);
+    expect(await breaker.call(async () => 'answered')).toBe('answered');
+    expect(breaker.outages).toBe(1);
+    // One line per state change, not one per refused call.
+    expect(logLines.filter((line) => line.includes('unreachable'))).toHaveLength(1);
+    expect(logLines.filter((line) => line.includes('reachable again'))).toHaveLength(1);
+    breaker.stop();
+  });
+
+  it('stays closed on errors the backend answered (a bad argument is the caller’s, not an outage)', async () => {
+    const breaker = new StoreBreaker({ name: 'runtime', log, probe: async () => true });
+    await expect(breaker.call(async () => Promise.reject(new TypeError('bad key')))).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    expect(breaker.open).toBe(false);
+    expect(breaker.outages).toBe(0);
+    breaker.stop();
+  });
+});
