@@ -28,6 +28,11 @@ export interface SemanticCacheSettings {
   guard: boolean;
   /** Bound on embedding one question, queueing included (GATEWAY_SEMCACHE_EMBED_TIMEOUT_MS, default 1000). */
   embedTimeoutMs: number;
+  /**
+   * The local model is loaded at its first use and let go after this long unused
+   * (GATEWAY_SEMCACHE_MODEL_IDLE_MS, default 900000; 0 keeps it once loaded).
+   */
+  modelIdleMs: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -64,5 +69,6 @@ export function readSemanticCacheSettings(
     scanBudgetMs: readInt('GATEWAY_SEMCACHE_SCAN_BUDGET_MS', 5, 1, 10_000),
     guard: readBool('GATEWAY_SEMCACHE_GUARD', true),
     embedTimeoutMs: readInt('GATEWAY_SEMCACHE_EMBED_TIMEOUT_MS', 1000, 10, 60_000),
+    modelIdleMs: readInt('GATEWAY_SEMCACHE_MODEL_IDLE_MS', 900_000, 0, 7 * 24 * 3_600_000),
   });
 }

@@ -1,13 +1,16 @@
 /**
- * Starts the semantic cache's embedder at process start: an embeddings route when
- * GATEWAY_SEMCACHE_EMBEDDINGS names one, else the local model. Without either (the model's files
- * missing, a route that does not answer) semantic mode degrades to exact matching, said once in a
- * warning: never a crash.
+ * Sets up the semantic cache's embedder at process start: an embeddings route when
+ * GATEWAY_SEMCACHE_EMBEDDINGS names one, else the local model, loaded at its first use
+ * (lazy-embedder.ts: about 200 MB that a gateway without semantic traffic never pays). Without
+ * either (the model's files missing, a route that does not answer) semantic mode degrades to exact
+ * matching, said once in a warning: never a crash.
  */
 
+import { Gauge } from 'prom-client';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import { DepthValve } from '../cache/semantic/depth-valve.ts';
 import type { Embedder } from '../cache/semantic/embedder.ts';
+import { LazyEmbedder } from '../cache/semantic/lazy-embedder.ts';
 import { LocalEmbedder, missingModelFiles } from '../cache/semantic/local-embedder.ts';
 import { SemanticCache } from '../cache/semantic/semantic-cache.ts';
 import { createSemanticMetrics } from '../cache/semantic/semantic-metrics.ts';
@@ -19,7 +22,14 @@ import type { GatewayMetrics } from '../observability/metrics.ts';
 import { createPlatformEndpoints } from '../providers/platform-routes.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 
-async function startEmbedder(settings: Readonly<Settings>, upstream: UpstreamCallDeps): Promise<Embedder> {
+/** all-MiniLM-L6-v2's vectors. */
+const LOCAL_MODEL_DIMENSIONS = 384;
+
+async function startEmbedder(
+  settings: Readonly<Settings>,
+  upstream: UpstreamCallDeps,
+  log: Logger,
+): Promise<Embedder> {
   const semantic = settings.semanticCache;
   if (semantic.embeddingsModel !== undefined) {
     return RouteEmbedder.start({
@@ -36,7 +46,20 @@ async function startEmbedder(settings: Readonly<Settings>, upstream: UpstreamCal
       `the model is not in ${semantic.modelDir} (missing ${missing.join(', ')}): run scripts/fetch-semcache-model.sh, or set GATEWAY_SEMCACHE_MODEL_DIR to a folder that holds it`,
     );
   }
-  return LocalEmbedder.start({ modelDir: semantic.modelDir, threads: semantic.threads });
+  return new LazyEmbedder({
+    name: 'all-MiniLM-L6-v2 (local)',
+    dimensions: LOCAL_MODEL_DIMENSIONS,
+    load: () => LocalEmbedder.start({ modelDir: semantic.modelDir, threads: semantic.threads }),
+    idleMs: semantic.modelIdleMs,
+    onChange: (event, detail) => {
+      if (event === 'failed')
+        log.warn(
+          { reason: detail instanceof Error ? detail.message : String(detail) },
+          'the semantic cache model did not load: semantic mode matches exactly until it does',
+        );
+      else log.info(`semantic cache model ${event}`);
+    },
+  });
 }
 
 export async function startSemanticCache(options: {
@@ -56,7 +79,7 @@ export async function startSemanticCache(options: {
   }
   let embedder: Embedder;
   try {
-    embedder = await startEmbedder(settings, options.upstream);
+    embedder = await startEmbedder(settings, options.upstream, log);
   } catch (error) {
     log.warn(
       { reason: error instanceof Error ? error.message : String(error) },
@@ -65,6 +88,17 @@ export async function startSemanticCache(options: {
     return undefined;
   }
   log.info({ embedder: embedder.name, dimensions: embedder.dimensions }, 'semantic caching on');
+  if (embedder instanceof LazyEmbedder) {
+    const lazy = embedder;
+    new Gauge({
+      name: 'gateway_semantic_model_loaded',
+      help: '1 while the local embedding model is in memory (loaded at its first use, let go after GATEWAY_SEMCACHE_MODEL_IDLE_MS unused)',
+      registers: [options.metrics.registry],
+      collect() {
+        this.set(lazy.loaded ? 1 : 0);
+      },
+    });
+  }
   return new SemanticCache({
     runtime: options.runtime,
     cache: options.cache,

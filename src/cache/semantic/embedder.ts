@@ -11,6 +11,8 @@ export interface Embedder {
   readonly dimensions: number;
   /** The vector of one text; rejects when the model cannot answer (the lookup then falls back to exact). */
   embed(text: string): Promise<Float32Array>;
+  /** True while the model is being loaded (lazy-embedder.ts): a failed embed then is no fault. */
+  readonly warming?: boolean;
   close(): Promise<void>;
 }
 

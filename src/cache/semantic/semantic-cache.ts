@@ -211,6 +211,11 @@ export class SemanticCache {
       this.#options.metrics.embedSeconds.observe((performance.now() - started) / 1000);
       return plan.vector;
     } catch (error) {
+      // The model still loading (its first use, or after it was let go for idleness) is expected.
+      if (this.#options.embedder.warming === true) {
+        this.#options.metrics.misses.inc({ reason: 'embedder_loading' });
+        return undefined;
+      }
       this.#warn(error, 'embedding failed: falling back to exact matching');
       this.#options.metrics.misses.inc({ reason: 'embed_failed' });
       return undefined;

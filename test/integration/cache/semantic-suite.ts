@@ -5,7 +5,7 @@
  * Defined once and run on the memory store and on a real Redis. Each test works in a namespace of
  * its own, so that candidates of one test never meet another's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_VERSION } from '../../../src/resources/types.ts';
 import { startFakeAnthropic } from '../../fakes/fake-anthropic.ts';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
@@ -35,6 +35,23 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ANTHROPIC_API_KEY: 'sk-ant-platform',
         ANTHROPIC_BASE_URL: anthropic.url,
       });
+      // The model is loaded at the first semantic request, not at start; the suite waits for it.
+      const modelLoaded = async () =>
+        /^gateway_semantic_model_loaded 1$/m.test(await (await fetch(`${gateway.url}/metrics`)).text());
+      if (await modelLoaded()) throw new Error('the semantic model was loaded before any semantic request');
+      const warmUp = await postJson(
+        `${gateway.url}/v1/chat/completions`,
+        { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'warm up' }] },
+        gateway.credentials.apiKey,
+        { 'x-service-cache': 'semantic', 'x-service-cache-namespace': 'semantic-warm-up' },
+      );
+      expect(warmUp.status).toBe(200);
+      await vi.waitFor(
+        async () => {
+          if (!(await modelLoaded())) throw new Error('the semantic model has not loaded');
+        },
+        { timeout: 60_000, interval: 50 },
+      );
     });
     afterAll(async () => {
       await gateway?.stop();
