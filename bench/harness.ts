@@ -149,12 +149,18 @@ function waitForOutput(tracked: Tracked, text: string, timeoutMs: number): Promi
 // ---------------------------------------------------------------------------------------------
 // The children.
 
-export async function startFake(): Promise<{ tracked: Tracked; url: string }> {
-  const child = spawn(process.execPath, [join(BENCH_DIR, 'fake-upstream.ts')], {
+/** A node child that prints `{"port":N}` on its first stdout line once it listens on 127.0.0.1. */
+async function startPortChild(
+  script: string,
+  args: string[],
+  name: string,
+  nodeArgs: string[] = [],
+): Promise<{ tracked: Tracked; url: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, join(BENCH_DIR, script), ...args], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const tracked = track(child, 'fake upstream');
+  const tracked = track(child, name);
   const port = await new Promise<number>((done, fail) => {
     let buffered = '';
     const onData = (chunk: Buffer) => {
@@ -171,6 +177,18 @@ export async function startFake(): Promise<{ tracked: Tracked; url: string }> {
     child.stdout!.on('data', onData);
   });
   return { tracked, url: `http://127.0.0.1:${port}` };
+}
+
+export function startFake(): Promise<{ tracked: Tracked; url: string }> {
+  return startPortChild('fake-upstream.ts', [], 'fake upstream');
+}
+
+/** `bare-forwarder.ts` in front of `upstreamUrl` (the reference of `throughput.ts`). */
+export function startBareForwarder(
+  upstreamUrl: string,
+  nodeArgs: string[] = [],
+): Promise<{ tracked: Tracked; url: string }> {
+  return startPortChild('bare-forwarder.ts', [upstreamUrl], 'bare forwarder', nodeArgs);
 }
 
 /** redis-server on a free loopback port, no persistence; killed by the kernel if the bench dies. */

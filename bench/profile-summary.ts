@@ -37,7 +37,7 @@ export interface ProfileSummary {
   areas: SelfTimeRow[];
 }
 
-function shortUrl(url: string): string {
+export function shortUrl(url: string): string {
   if (url === '') return '';
   const nodeModules = url.lastIndexOf('/node_modules/');
   if (nodeModules >= 0) return url.slice(nodeModules + '/node_modules/'.length);
@@ -46,7 +46,7 @@ function shortUrl(url: string): string {
   return url.replace(/^file:\/\//, '');
 }
 
-function areaOf(name: string, url: string): string {
+export function areaOf(name: string, url: string): string {
   if (url === '') return name.startsWith('(') ? name : '(native)';
   if (url.startsWith('node:')) return 'node internals';
   const nodeModules = url.lastIndexOf('/node_modules/');

@@ -158,6 +158,8 @@ async function measureVerification(): Promise<{ tokenLength: number; results: Op
     grants: ['chat:write', 'embed'],
     createdAt: new Date().toISOString(),
   });
+  // A built store: the view serves only a store whose epoch the reconciler set.
+  await store.setEpoch('built');
   const view = await ConfigView.start(store);
   const runtime = new MemoryRuntimeStore();
   const later = Date.now() + 3_600_000;
