@@ -192,12 +192,14 @@ export function startBareForwarder(
 }
 
 /** redis-server on a free loopback port, no persistence; killed by the kernel if the bench dies. */
-export async function startRedis(): Promise<{ tracked: Tracked; url: string }> {
+export async function startRedis(
+  options: { port?: number } = {},
+): Promise<{ tracked: Tracked; url: string }> {
   const binary = findOnPath('redis-server');
   if (binary === undefined) throw new Error('redis-server is not on PATH (needed for the revocation part)');
   const setpriv = findOnPath('setpriv');
   const dir = tempDir('gateway-bench-redis-');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = [
     '--save',
     '',
@@ -252,6 +254,13 @@ function gatewayEnv(options: GatewayEnv): Record<string, string> {
   return { ...env, ...options.extraEnv };
 }
 
+/** The node flags the container image runs the service with (the Dockerfile's NODE_OPTIONS). */
+export function imageNodeFlags(): string[] {
+  const line = /^ENV NODE_OPTIONS=(.+)$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+  return line === null ? [] : (line[1] as string).trim().split(/\s+/);
+}
+
+/** A gateway child, run as the image runs it (its node flags first; `nodeArgs` after, which win). */
 function spawnGateway(
   role: 'standalone' | 'gateway',
   env: Record<string, string>,
@@ -260,7 +269,14 @@ function spawnGateway(
 ): Tracked {
   const child = spawn(
     process.execPath,
-    ['--import', join(BENCH_DIR, 'child-guard.ts'), ...nodeArgs, join(ROOT, 'src/main/cli.ts'), role],
+    [
+      '--import',
+      join(BENCH_DIR, 'child-guard.ts'),
+      ...imageNodeFlags(),
+      ...nodeArgs,
+      join(ROOT, 'src/main/cli.ts'),
+      role,
+    ],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env },
   );
   return track(child, name);

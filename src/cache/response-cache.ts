@@ -54,7 +54,10 @@ export interface ResponseCacheOptions {
   log: Logger;
   /** Entries larger than this are not cached. */
   maxEntryBytes: number;
-  /** Bound on each store call on the request path. */
+  /**
+   * Bound on each store call on the request path; 0 for none (the memory store, which answers
+   * within the call: a timer per call there costs more than the call).
+   */
   timeoutMs: number;
 }
 
@@ -77,6 +80,7 @@ export class ResponseCache {
   }
 
   async #bounded<T>(operation: Promise<T>): Promise<T> {
+    if (this.#options.timeoutMs === 0) return operation;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(

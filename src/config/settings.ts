@@ -2,9 +2,11 @@
  * Environment -> typed, frozen settings, read once at start (STYLE rule 6). Nothing else in the
  * code base reads process.env.
  */
+
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { DEFAULT_MAX_CACHE_BYTES } from '../stores/memory-cache.ts';
 import { readSemanticCacheSettings, type SemanticCacheSettings } from './semcache-settings.ts';
 import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
 
@@ -490,7 +492,7 @@ export function loadSettings(
     cacheMemoryBytes: readInt(
       env,
       'GATEWAY_CACHE_MEMORY_BYTES',
-      256 * 1024 * 1024,
+      DEFAULT_MAX_CACHE_BYTES,
       1024 * 1024,
       64 * 1024 * 1024 * 1024,
     ),

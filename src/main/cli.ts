@@ -1,21 +1,23 @@
 #!/usr/bin/env node
 /**
- * The one entry point: `<cli> standalone|gateway`. Reads settings once, starts the role.
+ * The one entry point: `<cli> standalone|gateway|controlplane|operator`. Reads settings once,
+ * starts the role. Each role's modules are loaded only when it is the one started: a gateway pod
+ * never loads the Kubernetes client (about 50 MB resident) the operator needs.
  */
+import type { Settings } from '../config/settings.ts';
 import { loadSettings, SettingsError } from '../config/settings.ts';
+import type { Logger } from '../observability/logger.ts';
 import { createLogger } from '../observability/logger.ts';
 import { PROVIDER_NAMES } from '../providers/registry.ts';
-import { runControlPlane } from './controlplane-role.ts';
-import { runGateway } from './gateway-role.ts';
-import { runOperator } from './operator-role.ts';
-import { runStandalone } from './standalone.ts';
 
-const ROLES = {
-  standalone: runStandalone,
-  gateway: runGateway,
-  controlplane: runControlPlane,
-  operator: runOperator,
-} as const;
+type Role = (settings: Readonly<Settings>, log: Logger) => Promise<unknown>;
+
+const ROLES: Record<string, () => Promise<Role>> = {
+  standalone: async () => (await import('./standalone.ts')).runStandalone,
+  gateway: async () => (await import('./gateway-role.ts')).runGateway,
+  controlplane: async () => (await import('./controlplane-role.ts')).runControlPlane,
+  operator: async () => (await import('./operator-role.ts')).runOperator,
+};
 
 function usage(): string {
   return `usage: inference-gateway <${Object.keys(ROLES).join('|')}>\n`;
@@ -29,7 +31,8 @@ async function main(argv: string[]): Promise<void> {
   }
   const settings = loadSettings(process.env, PROVIDER_NAMES);
   const log = createLogger(settings.logLevel, role);
-  await ROLES[role as keyof typeof ROLES](settings, log);
+  const run = await (ROLES[role] as () => Promise<Role>)();
+  await run(settings, log);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

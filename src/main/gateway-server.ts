@@ -2,6 +2,7 @@
  * Wires one gateway listener from a config view and a runtime store; shared by the gateway role
  * and standalone.
  */
+
 import type { FastifyInstance } from 'fastify';
 import { Authenticator, type EphemeralTokenVerifier } from '../auth/authenticate.ts';
 import { createSecretSealer } from '../auth/secret-box.ts';
@@ -25,6 +26,7 @@ import type { ConfigView } from '../stores/config-view.ts';
 import type { StoreBreaker } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import { UpstreamClient } from '../upstream/upstream-client.ts';
+import { redisConnectionOf } from './open-stores.ts';
 import { startSemanticCache } from './semantic-cache.ts';
 
 export interface GatewayServer {
@@ -67,7 +69,7 @@ export async function createGatewayServer(options: {
     metrics: cacheMetrics,
     log,
     maxEntryBytes: settings.cacheMaxEntryBytes,
-    timeoutMs: settings.cacheTimeoutMs,
+    timeoutMs: redisConnectionOf(settings) === undefined ? 0 : settings.cacheTimeoutMs,
   });
   const prices = new PriceList(settings.billingPrices, settings.billingFallbackPrice);
   const semantic = await startSemanticCache({

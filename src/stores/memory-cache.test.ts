@@ -23,18 +23,31 @@ describe('LruCache', () => {
   });
 
   it('evicts as many entries as a large one needs, and refuses one larger than the budget', () => {
-    const cache = new LruCache(1000);
+    const small = cacheEntryBytes('k0', 'x'.repeat(50));
+    const cache = new LruCache(small * 5);
     for (let index = 0; index < 5; index += 1) cache.set(`k${index}`, 'x'.repeat(50), 60_000);
-    cache.set('big', 'x'.repeat(300), 60_000);
-    expect(cache.get('big')).toBe('x'.repeat(300));
-    expect(cache.bytes).toBeLessThanOrEqual(1000);
+    // Worth about two and a half small ones: the three oldest go.
+    const big = 'x'.repeat(Math.floor(small * 2.5) - 400);
+    cache.set('big', big, 60_000);
+    expect(cache.get('big')).toBe(big);
+    expect(cache.bytes).toBeLessThanOrEqual(small * 5);
     expect(cache.get('k0')).toBeUndefined();
+    expect(cache.get('k2')).toBeUndefined();
     expect(cache.get('k4')).toBe('x'.repeat(50));
 
     // Too large: not stored, and the key's older value is gone rather than served stale.
-    cache.set('k4', 'x'.repeat(600), 60_000);
+    cache.set('k4', 'x'.repeat(small * 5), 60_000);
     expect(cache.get('k4')).toBeUndefined();
-    expect(cache.get('big')).toBe('x'.repeat(300));
+    expect(cache.get('big')).toBe(big);
+  });
+
+  it('charges what a value takes in UTF-8, and gives it back intact', () => {
+    const cache = new LruCache(10_000);
+    const text = 'héllo wörld, 東京 🎉';
+    cache.set('k', text, 60_000);
+    expect(cache.get('k')).toBe(text);
+    expect(cache.bytes).toBe(cacheEntryBytes('k', text));
+    expect(cacheEntryBytes('k', text) - cacheEntryBytes('k', '')).toBe(Buffer.byteLength(text, 'utf8'));
   });
 
   it('charges an overwritten entry once', () => {

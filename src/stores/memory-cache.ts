@@ -4,14 +4,19 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export const DEFAULT_MAX_CACHE_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_CACHE_BYTES = 128 * 1024 * 1024;
 
-/** A rough allowance for the map slot and record around each entry. */
-const ENTRY_OVERHEAD_BYTES = 64;
+/**
+ * What each entry costs besides its key's characters and its value's bytes, measured (bench
+ * `memory-detail.ts`): the entry record, its Map slot, the key string's header, and the value's
+ * Buffer (a Uint8Array, its ArrayBuffer and the allocator's header around the bytes).
+ */
+const ENTRY_OVERHEAD_BYTES = 320;
 
 interface CacheEntry {
   key: string;
-  value: string;
+  /** The value's UTF-8, outside the V8 heap (see LruCache). */
+  value: Buffer;
   expiresAt: number;
   bytes: number;
   /** Neighbours in the recency list: `newer` towards the most recent end. */
@@ -20,15 +25,26 @@ interface CacheEntry {
 }
 
 /**
- * An entry's size as charged against the budget: its key and value at two bytes per UTF-16 code
- * unit (what V8 needs at worst; O(1) to compute, unlike a UTF-8 byte count) plus an overhead.
+ * An entry's size as charged against the budget: what it really takes, its value's UTF-8 bytes,
+ * its key's characters (cache keys are ASCII: one byte each in V8) and the overhead above.
  */
 export function cacheEntryBytes(key: string, value: string): number {
-  return (key.length + value.length) * 2 + ENTRY_OVERHEAD_BYTES;
+  return key.length + Buffer.byteLength(value, 'utf8') + ENTRY_OVERHEAD_BYTES;
+}
+
+/** The value's UTF-8 in a Buffer of its own (never a slice of Node's shared pool, which it would pin). */
+function encode(value: string): Buffer {
+  const length = Buffer.byteLength(value, 'utf8');
+  const buffer = Buffer.allocUnsafeSlow(length);
+  buffer.write(value, 0, length, 'utf8');
+  return buffer;
 }
 
 /**
- * Entries by key in a Map, and in a doubly linked recency list: a read moves the entry to the
+ * Entries by key in a Map, and in a doubly linked recency list. Values are kept as UTF-8 Buffers,
+ * outside the V8 heap: the budget is then what the entries really take, and a full cache does not
+ * make the garbage collector's old space (and the pages it keeps committed) grow with it. Keys
+ * stay strings (the Map's). a read moves the entry to the
  * most recent end in O(1), eviction takes from the least recent end. (Moving an entry by deleting
  * and re-inserting its Map key would be simpler, but V8 keeps the deleted slots in the bucket chain
  * until a rehash, so every read of a hot key gets slower as the store grows.) Expiry is checked on
@@ -91,18 +107,19 @@ export class LruCache {
       this.#unlink(entry);
       this.#linkNewest(entry);
     }
-    return entry.value;
+    return entry.value.toString('utf8');
   }
 
   /** Stores the entry as the most recent, evicting the least recent ones beyond the budget. */
   set(key: string, value: string, ttlMs: number, now: number = Date.now()): void {
     this.delete(key);
-    const bytes = cacheEntryBytes(key, value);
+    const encoded = encode(value);
+    const bytes = key.length + encoded.length + ENTRY_OVERHEAD_BYTES;
     // Larger than the whole budget: storing it would only evict everything else, then itself.
     if (bytes > this.#maxBytes) return;
     const entry: CacheEntry = {
       key,
-      value,
+      value: encoded,
       expiresAt: now + ttlMs,
       bytes,
       older: undefined,
