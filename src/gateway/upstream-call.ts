@@ -1,10 +1,12 @@
 /**
  * Calling the upstream (DESIGN section 5, step 7): the plan's payload to the route's URL with its
  * headers, signed right before sending when the route signs (SigV4, Google tokens); a refused
- * short-lived credential retried once with a fresh one; an error answer read whole and mapped by the
- * plan; and the sender of plans that take several calls. Failures are counted and logged here.
+ * short-lived credential retried once with a fresh one; an error answer read (its first 64 KiB) and
+ * mapped by the plan; and the sender of plans that take several calls. Failures are counted and
+ * logged here. Every answer read whole is bounded, so that no upstream can make one request hold an
+ * unbounded amount of the gateway's memory.
  */
-import { UpstreamTimeoutError } from '../errors/gateway-error.ts';
+import { UpstreamError, UpstreamTimeoutError } from '../errors/gateway-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
@@ -49,7 +51,57 @@ async function send(
   }
 }
 
-/** Reads a whole answer; a reset or a stall midway is the upstream's failure (502/504), counted. */
+/** Error answers are read up to this much: their message is all the gateway uses of them. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** A whole (not streamed) answer larger than this is refused: 502, the upstream's failure. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** 502: the upstream's answer was larger than the gateway reads whole. */
+class AnswerTooLargeError extends UpstreamError {
+  constructor(provider: string, maxBytes: number) {
+    super(
+      502,
+      200,
+      `the answer of provider '${provider}' is larger than ${maxBytes} bytes`,
+      'api_error',
+      false,
+    );
+  }
+}
+
+/**
+ * The body's text, at most `maxBytes` of it: beyond, the rest is not read (the connection is
+ * dropped) and the text is cut there (`truncate`) or the read fails.
+ */
+async function readBounded(
+  response: UpstreamResponse,
+  maxBytes: number,
+  onOverflow: 'truncate' | 'fail',
+  provider: string,
+): Promise<string> {
+  const declared = Number(response.headers['content-length']);
+  // The common case: a declared length within the bound, read by undici in one go.
+  if (Number.isFinite(declared) && declared <= maxBytes) return response.body.text();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    if (total + chunk.length > maxBytes) {
+      response.body.destroy();
+      if (onOverflow === 'fail') throw new AnswerTooLargeError(provider, maxBytes);
+      chunks.push(chunk.subarray(0, maxBytes - total));
+      total = maxBytes;
+      break;
+    }
+    chunks.push(chunk);
+    total += chunk.length;
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/**
+ * Reads a whole answer (at most MAX_ANSWER_BYTES; an error answer's first MAX_ERROR_BODY_BYTES);
+ * a reset or a stall midway is the upstream's failure (502/504), counted.
+ */
 export async function readAnswerText(
   deps: UpstreamCallDeps,
   provider: string,
@@ -57,8 +109,14 @@ export async function readAnswerText(
   signal: AbortSignal,
 ): Promise<string> {
   try {
-    return await response.body.text();
+    return response.statusCode >= 400
+      ? await readBounded(response, MAX_ERROR_BODY_BYTES, 'truncate', provider)
+      : await readBounded(response, MAX_ANSWER_BYTES, 'fail', provider);
   } catch (error) {
+    if (error instanceof AnswerTooLargeError) {
+      deps.metrics.upstreamErrors.inc({ provider, kind: 'too_large' });
+      throw error;
+    }
     const failure = classifyBodyReadError(provider, error, signal);
     countFailure(deps, provider, failure);
     throw failure;

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../../src/auth/credential-hash.ts';
@@ -343,6 +345,65 @@ describe('upstream error mapping', () => {
       502,
       'service.upstream_disconnected',
     );
+  });
+
+  /** Writes `text` then `padding` bytes of spaces, chunked, honouring backpressure; resolves with what was written. */
+  async function writeHuge(
+    response: ServerResponse,
+    status: number,
+    text: string,
+    padding: number,
+  ): Promise<number> {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    let written = 0;
+    response.write(text);
+    const chunk = Buffer.alloc(64 * 1024, ' ');
+    while (written < padding && !response.destroyed) {
+      written += chunk.length;
+      if (!response.write(chunk)) {
+        const drained = await Promise.race([
+          once(response, 'drain').then(() => true),
+          once(response, 'close').then(() => false),
+        ]);
+        if (!drained) break;
+      }
+    }
+    if (!response.destroyed) response.end('}');
+    return written;
+  }
+
+  it('reads only the first 64 KiB of an error answer, and still maps it', async () => {
+    let written: Promise<number> | undefined;
+    openai.overrideNext((_request, response) => {
+      written = writeHuge(
+        response,
+        429,
+        '{"error":{"message":"Rate limit reached","type":"requests"},"pad":"',
+        256 * 1024 * 1024,
+      );
+    });
+    const body = await expectError(
+      await postJson(`${gateway.url}/v1/chat/completions`, chat(), gateway.credentials.apiKey),
+      429,
+      'service.upstream_error',
+    );
+    expect(body.error.message.length).toBeLessThan(70 * 1024);
+    // The gateway dropped the connection instead of reading 256 MiB.
+    expect(await written).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('answers 502 to a whole answer larger than 32 MiB, without reading the rest', async () => {
+    let written: Promise<number> | undefined;
+    openai.overrideNext((_request, response) => {
+      written = writeHuge(response, 200, '{"id":"chatcmpl-1","pad":"', 256 * 1024 * 1024);
+    });
+    const body = await expectError(
+      await postJson(`${gateway.url}/v1/chat/completions`, chat(), gateway.credentials.apiKey),
+      502,
+      'service.upstream_error',
+    );
+    expect(body.error.message).toContain('larger than');
+    expect(await written).toBeLessThan(128 * 1024 * 1024);
   });
 
   it('answers 504 when the upstream stalls in the middle of its answer', async () => {

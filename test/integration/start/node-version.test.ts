@@ -70,8 +70,13 @@ function expectTheMessage(result: ReturnType<typeof spawnSync>, version: string)
 
 describe('the Node version check of npm start', () => {
   it('loads before any TypeScript in the start scripts', () => {
-    expect(scripts.start).toBe('node --require ./scripts/check-node.cjs src/main/cli.ts standalone');
-    expect(scripts.gateway).toBe('node --require ./scripts/check-node.cjs src/main/cli.ts gateway');
+    // The V8 flag first (the image's NODE_OPTIONS, see the Dockerfile), then the check, then the code.
+    expect(scripts.start).toBe(
+      'node --max-semi-space-size=16 --require ./scripts/check-node.cjs src/main/cli.ts standalone',
+    );
+    expect(scripts.gateway).toBe(
+      'node --max-semi-space-size=16 --require ./scripts/check-node.cjs src/main/cli.ts gateway',
+    );
   });
 
   it('prints what is needed and how to get it on a Node older than 22.19, and exits 1', () => {
