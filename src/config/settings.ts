@@ -107,6 +107,10 @@ export interface Settings {
   graphqlIntrospection: boolean;
   /** The response cache's kill switch (GATEWAY_CACHE=off: no request is cached or looked up). */
   cacheEnabled: boolean;
+  /** Prompts and completions on spans (GATEWAY_TRACE_CONTENT, default off: never). */
+  traceContent: boolean;
+  /** The share of inference requests that get an access log line (GATEWAY_ACCESS_LOG_SAMPLE, 0 to 1; default 0). */
+  accessLogSample: number;
   /** Responses larger than this are not cached. */
   cacheMaxEntryBytes: number;
   /** Bound on each cache store call on the request path (past it: bypass). */
@@ -187,6 +191,16 @@ function readClusterNodes(env: Env): readonly string[] | undefined {
       );
   }
   return nodes;
+}
+
+/** A number from 0 to 1. */
+function readShare(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw new SettingsError(`${name} must be a number from 0 to 1, got '${raw}'`);
+  return value;
 }
 
 function readBool(env: Env, name: string, fallback: boolean): boolean {
@@ -487,6 +501,8 @@ export function loadSettings(
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
     graphqlIntrospection: readBool(env, 'CONTROL_GRAPHQL_INTROSPECTION', true),
     cacheEnabled: readBool(env, 'GATEWAY_CACHE', true),
+    traceContent: readBool(env, 'GATEWAY_TRACE_CONTENT', false),
+    accessLogSample: readShare(env, 'GATEWAY_ACCESS_LOG_SAMPLE', 0),
     cacheMaxEntryBytes: readInt(env, 'GATEWAY_CACHE_MAX_ENTRY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     cacheTimeoutMs: readInt(env, 'GATEWAY_CACHE_TIMEOUT_MS', 250, 1, 60_000),
     cacheMemoryBytes: readInt(

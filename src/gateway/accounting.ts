@@ -25,6 +25,8 @@ export interface AccountingContext {
 /** A request's accounting: the cost (known at once) and the charge (the store's answer). */
 export interface Accounted {
   costMicros: number;
+  /** The usage billed: as the upstream reported it, else estimated. */
+  usage: TokenUsage;
   charged: Promise<Charge>;
 }
 
@@ -51,6 +53,6 @@ export function createAccounting(
       deps.accountant.charge(principal, costMicros, route.byok, context.balance),
       context.reservation.settle(costMicros, usage),
     ]).then(([charge]) => charge);
-    return { costMicros, charged };
+    return { costMicros, usage, charged };
   };
 }

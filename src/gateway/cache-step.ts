@@ -3,6 +3,7 @@
  * (cache/cache-plan.ts) up, serves entries (JSON, or the recorded SSE bytes), and says what the
  * forwarded answer is to be written as. A hit costs nothing and never reaches the provider.
  */
+
 import type { FastifyReply } from 'fastify';
 import {
   CACHE_AGE_HEADER,
@@ -13,6 +14,7 @@ import {
   newEntry,
 } from '../cache/cache-plan.ts';
 import type { CacheEntry } from '../cache/response-cache.ts';
+import type { RequestTrace } from '../observability/tracing.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 
 /** An entry to answer from: an exact hit, a semantic one (with its similarity), or a stale copy. */
@@ -32,6 +34,7 @@ export async function decideFromCache(
   plan: CachePlan | undefined,
   routeLabel: string,
   deps: Pick<InferenceDeps, 'cache' | 'cacheMetrics' | 'semantic'>,
+  requestTrace?: RequestTrace,
 ): Promise<CacheDecision> {
   if (plan === undefined) return { kind: 'forward', write: undefined };
   if (plan.semanticSkipped !== undefined && deps.semantic !== undefined) {
@@ -43,7 +46,7 @@ export async function decideFromCache(
   }
   // On an exact miss, a semantic match: another question of the same context that means the same.
   if (lookup.kind === 'miss' && plan.read && plan.semantic !== undefined && deps.semantic !== undefined) {
-    const found = await deps.semantic.lookup(plan.location, plan.semantic, routeLabel);
+    const found = await deps.semantic.lookup(plan.location, plan.semantic, routeLabel, requestTrace);
     if (found !== undefined) {
       return { kind: 'serve', entry: found.entry, result: 'semantic-hit', similarity: found.similarity };
     }

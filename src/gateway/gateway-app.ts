@@ -14,6 +14,8 @@ import { GatewayError, InvalidRequestError, PayloadTooLargeError } from '../erro
 import { asGatewayError, renderError } from '../errors/render-error.ts';
 import { DRAINING_BODY, registerDrain } from '../observability/drain.ts';
 import type { Logger } from '../observability/logger.ts';
+import { createRequestObserver } from '../observability/request-observer.ts';
+import { extractContext, RequestTrace } from '../observability/tracing.ts';
 import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
 import { registerClientDialect } from './client-dialect.ts';
 import { registerCors } from './cors.ts';
@@ -82,6 +84,8 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     if (gatewayError.statusCode >= 500 && !(error instanceof GatewayError)) {
       request.log.error({ err: error, url: request.url }, 'unhandled error');
     }
+    if (request.inference !== undefined) request.inference.errorCode = gatewayError.code;
+    else if (request.trace !== undefined) request.trace.span.setAttribute('error.type', gatewayError.code);
     const rendered = renderError(gatewayError, request.clientDialect);
     return reply.code(rendered.statusCode).headers(rendered.headers).send(rendered.body);
   });
@@ -94,6 +98,29 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     return reply.code(404).headers(rendered.headers).send(rendered.body);
   });
 
+  const observe = createRequestObserver({ log: deps.log, accessLogSample: deps.settings.accessLogSample });
+  const { tracing } = deps;
+  // A server span per inference request when tracing is on, parented by the caller's traceparent.
+  if (tracing.enabled) {
+    app.addHook('onRequest', async (request, reply) => {
+      const route = request.routeOptions.url;
+      if (route === undefined || !route.startsWith('/v1/')) return;
+      request.trace = new RequestTrace(
+        tracing.tracer,
+        `${request.method} ${route}`,
+        extractContext(request.headers as Record<string, unknown>),
+        { 'http.request.method': request.method, 'http.route': route },
+      );
+      // A client gone before its answer: no onResponse follows, so the span ends here.
+      reply.raw.once('close', () => {
+        if (request.trace !== undefined && !reply.raw.writableEnded) {
+          request.trace.span.setAttribute('gateway.client_aborted', true);
+          observe(request, reply, reply.elapsedTime);
+        }
+      });
+    });
+  }
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;
     if (route === undefined || !route.startsWith('/v1/')) return;
@@ -102,6 +129,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
       status: String(reply.raw.statusCode),
       provider: request.gatewayProvider ?? 'none',
     });
+    observe(request, reply, reply.elapsedTime);
   });
 
   app.post('/v1/chat/completions', createInferenceHandler('chat', deps));

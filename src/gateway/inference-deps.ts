@@ -12,6 +12,7 @@ import type { SemanticCache } from '../cache/semantic/semantic-cache.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
+import type { Tracing } from '../observability/tracing.ts';
 import type { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
@@ -34,4 +35,6 @@ export interface InferenceDeps {
   routes: RouteResolver;
   metrics: GatewayMetrics;
   log: Logger;
+  /** OpenTelemetry traces; off unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing: Tracing;
 }

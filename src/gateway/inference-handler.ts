@@ -15,6 +15,7 @@
  *     cache entry when planned
  * 11. Release what was reserved and not settled ........... here, whatever happened
  */
+import { type Span, SpanKind } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeOperation, extractCredential } from '../auth/authenticate.ts';
 import { type BalanceState, renderBalanceHeaders } from '../billing/accountant.ts';
@@ -22,9 +23,12 @@ import type { SpendReservation } from '../billing/spend-reservation.ts';
 import { estimateRequestCostMicros } from '../billing/usage.ts';
 import { stripCacheDeclarations } from '../cache/cache-key.ts';
 import { CACHE_HEADER, type CacheWrite, planCache } from '../cache/cache-plan.ts';
+import { genAiProvider, type InferenceFacts } from '../observability/request-observer.ts';
+import { injectContext, type RequestTrace, recordFailure, traced } from '../observability/tracing.ts';
 import { renderRoutingHeaders } from '../providers/routing-headers.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
 import { OPERATION_ROUTE, type Operation } from '../shapes/api.ts';
+import type { TokenUsage } from '../shapes/usage.ts';
 import { isStreamContentType } from '../sse/stream-framing.ts';
 import { planUpstream } from '../translate/plans/registry.ts';
 import type { PlannedAnswer, UpstreamPlan } from '../translate/types.ts';
@@ -43,6 +47,25 @@ function maxOutputTokens(body: JsonObject): number {
   return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
 }
 
+/** The GenAI conventions' operation names (gen_ai.operation.name). */
+const GEN_AI_OPERATION: Readonly<Record<Operation, string>> = {
+  chat: 'chat',
+  messages: 'chat',
+  embeddings: 'embeddings',
+};
+
+/** Prompts and completions on spans (GATEWAY_TRACE_CONTENT=on) are cut to this many characters. */
+const TRACE_CONTENT_CHARS = 64 * 1024;
+
+/** The total input tokens of a usage, as the GenAI conventions count them (cached ones included). */
+const inputTokensOf = (usage: TokenUsage) =>
+  usage.inputTokens + usage.cachedInputTokens + usage.cacheWriteTokens;
+
+/** The `model` an answer names, read from its beginning (only when the request is traced). */
+function answerModel(text: string): string | undefined {
+  return /"model"\s*:\s*"([^"\\]{1,200})"/.exec(text.slice(0, 4096))?.[1];
+}
+
 /** What the answering steps share about one forwarded request. */
 interface Forwarding {
   route: ResolvedRoute;
@@ -53,6 +76,8 @@ interface Forwarding {
   account: AccountFor;
   signal: AbortSignal;
   startedAt: number;
+  facts: InferenceFacts;
+  trace: RequestTrace | undefined;
 }
 
 export function createInferenceHandler(operation: Operation, deps: InferenceDeps) {
@@ -63,12 +88,34 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     // Watched from the start: a client gone while the gateway authenticates or reads the cache must
     // not leave a request to go upstream (and be billed) for nobody.
     const abort = watchClientAbort(reply, routeLabel, deps);
+    // What the span and the access log say of this request, filled in as the steps learn it.
+    const facts: InferenceFacts = { operation: GEN_AI_OPERATION[operation], stream: false };
+    request.inference = facts;
+    const requestTrace = request.trace;
     const parsed = validateInferenceBody(request.body, operation);
-    const principal = await deps.authenticator.authenticate(extractCredential(request.headers));
+    facts.requestModel = parsed.model;
+    facts.stream = parsed.stream;
+    if (requestTrace !== undefined) {
+      requestTrace.span.updateName(`${facts.operation} ${parsed.model}`);
+      if (deps.settings.traceContent) {
+        const input = JSON.stringify(parsed.body.messages ?? parsed.body.input ?? null);
+        requestTrace.set({ 'gen_ai.input.messages': input.slice(0, TRACE_CONTENT_CHARS) });
+      }
+    }
+    const principal = await traced(requestTrace, 'gateway.auth', () =>
+      deps.authenticator.authenticate(extractCredential(request.headers)),
+    );
+    facts.tenantId = principal.tenantId;
+    facts.workspaceId = principal.workspaceId;
+    facts.credentialKind = principal.kind;
     authorizeOperation(principal, operation, parsed.model);
     const byokRequired = String(request.headers['x-service-byok']).toLowerCase() === 'required';
     const route = deps.routes.resolve(parsed.model, operation, principal, byokRequired);
     request.gatewayProvider = route.provider.name;
+    facts.provider = genAiProvider(route.provider.name);
+    facts.upstreamModel = route.upstreamModel;
+    facts.byok = route.byok;
+    if (route.credential !== undefined) facts.connectionSlug = route.credential.slug;
     const plan = planUpstream(
       // Tools' cache declarations are the gateway's; the provider never sees them.
       { operation, body: stripCacheDeclarations(parsed.body), stream: parsed.stream },
@@ -102,9 +149,24 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       deps.accountant.checkBalance(principal, route.byok),
       reservation.checkRates(),
       reservation.reserve(route, estimatedMicros),
-      decideFromCache(cachePlan, routeLabel, deps),
+      cachePlan === undefined
+        ? decideFromCache(cachePlan, routeLabel, deps)
+        : traced(requestTrace, 'gateway.cache.lookup', () =>
+            decideFromCache(cachePlan, routeLabel, deps, requestTrace),
+          ),
     ]);
     const decision = looked.status === 'fulfilled' ? looked.value : undefined;
+    if (cachePlan !== undefined) {
+      facts.policy = cachePlan.policy.name;
+      facts.cache =
+        decision === undefined
+          ? undefined
+          : decision.kind === 'serve'
+            ? decision.result
+            : (decision.write?.result ?? 'bypass');
+      if (decision?.kind === 'serve' && decision.similarity !== undefined)
+        facts.similarity = decision.similarity;
+    }
     const staleRefresh = decision?.kind === 'forward' ? decision.refresh : undefined;
     const releaseRefreshLock = () => {
       if (staleRefresh !== undefined && cachePlan !== undefined)
@@ -145,8 +207,13 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
         }),
         signal: abort.signal,
         startedAt,
+        facts,
+        trace: requestTrace,
       };
-      const served = await forward(request, reply, forwarding, parsed.stream, deps);
+      const forwarded = forward(request, reply, forwarding, parsed.stream, deps);
+      // A stream's answer is out before its usage is known: the span and the log line wait for it.
+      facts.pending = forwarded;
+      const served = await forwarded;
       releaseRefreshLock();
       return served;
     } catch (error) {
@@ -184,25 +251,56 @@ async function forward(
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  const dispatchedAt = performance.now();
-  if (plan.execute !== undefined) {
-    const answer = await plan.execute(createCallSender(deps, route, headers, signal));
-    return replyWithJson(reply, forwarding, dispatchedAt, 200, 'application/json', answer, deps);
-  }
-  const response = await callUpstream(deps, route, plan, headers, signal);
-  const contentType = String(response.headers['content-type'] ?? '');
-  if (stream && isStreamContentType(plan.framing, contentType))
-    return relay(request, reply, forwarding, response, dispatchedAt, deps);
-  const text = await readAnswerText(deps, route.provider.name, response, signal);
-  return replyWithJson(
-    reply,
-    forwarding,
-    dispatchedAt,
-    response.statusCode,
-    contentType,
-    plan.answer(text),
-    deps,
+  // The upstream call's span; its context goes upstream as `traceparent`.
+  const upstreamSpan = forwarding.trace?.startChild(
+    `${forwarding.facts.operation} ${route.upstreamModel}`,
+    {
+      'gen_ai.operation.name': forwarding.facts.operation,
+      'gen_ai.provider.name': forwarding.facts.provider ?? route.provider.name,
+      'gen_ai.request.model': route.upstreamModel,
+      'server.address': hostOf(route.baseUrl),
+    },
+    SpanKind.CLIENT,
   );
+  if (upstreamSpan !== undefined) injectContext(upstreamSpan, headers);
+  try {
+    const dispatchedAt = performance.now();
+    if (plan.execute !== undefined) {
+      const answer = await plan.execute(createCallSender(deps, route, headers, signal));
+      upstreamSpan?.end();
+      return await replyWithJson(reply, forwarding, dispatchedAt, 200, 'application/json', answer, deps);
+    }
+    const response = await callUpstream(deps, route, plan, headers, signal);
+    upstreamSpan?.setAttribute('http.response.status_code', response.statusCode);
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (stream && isStreamContentType(plan.framing, contentType))
+      return await relay(request, reply, forwarding, response, dispatchedAt, deps, upstreamSpan);
+    const text = await readAnswerText(deps, route.provider.name, response, signal);
+    upstreamSpan?.end();
+    return await replyWithJson(
+      reply,
+      forwarding,
+      dispatchedAt,
+      response.statusCode,
+      contentType,
+      plan.answer(text),
+      deps,
+    );
+  } catch (error) {
+    if (upstreamSpan?.isRecording()) {
+      recordFailure(upstreamSpan, error);
+      upstreamSpan.end();
+    }
+    throw error;
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }
 
 /** Accounts for a JSON answer (usage as reported, else estimated), caches it when planned, and sends it. */
@@ -224,14 +322,23 @@ async function replyWithJson(
   const contentType = upstreamContentType || 'application/json';
   // One round trip after the upstream call: the debit, the settlements and the cache write together.
   const accounted = forwarding.account(answer.usage, answer.text.length);
+  recordUsage(forwarding, accounted.usage, accounted.costMicros);
+  if (forwarding.trace !== undefined) {
+    const model = answerModel(answer.text);
+    if (model !== undefined) forwarding.facts.responseModel = model;
+    if (deps.settings.traceContent)
+      forwarding.trace.set({ 'gen_ai.output.messages': answer.text.slice(0, TRACE_CONTENT_CHARS) });
+  }
   const [charge] = await Promise.all([
     accounted.charged,
     cacheWrite?.write
-      ? storeAnswer(
-          cacheWrite,
-          { status: statusCode, contentType, body: answer.text, stream: false },
-          accounted.costMicros,
-          deps,
+      ? traced(forwarding.trace, 'gateway.cache.write', () =>
+          storeAnswer(
+            cacheWrite,
+            { status: statusCode, contentType, body: answer.text, stream: false },
+            accounted.costMicros,
+            deps,
+          ),
         )
       : undefined,
   ]);
@@ -248,6 +355,13 @@ async function replyWithJson(
   return reply.send(answer.text);
 }
 
+/** What the span and the access log say of the usage billed. */
+function recordUsage(forwarding: Forwarding, usage: TokenUsage, costMicros: number): void {
+  forwarding.facts.inputTokens = inputTokensOf(usage);
+  forwarding.facts.outputTokens = usage.outputTokens;
+  forwarding.facts.costMicros = costMicros;
+}
+
 /** Relays a stream; once it ends, however it ends, accounts for it and caches it if it completed. */
 async function relay(
   request: FastifyRequest,
@@ -256,6 +370,7 @@ async function relay(
   response: UpstreamResponse,
   dispatchedAt: number,
   deps: InferenceDeps,
+  upstreamSpan: Span | undefined,
 ): Promise<FastifyReply> {
   const { route, plan, routeLabel, cacheWrite, signal } = forwarding;
   deps.metrics.upstreamSeconds.observe(
@@ -280,10 +395,20 @@ async function relay(
     metrics: deps.metrics,
     log: deps.log,
   });
+  upstreamSpan?.end();
+  if (outcome.firstWriteAt !== undefined) {
+    const firstMs = outcome.firstWriteAt - forwarding.startedAt;
+    forwarding.facts.timeToFirstTokenMs = Math.round(firstMs * 1000) / 1000;
+    deps.metrics.timeToFirstToken.observe(
+      { provider: route.provider.name, route: routeLabel },
+      firstMs / 1000,
+    );
+  }
   // Awaited (the client has its whole answer already): a refresh holding the SWR lock gives it
   // back only once the fresh entry is stored, so no second caller refreshes in between.
   try {
     const accounted = forwarding.account(pipeline.usage(), pipeline.outputChars());
+    recordUsage(forwarding, accounted.usage, accounted.costMicros);
     let stored: Promise<void> | undefined;
     if (cacheWrite?.write && outcome.recorded !== undefined) {
       // Only a stream that completed, as the upstream marked it, is stored: never a partial one.
@@ -295,7 +420,9 @@ async function relay(
           body: outcome.recorded,
           stream: true,
         };
-        stored = storeAnswer(cacheWrite, answer, accounted.costMicros, deps);
+        stored = traced(forwarding.trace, 'gateway.cache.write', () =>
+          storeAnswer(cacheWrite, answer, accounted.costMicros, deps),
+        );
       }
     }
     await Promise.all([accounted.charged, stored]);

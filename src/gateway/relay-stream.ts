@@ -39,6 +39,8 @@ export interface StreamOutcome {
   complete: boolean;
   /** Everything the client received, when recorded (a cache hit replays exactly these bytes). */
   recorded: string | undefined;
+  /** When (performance.now()) the first bytes of the answer went to the client: time to first token. */
+  firstWriteAt: number | undefined;
 }
 
 export async function relayStream(
@@ -59,6 +61,7 @@ export async function relayStream(
   const pending: string[] = [];
   const recorded: string[] | undefined = options.record ? [] : undefined;
   let failed = false;
+  let firstWriteAt: number | undefined;
   const emit = (events: ReturnType<StreamPipeline['push']>) => {
     for (const event of events) pending.push(serializeSseEvent(event));
   };
@@ -73,6 +76,7 @@ export async function relayStream(
     if (pending.length === 0 || raw.writableEnded) return;
     const text = pending.length === 1 ? (pending[0] as string) : pending.join('');
     pending.length = 0;
+    firstWriteAt ??= performance.now();
     recorded?.push(text);
     // The client's end marker is out ([DONE], message_stop): the answer ends with this write, one
     // syscall less than a write and a later end. The upstream body is still read to its end.
@@ -102,5 +106,6 @@ export async function relayStream(
   return {
     complete: !failed && !signal.aborted && pipeline.completed(),
     recorded: recorded?.join(''),
+    firstWriteAt,
   };
 }

@@ -6,6 +6,7 @@ import { RevocationMirror, TokenVerifier } from '../auth/token-verifier.ts';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
+import { startTracing } from '../observability/tracing.ts';
 import { ConfigView } from '../stores/config-view.ts';
 import { createGatewayServer } from './gateway-server.ts';
 import { closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
@@ -41,6 +42,7 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
     encryptionKey,
     ephemeral,
     ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
+    tracing: startTracing(process.env, 'gateway', log),
   });
   const address = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
   log.info({ address }, 'gateway started');

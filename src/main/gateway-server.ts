@@ -20,6 +20,7 @@ import { buildGatewayApp } from '../gateway/gateway-app.ts';
 import type { Logger } from '../observability/logger.ts';
 import { createGatewayMetrics, type GatewayMetrics } from '../observability/metrics.ts';
 import { registerStoreMetrics } from '../observability/store-metrics.ts';
+import { TRACING_OFF, type Tracing } from '../observability/tracing.ts';
 import { createPlatformEndpoints } from '../providers/platform-routes.ts';
 import { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
@@ -45,6 +46,8 @@ export async function createGatewayServer(options: {
   encryptionKey: Uint8Array;
   /** The runtime store's circuit breaker (Redis stores): spend journaled during an outage is replayed when it closes. */
   breaker?: StoreBreaker;
+  /** OpenTelemetry traces (startTracing); off by default. Shut down (flushed) when the app closes. */
+  tracing?: Tracing;
 }): Promise<GatewayServer> {
   const { settings, view, runtime, log, breaker } = options;
   const sealer = createSecretSealer(options.encryptionKey);
@@ -103,6 +106,7 @@ export async function createGatewayServer(options: {
     }),
     metrics,
     log,
+    tracing: options.tracing ?? TRACING_OFF,
     // Ready means able to serve: a built configuration. A Redis outage is served degraded (no
     // cache, limits open, spend journaled), so it does not take the pod out of its Service.
     isReady: async () => view.populated,
@@ -115,6 +119,7 @@ export async function createGatewayServer(options: {
     await semantic?.close();
     await mirror.close();
     await upstream.close();
+    await options.tracing?.shutdown();
   });
   return { app, metrics, upstream };
 }

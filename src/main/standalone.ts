@@ -2,12 +2,14 @@
  * Standalone: gateway, reconcile step and control plane in one process with embedded stores
  * (or Redis with REDIS_URL). DESIGN section 8 is its contract.
  */
+
 import { join } from 'node:path';
 import { digestSecret, loadOrCreateKeyFile, sealSecret } from '../auth/secret-box.ts';
 import { RevocationMirror, TokenVerifier } from '../auth/token-verifier.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
 import type { Logger } from '../observability/logger.ts';
+import { startTracing } from '../observability/tracing.ts';
 import { LocalReconciler } from '../operator/config-sync.ts';
 import { createPlatformEndpoints, platformProvidersOf } from '../providers/platform-routes.ts';
 import { LocalResources } from '../resources/local-resources.ts';
@@ -77,6 +79,7 @@ export async function startStandalone(
     encryptionKey,
     ephemeral,
     ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
+    tracing: startTracing(process.env, 'standalone', log),
   });
   const control = await buildControlPlaneApp({
     log,

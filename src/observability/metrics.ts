@@ -12,6 +12,7 @@ export interface GatewayMetrics {
   requests: Counter<'route' | 'status' | 'provider'>;
   overheadSeconds: Histogram<'route'>;
   upstreamSeconds: Histogram<'provider' | 'route'>;
+  timeToFirstToken: Histogram<'provider' | 'route'>;
   inflightStreams: Gauge<'route'>;
   upstreamErrors: Counter<'provider' | 'kind'>;
   clientAborts: Counter<'route'>;
@@ -41,6 +42,13 @@ export function createGatewayMetrics(registry = new Registry(), withDefaults = t
     upstreamSeconds: new Histogram({
       name: 'gateway_upstream_seconds',
       help: 'Upstream time: to the last byte for JSON, to the response headers for streams',
+      labelNames: ['provider', 'route'],
+      buckets: UPSTREAM_BUCKETS,
+      registers: [registry],
+    }),
+    timeToFirstToken: new Histogram({
+      name: 'gateway_time_to_first_token_seconds',
+      help: 'Streams: from the request reaching the gateway to the first bytes of the answer going out',
       labelNames: ['provider', 'route'],
       buckets: UPSTREAM_BUCKETS,
       registers: [registry],

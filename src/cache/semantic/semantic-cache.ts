@@ -7,7 +7,9 @@
  * the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
  * generations), so a purge drops them too and nothing crosses a workspace or a namespace.
  */
+
 import type { Logger } from '../../observability/logger.ts';
+import { type RequestTrace, traced } from '../../observability/tracing.ts';
 import type { RuntimeStore, SemanticCandidate } from '../../stores/types.ts';
 import type { CacheEntry, CacheLocation, ResponseCache } from '../response-cache.ts';
 import type { DepthValve } from './depth-valve.ts';
@@ -111,10 +113,11 @@ export class SemanticCache {
     location: CacheLocation,
     plan: SemanticPlan,
     routeLabel: string,
+    requestTrace?: RequestTrace,
   ): Promise<SemanticHit | undefined> {
     const { metrics, valve, cache, runtime, embedder } = this.#options;
     metrics.lookups.inc({ route: routeLabel });
-    const vector = await this.#embed(plan);
+    const vector = await traced(requestTrace, 'gateway.cache.embed', () => this.#embed(plan));
     if (vector === undefined) return undefined;
     const lookup = valve.open(location.scopeId);
     metrics.depth.observe(lookup.depth);
