@@ -39,18 +39,18 @@ export interface OtlpReceiver {
   stop(): Promise<void>;
 }
 
-function valueOf(value: AnyValue | undefined): string | number | boolean | unknown[] {
+function decodeValue(value: AnyValue | undefined): string | number | boolean | unknown[] {
   if (value === undefined) return '';
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.doubleValue !== undefined) return value.doubleValue;
   if (value.boolValue !== undefined) return value.boolValue;
-  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(valueOf);
+  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(decodeValue);
   return '';
 }
 
 function attributesOf(list: { key: string; value: AnyValue }[] | undefined) {
-  return Object.fromEntries((list ?? []).map(({ key, value }) => [key, valueOf(value)]));
+  return Object.fromEntries((list ?? []).map(({ key, value }) => [key, decodeValue(value)]));
 }
 
 /** An id as hex: the JSON encoding carries hex strings (base64 in some exporters' older versions). */
