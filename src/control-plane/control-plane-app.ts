@@ -3,6 +3,7 @@
  * platform-admin PAT), `POST /provision/tenant` (Bearer provisioning key), `POST /auth/org/create`
  * (anonymous), health and readiness.
  */
+import { SpanStatusCode } from '@opentelemetry/api';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -16,6 +17,8 @@ import { PAT_PREFIX } from '../auth/credential-prefixes.ts';
 import type { TenancySettings } from '../config/tenancy-settings.ts';
 import { DRAINING_BODY, registerDrain } from '../observability/drain.ts';
 import type { Logger } from '../observability/logger.ts';
+import '../observability/request-observer.ts';
+import { extractContext, RequestTrace, type Tracing } from '../observability/tracing.ts';
 import type { PatRecord } from '../stores/records.ts';
 import { AbuseLimiter } from './abuse-limits.ts';
 import { buildAdminSchema } from './graphql/admin.ts';
@@ -32,6 +35,8 @@ import { provisioningRoutes } from './provisioning.ts';
 
 export interface ControlPlaneDeps {
   log: Logger;
+  /** OpenTelemetry traces: a server span per request when on. */
+  tracing?: Tracing;
   isReady(): Promise<boolean>;
   services: ControlPlaneServices;
   tenancy: TenancySettings;
@@ -81,6 +86,28 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
     trustProxy: deps.tenancy.trustProxy as boolean | string,
   });
   registerDrain(app);
+  // A server span per request (the GraphQL and REST endpoints), parented by the caller's traceparent.
+  const tracing = deps.tracing;
+  if (tracing?.enabled === true) {
+    app.addHook('onRequest', async (request) => {
+      const route = request.routeOptions.url;
+      if (route === undefined || route === '/healthz' || route === '/readyz') return;
+      request.trace = new RequestTrace(
+        tracing.tracer,
+        `${request.method} ${route}`,
+        extractContext(request.headers as Record<string, unknown>),
+        { 'http.request.method': request.method, 'http.route': route },
+      );
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      const requestTrace = request.trace;
+      if (requestTrace === undefined) return;
+      request.trace = undefined;
+      requestTrace.span.setAttribute('http.response.status_code', reply.statusCode);
+      if (reply.statusCode >= 500) requestTrace.span.setStatus({ code: SpanStatusCode.ERROR });
+      requestTrace.span.end();
+    });
+  }
   const limits: ExecutionLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const limiter = new AbuseLimiter(deps.services.runtime, deps.log);
 
@@ -98,9 +125,14 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
     async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const caller = authenticatePat(deps.services, request, admin);
       if ('status' in caller) return reply.code(caller.status).send(caller.body);
+      const body = (request.body ?? {}) as GraphQLRequestBody;
+      request.trace?.set({
+        'gateway.tenant.id': caller.pat.tenantId,
+        ...(typeof body.operationName === 'string' ? { 'graphql.operation.name': body.operationName } : {}),
+      });
       const result = await executeGraphQL(
         schema,
-        (request.body ?? {}) as GraphQLRequestBody,
+        body,
         { services: deps.services, pat: caller.pat, tenantId: caller.pat.tenantId },
         limits,
         (error) => deps.log.error({ err: error }, 'resolver failed'),

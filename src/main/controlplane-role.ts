@@ -3,11 +3,13 @@
  * written with its own field manager) and the Redis stores. A configuration change is in force on
  * the gateways when this process's view of the config store (which the operator writes) shows it.
  */
+
 import { digestSecret } from '../auth/secret-box.ts';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
 import type { Logger } from '../observability/logger.ts';
+import { startTracing } from '../observability/tracing.ts';
 import { createPlatformEndpoints, platformProvidersOf } from '../providers/platform-routes.ts';
 import { KubernetesResources } from '../resources/kubernetes-resources.ts';
 import { ConfigView } from '../stores/config-view.ts';
@@ -31,8 +33,10 @@ export async function startControlPlane(
   const { encryptionKey } = settings;
   const view = await ConfigView.start(stores.config);
   const resources = new KubernetesResources({ fieldManager: 'inference-gateway-controlplane', log });
+  const tracing = startTracing(process.env, 'controlplane', log);
   const app = await buildControlPlaneApp({
     log,
+    tracing,
     isReady: () => stores.runtime.ping(),
     limits: { introspection: settings.graphqlIntrospection },
     tenancy: settings.tenancy,
@@ -69,6 +73,7 @@ export async function startControlPlane(
       await view.close();
       await stores.config.close();
       await stores.runtime.close();
+      await tracing.shutdown();
     },
   };
 }

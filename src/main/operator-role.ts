@@ -4,11 +4,13 @@
  * SERVICE_ENCRYPTION_KEY (or SERVICE_ENCRYPTION_KEY_FILE); the cluster comes from KUBECONFIG or the in-cluster service account.
  * Serves /healthz (the process is up) and /readyz (the caches are filled) on OPERATOR_PORT.
  */
+
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
+import { startTracing } from '../observability/tracing.ts';
 import { type OperatorHandle, startOperator } from '../operator/operator.ts';
 import { closeOnce, handleShutdownSignals } from './lifecycle.ts';
 import { redisConnectionOf } from './open-stores.ts';
@@ -56,7 +58,9 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
     throw new SettingsError(
       'the operator role needs SERVICE_ENCRYPTION_KEY or SERVICE_ENCRYPTION_KEY_FILE (32 bytes, hex or base64)',
     );
+  const tracing = startTracing(process.env, 'operator', log);
   const operator = await startOperator({
+    tracing,
     redis,
     encryptionKey: settings.encryptionKey,
     leaseNamespace: await leaseNamespace(settings),
@@ -81,6 +85,7 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
         await closeProbes();
         // Releasing the Lease lets a standby take over at once instead of after its expiry.
         await operator.stop();
+        await tracing.shutdown();
       },
     },
   );

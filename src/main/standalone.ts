@@ -71,6 +71,8 @@ export async function startStandalone(
   const revocations = new RevocationMirror(stores.runtime, log);
   await revocations.start();
   const ephemeral = new TokenVerifier(settings.tokenSigningKeys, view, revocations);
+  // One tracer provider for both apps; the gateway's close flushes it.
+  const tracing = startTracing(process.env, 'standalone', log);
   const gateway = await createGatewayServer({
     settings,
     view,
@@ -79,10 +81,11 @@ export async function startStandalone(
     encryptionKey,
     ephemeral,
     ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
-    tracing: startTracing(process.env, 'standalone', log),
+    tracing,
   });
   const control = await buildControlPlaneApp({
     log,
+    tracing,
     isReady: () => stores.runtime.ping(),
     limits: { introspection: settings.graphqlIntrospection },
     tenancy: settings.tenancy,

@@ -9,10 +9,12 @@
  * few seconds that the store still has its epoch marker (Redis restarted without persistence:
  * rebuild) and rebuilds plus requeues everything every `resyncIntervalMs`.
  */
+
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { createSecretSealer } from '../auth/secret-box.ts';
+import { recordFailure, type Tracing } from '../observability/tracing.ts';
 import type { InformerTimings } from '../resources/kubernetes-informer.ts';
 import { KubernetesLeases } from '../resources/kubernetes-leases.ts';
 import { KubernetesResources, type ResourceChange } from '../resources/kubernetes-resources.ts';
@@ -64,6 +66,8 @@ export interface OperatorOptions {
   epochCheckIntervalMs?: number;
   /** Reconciles of different objects at once; default 4. */
   concurrency?: number;
+  /** OpenTelemetry traces: a span per reconcile when on. */
+  tracing?: Tracing;
   /** Requeue backoff after a failed reconcile: base doubling up to max; default 200 ms / 60 s. */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -167,11 +171,24 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
     handler: async (key) => {
       if (!reconciling) return undefined;
       const ref = parseObjectKey(key);
+      const span =
+        options.tracing?.enabled === true
+          ? options.tracing.tracer.startSpan(`reconcile ${ref.kind}`, {
+              attributes: {
+                'k8s.resource.kind': ref.kind,
+                'k8s.resource.name': ref.name,
+                ...(ref.namespace === undefined ? {} : { 'k8s.namespace.name': ref.namespace }),
+              },
+            })
+          : undefined;
       try {
         return (await controllers[ref.kind].reconcile(ref)) ?? undefined;
       } catch (error) {
         if (error instanceof NotLeaderError) return undefined;
+        if (span !== undefined) recordFailure(span, error);
         throw error;
+      } finally {
+        span?.end();
       }
     },
     onError: (key, error, failures, retryInMs) =>

@@ -157,6 +157,28 @@ describe('traces over OTLP/HTTP', () => {
     expect(server.attributes['http.response.status_code']).toBe(401);
   });
 
+  it('traces the control plane too: a server span per GraphQL request', async () => {
+    const trace = 'dddd0000dddd0000dddd0000dddd0000';
+    const response = await fetch(`${gateway.controlUrl}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${gateway.credentials.pat}`,
+        traceparent: `00-${trace}-${CALLER_SPAN}-01`,
+      },
+      body: JSON.stringify({ query: 'query Probe { __typename }', operationName: 'Probe' }),
+    });
+    expect(response.status).toBe(200);
+    const spans = await receiver.waitFor((all) => all.some((span) => span.traceId === trace));
+    const server = spans.find((span) => span.traceId === trace) as ReceivedSpan;
+    expect(server).toMatchObject({ name: 'POST /graphql', kind: SERVER, parentSpanId: CALLER_SPAN });
+    expect(server.attributes).toMatchObject({
+      'graphql.operation.name': 'Probe',
+      'gateway.tenant.id': expect.any(String),
+      'http.response.status_code': 200,
+    });
+  });
+
   it('writes one access log line per request, with the trace id and never the prompt or the key', async () => {
     const accessLines = () =>
       logLines
