@@ -183,6 +183,11 @@ export function startFake(): Promise<{ tracked: Tracked; url: string }> {
   return startPortChild('fake-upstream.ts', [], 'fake upstream');
 }
 
+/** `otlp-sink.ts`: where a traced gateway exports its spans (OTEL_EXPORTER_OTLP_ENDPOINT). */
+export function startOtlpSink(): Promise<{ tracked: Tracked; url: string }> {
+  return startPortChild('otlp-sink.ts', [], 'OTLP sink');
+}
+
 /** `bare-forwarder.ts` in front of `upstreamUrl` (the reference of `throughput.ts`). */
 export function startBareForwarder(
   upstreamUrl: string,

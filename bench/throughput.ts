@@ -28,7 +28,8 @@
  * `bare,memory`; default `bare,memory,redis`), BENCH_KINDS (`json,sse`), BENCH_FILL (`0`: do not
  * fill the memory store first), and for experiments BENCH_GATEWAY_NODE_ARGS (node flags for every
  * gateway, e.g. `--max-semi-space-size=4`) and BENCH_GATEWAY_ENV (`NAME=value,...`, e.g.
- * `GATEWAY_SEMCACHE=off`); BENCH_WAIT_QUIET (seconds to wait at most for a quiet host before
+ * `GATEWAY_SEMCACHE=off`); BENCH_TRACING=1 (every gateway exports its spans to `otlp-sink.ts`);
+ * BENCH_WAIT_QUIET (seconds to wait at most for a quiet host before
  * starting: other work on the machine shows in the "neighbours" column either way).
  */
 import { execFileSync } from 'node:child_process';
@@ -46,6 +47,7 @@ import {
   startBareForwarder,
   startFake,
   startGatewayRole,
+  startOtlpSink,
   startRedis,
   startStandalone,
   stopAll,
@@ -474,7 +476,18 @@ async function main(): Promise<void> {
   const fake = await startFake();
   const watched: Watched = { all: [], fake: fake.tracked };
   const targets: Target[] = [];
-  const gatewayBase = { upstreamUrl: fake.url, signingKey: SIGNING_KEY, extraEnv: config.gatewayEnv };
+  // BENCH_TRACING=1: every gateway exports its spans (all sampled) to a sink beside it.
+  const tracingEnv: Record<string, string> = {};
+  if (process.env.BENCH_TRACING === '1') {
+    const sink = await startOtlpSink();
+    tracingEnv.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
+    process.stdout.write(`tracing on: spans exported to ${sink.url}\n`);
+  }
+  const gatewayBase = {
+    upstreamUrl: fake.url,
+    signingKey: SIGNING_KEY,
+    extraEnv: { ...tracingEnv, ...config.gatewayEnv },
+  };
   for (const side of sideNames) {
     if (side === 'bare') {
       const bare = await startBareForwarder(fake.url);

@@ -84,6 +84,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     if (gatewayError.statusCode >= 500 && !(error instanceof GatewayError)) {
       request.log.error({ err: error, url: request.url }, 'unhandled error');
     }
+    request.gatewayErrorCode = gatewayError.code;
     if (request.inference !== undefined) request.inference.errorCode = gatewayError.code;
     else if (request.trace !== undefined) request.trace.span.setAttribute('error.type', gatewayError.code);
     const rendered = renderError(gatewayError, request.clientDialect);
@@ -124,11 +125,11 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;
     if (route === undefined || !route.startsWith('/v1/')) return;
-    deps.metrics.requests.inc({
-      route,
-      status: String(reply.raw.statusCode),
-      provider: request.gatewayProvider ?? 'none',
-    });
+    const provider = request.gatewayProvider ?? 'none';
+    deps.metrics.requests.inc({ route, status: String(reply.raw.statusCode), provider });
+    deps.metrics.requestSeconds.observe({ route, provider }, reply.elapsedTime / 1000);
+    if (request.gatewayErrorCode !== undefined)
+      deps.metrics.errors.inc({ route, code: request.gatewayErrorCode });
     observe(request, reply, reply.elapsedTime);
   });
 

@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
+import { createOperatorMetrics, type OperatorMetrics } from '../observability/operator-metrics.ts';
 import { startTracing } from '../observability/tracing.ts';
 import { type OperatorHandle, startOperator } from '../operator/operator.ts';
 import { closeOnce, handleShutdownSignals } from './lifecycle.ts';
@@ -30,6 +31,7 @@ async function leaseNamespace(settings: Readonly<Settings>): Promise<string> {
 async function serveProbes(
   settings: Readonly<Settings>,
   operator: OperatorHandle,
+  metrics: OperatorMetrics,
   log: Logger,
 ): Promise<Server> {
   const server = createServer((request, response) => {
@@ -40,7 +42,12 @@ async function serveProbes(
     };
     if (path === '/healthz') reply(200, { status: 'ok' });
     else if (path === '/readyz') reply(health.synced ? 200 : 503, health);
-    else reply(404, { error: 'not found' });
+    else if (path === '/metrics') {
+      void metrics.registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+        () => reply(500, { error: 'metrics failed' }),
+      );
+    } else reply(404, { error: 'not found' });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -59,8 +66,16 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
       'the operator role needs SERVICE_ENCRYPTION_KEY or SERVICE_ENCRYPTION_KEY_FILE (32 bytes, hex or base64)',
     );
   const tracing = startTracing(process.env, 'operator', log);
+  let handle: OperatorHandle | undefined;
+  const metrics = createOperatorMetrics(
+    () => handle?.health() ?? { leader: false, synced: false, queued: 0 },
+  );
   const operator = await startOperator({
     tracing,
+    recordReconcile: (kind, result, seconds) => {
+      metrics.reconciles.inc({ kind, result });
+      metrics.reconcileSeconds.observe({ kind }, seconds);
+    },
     redis,
     encryptionKey: settings.encryptionKey,
     leaseNamespace: await leaseNamespace(settings),
@@ -70,7 +85,9 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
     epochCheckIntervalMs: settings.operator.epochCheckSeconds * 1000,
     log,
   });
-  const probes = settings.operator.port === 0 ? undefined : await serveProbes(settings, operator, log);
+  handle = operator;
+  const probes =
+    settings.operator.port === 0 ? undefined : await serveProbes(settings, operator, metrics, log);
   const closeProbes = closeOnce(
     () => new Promise<void>((resolve) => (probes ? probes.close(() => resolve()) : resolve())),
   );

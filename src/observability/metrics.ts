@@ -10,6 +10,8 @@ const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 export interface GatewayMetrics {
   registry: Registry;
   requests: Counter<'route' | 'status' | 'provider'>;
+  requestSeconds: Histogram<'route' | 'provider'>;
+  errors: Counter<'route' | 'code'>;
   overheadSeconds: Histogram<'route'>;
   upstreamSeconds: Histogram<'provider' | 'route'>;
   timeToFirstToken: Histogram<'provider' | 'route'>;
@@ -30,6 +32,19 @@ export function createGatewayMetrics(registry = new Registry(), withDefaults = t
       name: 'gateway_requests_total',
       help: 'Inference requests by route, HTTP status and provider',
       labelNames: ['route', 'status', 'provider'],
+      registers: [registry],
+    }),
+    requestSeconds: new Histogram({
+      name: 'gateway_request_duration_seconds',
+      help: 'Inference requests from arrival to the last byte of the answer (streams included), by route and provider',
+      labelNames: ['route', 'provider'],
+      buckets: UPSTREAM_BUCKETS,
+      registers: [registry],
+    }),
+    errors: new Counter({
+      name: 'gateway_errors_total',
+      help: "Error answers by route and the service's error code (a fixed set: service.insufficient_balance, service.rate_limited, service.credential_cap_exceeded, service.upstream_error, ...)",
+      labelNames: ['route', 'code'],
       registers: [registry],
     }),
     overheadSeconds: new Histogram({

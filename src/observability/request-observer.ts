@@ -50,6 +50,8 @@ declare module 'fastify' {
     inference?: InferenceFacts;
     /** The request's spans, when tracing is on. */
     trace?: RequestTrace;
+    /** The service's error code, when the request was answered with an error. */
+    gatewayErrorCode?: string;
   }
 }
 

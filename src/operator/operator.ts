@@ -68,6 +68,8 @@ export interface OperatorOptions {
   concurrency?: number;
   /** OpenTelemetry traces: a span per reconcile when on. */
   tracing?: Tracing;
+  /** Counts reconciles and their duration, when given. */
+  recordReconcile?: (kind: string, result: 'ok' | 'error', seconds: number) => void;
   /** Requeue backoff after a failed reconcile: base doubling up to max; default 200 ms / 60 s. */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -181,10 +183,16 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
               },
             })
           : undefined;
+      const started = performance.now();
+      const record = (result: 'ok' | 'error') =>
+        options.recordReconcile?.(ref.kind, result, (performance.now() - started) / 1000);
       try {
-        return (await controllers[ref.kind].reconcile(ref)) ?? undefined;
+        const outcome = (await controllers[ref.kind].reconcile(ref)) ?? undefined;
+        record('ok');
+        return outcome;
       } catch (error) {
         if (error instanceof NotLeaderError) return undefined;
+        record('error');
         if (span !== undefined) recordFailure(span, error);
         throw error;
       } finally {
