@@ -107,6 +107,10 @@ export interface Settings {
   graphqlIntrospection: boolean;
   /** The response cache's kill switch (GATEWAY_CACHE=off: no request is cached or looked up). */
   cacheEnabled: boolean;
+  /** How long usage analytics are kept, in days (USAGE_RETENTION_DAYS, default 90). */
+  usageRetentionDays: number;
+  /** How often each process adds its usage sums to the store (USAGE_FLUSH_INTERVAL_MS, default 1000). */
+  usageFlushIntervalMs: number;
   /** Prompts and completions on spans (GATEWAY_TRACE_CONTENT, default off: never). */
   traceContent: boolean;
   /** The share of inference requests that get an access log line (GATEWAY_ACCESS_LOG_SAMPLE, 0 to 1; default 0). */
@@ -502,6 +506,8 @@ export function loadSettings(
     graphqlIntrospection: readBool(env, 'CONTROL_GRAPHQL_INTROSPECTION', true),
     cacheEnabled: readBool(env, 'GATEWAY_CACHE', true),
     traceContent: readBool(env, 'GATEWAY_TRACE_CONTENT', false),
+    usageRetentionDays: readInt(env, 'USAGE_RETENTION_DAYS', 90, 1, 3650),
+    usageFlushIntervalMs: readInt(env, 'USAGE_FLUSH_INTERVAL_MS', 1000, 10, 600_000),
     accessLogSample: readShare(env, 'GATEWAY_ACCESS_LOG_SAMPLE', 0),
     cacheMaxEntryBytes: readInt(env, 'GATEWAY_CACHE_MAX_ENTRY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     cacheTimeoutMs: readInt(env, 'GATEWAY_CACHE_TIMEOUT_MS', 250, 1, 60_000),

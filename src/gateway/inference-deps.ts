@@ -6,6 +6,7 @@ import type { Authenticator } from '../auth/authenticate.ts';
 import type { Accountant } from '../billing/accountant.ts';
 import type { PriceList } from '../billing/prices.ts';
 import type { SpendLimits } from '../billing/spend-reservation.ts';
+import type { UsageRecorder } from '../billing/usage-analytics.ts';
 import type { CacheMetrics } from '../cache/cache-metrics.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import type { SemanticCache } from '../cache/semantic/semantic-cache.ts';
@@ -37,4 +38,6 @@ export interface InferenceDeps {
   log: Logger;
   /** OpenTelemetry traces; off unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   tracing: Tracing;
+  /** Usage analytics: each answered request's rolled-up cell. */
+  usage: UsageRecorder;
 }

@@ -18,6 +18,7 @@
 import { type Span, SpanKind } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeOperation, extractCredential } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
 import { type BalanceState, renderBalanceHeaders } from '../billing/accountant.ts';
 import type { SpendReservation } from '../billing/spend-reservation.ts';
 import { estimateRequestCostMicros } from '../billing/usage.ts';
@@ -78,6 +79,7 @@ interface Forwarding {
   startedAt: number;
   facts: InferenceFacts;
   trace: RequestTrace | undefined;
+  principal: Principal;
 }
 
 export function createInferenceHandler(operation: Operation, deps: InferenceDeps) {
@@ -188,6 +190,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     });
     try {
       if (decision?.kind === 'serve') {
+        recordServed(deps, principal, facts, decision.entry.costMicros);
         return serveFromCache(reply, decision, cachedAnswerHeaders(), routeLabel, deps);
       }
       if (reserved.status === 'rejected') throw reserved.reason;
@@ -209,6 +212,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
         startedAt,
         facts,
         trace: requestTrace,
+        principal,
       };
       const forwarded = forward(request, reply, forwarding, parsed.stream, deps);
       // A stream's answer is out before its usage is known: the span and the log line wait for it.
@@ -222,6 +226,8 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
         releaseRefreshLock();
         if (!reply.sent && !reply.raw.headersSent) {
           const stale = { entry: staleRefresh.entry, result: 'stale' as const };
+          facts.cache = 'stale';
+          recordServed(deps, principal, facts, staleRefresh.entry.costMicros);
           return serveFromCache(reply, stale, cachedAnswerHeaders(), routeLabel, deps);
         }
       }
@@ -322,7 +328,7 @@ async function replyWithJson(
   const contentType = upstreamContentType || 'application/json';
   // One round trip after the upstream call: the debit, the settlements and the cache write together.
   const accounted = forwarding.account(answer.usage, answer.text.length);
-  recordUsage(forwarding, accounted.usage, accounted.costMicros);
+  recordUsage(forwarding, accounted.usage, accounted.costMicros, deps);
   if (forwarding.trace !== undefined) {
     const model = answerModel(answer.text);
     if (model !== undefined) forwarding.facts.responseModel = model;
@@ -355,11 +361,44 @@ async function replyWithJson(
   return reply.send(answer.text);
 }
 
-/** What the span and the access log say of the usage billed. */
-function recordUsage(forwarding: Forwarding, usage: TokenUsage, costMicros: number): void {
-  forwarding.facts.inputTokens = inputTokensOf(usage);
-  forwarding.facts.outputTokens = usage.outputTokens;
-  forwarding.facts.costMicros = costMicros;
+/** What the span, the access log and the usage analytics say of the usage billed. */
+function recordUsage(
+  forwarding: Forwarding,
+  usage: TokenUsage,
+  costMicros: number,
+  deps: InferenceDeps,
+): void {
+  const { facts } = forwarding;
+  facts.inputTokens = inputTokensOf(usage);
+  facts.outputTokens = usage.outputTokens;
+  facts.costMicros = costMicros;
+  deps.usage.record({
+    principal: forwarding.principal,
+    model: facts.requestModel ?? '',
+    connectionSlug: facts.connectionSlug,
+    inputTokens: facts.inputTokens,
+    outputTokens: facts.outputTokens,
+    costMicros,
+  });
+}
+
+/** A cached answer served: a request that cost nothing and saved what the answer cost when made. */
+function recordServed(
+  deps: InferenceDeps,
+  principal: Principal,
+  facts: InferenceFacts,
+  savedMicros: number,
+): void {
+  facts.costMicros = 0;
+  deps.usage.record({
+    principal,
+    model: facts.requestModel ?? '',
+    connectionSlug: facts.connectionSlug,
+    inputTokens: 0,
+    outputTokens: 0,
+    costMicros: 0,
+    savedMicros,
+  });
 }
 
 /** Relays a stream; once it ends, however it ends, accounts for it and caches it if it completed. */
@@ -408,7 +447,7 @@ async function relay(
   // back only once the fresh entry is stored, so no second caller refreshes in between.
   try {
     const accounted = forwarding.account(pipeline.usage(), pipeline.outputChars());
-    recordUsage(forwarding, accounted.usage, accounted.costMicros);
+    recordUsage(forwarding, accounted.usage, accounted.costMicros, deps);
     let stored: Promise<void> | undefined;
     if (cacheWrite?.write && outcome.recorded !== undefined) {
       // Only a stream that completed, as the upstream marked it, is stored: never a partial one.

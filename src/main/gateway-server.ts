@@ -12,6 +12,7 @@ import { TokenLimiter } from '../billing/ephemeral-token-limits.ts';
 import { PriceList } from '../billing/prices.ts';
 import { SpendJournal } from '../billing/spend-journal.ts';
 import { SpendLimits } from '../billing/spend-reservation.ts';
+import { UsageRecorder } from '../billing/usage-analytics.ts';
 import { createCacheMetrics } from '../cache/cache-metrics.ts';
 import { ResponseCache } from '../cache/response-cache.ts';
 import { CacheScopeMirror } from '../cache/scope-mirror.ts';
@@ -74,6 +75,12 @@ export async function createGatewayServer(options: {
     maxEntryBytes: settings.cacheMaxEntryBytes,
     timeoutMs: redisConnectionOf(settings) === undefined ? 0 : settings.cacheTimeoutMs,
   });
+  const usage = new UsageRecorder({
+    runtime,
+    log,
+    retentionDays: settings.usageRetentionDays,
+    flushIntervalMs: settings.usageFlushIntervalMs,
+  });
   const prices = new PriceList(settings.billingPrices, settings.billingFallbackPrice);
   const semantic = await startSemanticCache({
     settings,
@@ -107,6 +114,7 @@ export async function createGatewayServer(options: {
     metrics,
     log,
     tracing: options.tracing ?? TRACING_OFF,
+    usage,
     // Ready means able to serve: a built configuration. A Redis outage is served degraded (no
     // cache, limits open, spend journaled), so it does not take the pod out of its Service.
     isReady: async () => view.populated,
@@ -116,6 +124,7 @@ export async function createGatewayServer(options: {
     // A last try: spend still journaled when the process stops is lost unless the store is back.
     await replayJournal()?.catch(() => {});
     if (journal.size > 0) log.error({ entries: journal.size }, 'stopping with spend still journaled');
+    await usage.close();
     await semantic?.close();
     await mirror.close();
     await upstream.close();

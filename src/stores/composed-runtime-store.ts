@@ -12,6 +12,7 @@ import type {
   RuntimeRevocations,
   RuntimeSemanticIndex,
   RuntimeStore,
+  RuntimeUsage,
 } from './types.ts';
 
 /** A method's arguments as RuntimeStore declares them, passed on as given. */
@@ -24,6 +25,7 @@ export interface RuntimeStoreDomains {
   cache: RuntimeResponseCache;
   locks: RuntimeLocks;
   semantic: RuntimeSemanticIndex;
+  usage: RuntimeUsage;
 }
 
 export abstract class ComposedRuntimeStore implements RuntimeStore {
@@ -33,6 +35,7 @@ export abstract class ComposedRuntimeStore implements RuntimeStore {
   readonly #cache: RuntimeResponseCache;
   readonly #locks: RuntimeLocks;
   readonly #semantic: RuntimeSemanticIndex;
+  readonly #usage: RuntimeUsage;
 
   protected constructor(domains: RuntimeStoreDomains) {
     this.#counters = domains.counters;
@@ -41,6 +44,15 @@ export abstract class ComposedRuntimeStore implements RuntimeStore {
     this.#cache = domains.cache;
     this.#locks = domains.locks;
     this.#semantic = domains.semantic;
+    this.#usage = domains.usage;
+  }
+
+  recordUsage(...args: Args<'recordUsage'>) {
+    return this.#usage.recordUsage(...args);
+  }
+
+  readUsage(...args: Args<'readUsage'>) {
+    return this.#usage.readUsage(...args);
   }
 
   abstract ping(): Promise<boolean>;

@@ -7,6 +7,7 @@
  * whole cache are memory only. Everything that expires is dropped lazily on read, by an unref'd
  * sweep, and on load.
  */
+
 import { ComposedRuntimeStore } from './composed-runtime-store.ts';
 import { DEFAULT_MAX_CACHE_BYTES } from './memory-cache.ts';
 import { MemoryAuditLog } from './memory-runtime/audit-log.ts';
@@ -16,6 +17,7 @@ import { PersistedStateFile, readPersistedState } from './memory-runtime/persist
 import { MemoryResponseCache } from './memory-runtime/response-cache.ts';
 import { MemoryRevocations } from './memory-runtime/revocations.ts';
 import { MemorySemanticIndex } from './memory-runtime/semantic-index.ts';
+import { MemoryUsage } from './memory-runtime/usage.ts';
 import { assertAuditLimit } from './runtime-records.ts';
 import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
 
@@ -45,6 +47,7 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
   readonly #cache: MemoryResponseCache;
   readonly #locks: MemoryLocks;
   readonly #semantic: MemorySemanticIndex;
+  readonly #usage: MemoryUsage;
   readonly #stateFile: PersistedStateFile | undefined;
   readonly #sweepTimer: NodeJS.Timeout;
   #closed = false;
@@ -82,7 +85,9 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
         }),
       });
     }
-    super({ counters, revocations, auditLog, cache, locks, semantic });
+    const usage = new MemoryUsage();
+    super({ counters, revocations, auditLog, cache, locks, semantic, usage });
+    this.#usage = usage;
     this.#counters = counters;
     this.#revocations = revocations;
     this.#cache = cache;
@@ -120,5 +125,6 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
     this.#semantic.sweep(now);
     this.#counters.sweep(now);
     this.#revocations.sweep(now);
+    this.#usage.sweep(now);
   }
 }

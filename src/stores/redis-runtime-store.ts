@@ -21,6 +21,7 @@ import { RedisLocks } from './redis-runtime/locks.ts';
 import { RedisResponseCache } from './redis-runtime/response-cache.ts';
 import { RedisRevocations } from './redis-runtime/revocations.ts';
 import { RedisSemanticIndex } from './redis-runtime/semantic-index.ts';
+import { RedisUsage } from './redis-runtime/usage.ts';
 import { assertAuditLimit } from './runtime-records.ts';
 import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
 
@@ -53,6 +54,7 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
       cache,
       locks: new RedisLocks(connection),
       semantic: new RedisSemanticIndex(connection),
+      usage: new RedisUsage(connection),
     });
     this.#client = connection.client;
     this.#keys = connection.keys;

@@ -161,10 +161,47 @@ export interface RuntimeStore {
    */
   scanSemanticCandidates(bucket: string, dimensions: number, depth: number): Promise<SemanticCandidate[]>;
 
+  /**
+   * Adds one request's usage to a rolled-up cell: per scope (`<tenant>/<workspace>`), UTC day
+   * (`YYYY-MM-DD`) and cell (model, key, token and Connection, see usage-cells.ts); the day's
+   * cells expire `ttlSeconds` after their last change (the retention). Never one row per request.
+   */
+  recordUsage(
+    scopeId: string,
+    day: string,
+    cell: string,
+    deltas: UsageTotals,
+    ttlSeconds: number,
+  ): Promise<void>;
+  /** The cells of a scope for each of `days`: day → cell → totals (days with none left out). */
+  readUsage(scopeId: string, days: readonly string[]): Promise<Map<string, Map<string, UsageTotals>>>;
+
   /** Whether the backend answers (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** A usage cell's totals (and a request's deltas to it). */
+export interface UsageTotals {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  costMicros: number;
+  cacheHits: number;
+  /** What the cache hits would have cost. */
+  savedMicros: number;
+}
+
+export const USAGE_FIELDS = [
+  'requests',
+  'inputTokens',
+  'outputTokens',
+  'costMicros',
+  'cacheHits',
+  'savedMicros',
+] as const;
+
+export type RuntimeUsage = Pick<RuntimeStore, 'recordUsage' | 'readUsage'>;
 
 /**
  * The runtime store's domains, each a slice of RuntimeStore. Both stores are built from one

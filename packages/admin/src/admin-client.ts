@@ -32,6 +32,8 @@ import type {
   PurgeResult,
   RevalidateResult,
   Tenant,
+  UsageDimension,
+  UsageReport,
   Workspace,
 } from './types.ts';
 import {
@@ -187,6 +189,17 @@ export class AdminClient {
   /** The tenant's control-plane mutations, newest first (`limit` 1-500, default 50; `before`: an entry id). */
   listAuditLog(options: { limit?: number; before?: string } = {}, call?: CallOptions): Promise<AuditEntry[]> {
     return this.#field(Documents.AuditLogDocument, options, call);
+  }
+
+  /**
+   * A workspace's usage over UTC days (`from`, `to` as YYYY-MM-DD, both included), summed by the
+   * dimensions named (`MODEL`, `KEY`, `TOKEN`, `CONNECTION`, `DAY`); needs `billing:read`.
+   */
+  usage(
+    input: { workspaceId: string; from: string; to: string; groupBy?: UsageDimension[] },
+    call?: CallOptions,
+  ): Promise<UsageReport> {
+    return this.#field(Documents.UsageDocument, input, call);
   }
 
   // Ephemeral tokens (`tokens:mint`).

@@ -96,6 +96,17 @@ export const AuditLogDocument = defineDocument<Operations.AuditLogQuery, Operati
   }`,
 );
 
+export const UsageDocument = defineDocument<Operations.UsageQuery, Operations.UsageQueryVariables>(
+  /* GraphQL */ `
+  query Usage($workspaceId: String!, $from: String!, $to: String!, $groupBy: [UsageDimension!]) {
+    usage(workspaceId: $workspaceId, from: $from, to: $to, groupBy: $groupBy) {
+      workspaceId from to groupBy
+      rows { day model keyId tokenId connection requests inputTokens outputTokens costMicros cacheHits savedMicros }
+      total { requests inputTokens outputTokens costMicros cacheHits savedMicros }
+    }
+  }`,
+);
+
 // Personal access tokens and provisioning keys.
 
 export const PatsDocument = defineDocument<Operations.PatsQuery, Operations.PatsQueryVariables>(
@@ -299,6 +310,7 @@ export const CONTROL_PLANE_DOCUMENTS = [
   RenameWorkspaceDocument,
   BalanceDocument,
   AuditLogDocument,
+  UsageDocument,
   PatsDocument,
   CreatePatDocument,
   RevokePatDocument,

@@ -19,6 +19,8 @@ export type Workspace = Operations.WorkspacesQuery['workspaces'][number];
 export type Balance = Operations.BalanceFieldsFragment;
 /** One control-plane mutation of the tenant: who, what, when, outcome (never a secret). */
 export type AuditEntry = Operations.AuditLogQuery['auditLog'][number];
+export type UsageReport = Operations.UsageQuery['usage'];
+export type UsageDimension = Operations.UsageDimension;
 /** A personal access token, without its secret (`keyHint` is `tt_pat_…abcd`). */
 export type Pat = Operations.PatFieldsFragment;
 /** A new PAT: `token` is shown once, never again. */

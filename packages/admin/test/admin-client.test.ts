@@ -47,6 +47,13 @@ const CASES: [string, Call, string, Record<string, unknown>, string][] = [
   ['getBalance', (c) => c.getBalance(), 'Balance', {}, 'balance'],
   ['listAuditLog', (c) => c.listAuditLog({ limit: 5 }), 'AuditLog', { limit: 5 }, 'auditLog'],
   [
+    'usage',
+    (c) => c.usage({ workspaceId: 'w1', from: '2026-11-01', to: '2026-11-30', groupBy: ['MODEL'] }),
+    'Usage',
+    { workspaceId: 'w1', from: '2026-11-01', to: '2026-11-30', groupBy: ['MODEL'] },
+    'usage',
+  ],
+  [
     'mintEphemeralToken',
     (c) =>
       c.mintEphemeralToken({

@@ -10,6 +10,7 @@ import { credentialResolvers, credentialTypeDefs } from './credentials.ts';
 import { keyResolvers, keyTypeDefs } from './keys.ts';
 import { tenancyResolvers, tenancyTypeDefs } from './tenancy.ts';
 import { tokenResolvers, tokenTypeDefs } from './tokens.ts';
+import { usageResolvers, usageTypeDefs } from './usage.ts';
 
 /** Domain modules of `/graphql` (the admin API is a schema of its own: admin.ts). */
 const MODULES = [
@@ -20,6 +21,7 @@ const MODULES = [
   { typeDefs: keyTypeDefs, resolvers: keyResolvers },
   { typeDefs: cacheTypeDefs, resolvers: cacheResolvers },
   { typeDefs: credentialTypeDefs, resolvers: credentialResolvers },
+  { typeDefs: usageTypeDefs, resolvers: usageResolvers },
 ];
 
 export function buildControlPlaneSchema(): GraphQLSchema {

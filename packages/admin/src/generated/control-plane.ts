@@ -42,6 +42,13 @@ export type ProviderCredentialKind =
   | 'vertex'
   | 'openaiCompatible';
 
+export type UsageDimension =
+  | 'MODEL'
+  | 'KEY'
+  | 'TOKEN'
+  | 'CONNECTION'
+  | 'DAY';
+
 export type TenantQueryVariables = Exact<{
   withBalances?: boolean | null | undefined;
 }>;
@@ -86,6 +93,16 @@ export type AuditLogQueryVariables = Exact<{
 
 
 export type AuditLogQuery = { auditLog: Array<{ id: string, at: string, actor: string, operation: string, target: string, outcome: string, message: string | null }> };
+
+export type UsageQueryVariables = Exact<{
+  workspaceId: string;
+  from: string;
+  to: string;
+  groupBy?: Array<UsageDimension> | null | undefined;
+}>;
+
+
+export type UsageQuery = { usage: { workspaceId: string, from: string, to: string, groupBy: Array<UsageDimension>, rows: Array<{ day: string | null, model: string | null, keyId: string | null, tokenId: string | null, connection: string | null, requests: number, inputTokens: number, outputTokens: number, costMicros: number, cacheHits: number, savedMicros: number }>, total: { requests: number, inputTokens: number, outputTokens: number, costMicros: number, cacheHits: number, savedMicros: number } } };
 
 export type PatsQueryVariables = Exact<{ [key: string]: never; }>;
 

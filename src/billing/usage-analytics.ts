@@ -1,0 +1,168 @@
+/**
+ * Usage analytics: each answered request, a cache hit included, adds to one rolled-up
+ * cell of the runtime store: its workspace, its UTC day, and the cell of (model, key, token,
+ * Connection). The control plane's `usage` query sums cells by the dimensions asked for. No
+ * per-request row is ever kept; a workspace's day holds one cell per combination actually used.
+ */
+import type { Principal } from '../auth/principal.ts';
+import { cacheScopeId } from '../cache/cache-key.ts';
+import type { Logger } from '../observability/logger.ts';
+import { isUnavailability } from '../stores/store-breaker.ts';
+import { type RuntimeStore, USAGE_FIELDS, type UsageTotals } from '../stores/types.ts';
+
+const SEPARATOR = '\u001f';
+
+/** What a cell is made of; '' where the request had none (no token, no Connection). */
+export interface UsageCell {
+  model: string;
+  keyId: string;
+  tokenId: string;
+  connection: string;
+}
+
+export function encodeCell(cell: UsageCell): string {
+  return [cell.model, cell.keyId, cell.tokenId, cell.connection].join(SEPARATOR);
+}
+
+export function decodeCell(encoded: string): UsageCell {
+  const [model = '', keyId = '', tokenId = '', connection = ''] = encoded.split(SEPARATOR);
+  return { model, keyId, tokenId, connection };
+}
+
+/** `YYYY-MM-DD` of a time, in UTC. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export interface UsageRecorderOptions {
+  runtime: RuntimeStore;
+  log: Logger;
+  /** How long a day's cells are kept (USAGE_RETENTION_DAYS). */
+  retentionDays: number;
+  /** How often what was recorded is added to the store (USAGE_FLUSH_INTERVAL_MS). */
+  flushIntervalMs: number;
+  /** Cells held between flushes at most (a change to one more is dropped and counted). Default 100,000. */
+  maxCells?: number;
+}
+
+/** What one request adds. */
+export interface RequestUsage {
+  principal: Principal;
+  /** The model as the client named it. */
+  model: string;
+  connectionSlug: string | undefined;
+  inputTokens: number;
+  outputTokens: number;
+  costMicros: number;
+  /** A cache hit: what the cached answer cost when it was made. */
+  savedMicros?: number;
+}
+
+interface Pending {
+  scopeId: string;
+  day: string;
+  cell: string;
+  totals: UsageTotals;
+}
+
+const zero = (): UsageTotals => ({
+  requests: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  costMicros: 0,
+  cacheHits: 0,
+  savedMicros: 0,
+});
+
+/**
+ * Sums requests per cell in the process and adds the sums to the store every `flushIntervalMs`
+ * (one write per cell, not per request: the request path never waits on analytics, and a busy
+ * gateway sends a few cells a second). A flush the store cannot take is kept for the next one. At
+ * most the last interval is lost if the process dies.
+ */
+export class UsageRecorder {
+  readonly #options: UsageRecorderOptions;
+  #pending = new Map<string, Pending>();
+  readonly #timer: NodeJS.Timeout;
+  #warnedAt = Number.NEGATIVE_INFINITY;
+  #flushing: Promise<void> | undefined;
+  /** Changes dropped because too many cells were waiting. */
+  dropped = 0;
+
+  constructor(options: UsageRecorderOptions) {
+    this.#options = options;
+    this.#timer = setInterval(() => void this.flush(), options.flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  record(usage: RequestUsage): void {
+    const { principal } = usage;
+    const scopeId = cacheScopeId(principal.tenantId, principal.workspaceId);
+    const day = utcDay(Date.now());
+    const cell = encodeCell({
+      model: usage.model,
+      keyId: principal.keyId,
+      tokenId: principal.token?.jti ?? '',
+      connection: usage.connectionSlug ?? '',
+    });
+    const key = `${scopeId}\u0000${day}\u0000${cell}`;
+    let pending = this.#pending.get(key);
+    if (pending === undefined) {
+      if (this.#pending.size >= (this.#options.maxCells ?? 100_000)) {
+        this.dropped += 1;
+        return;
+      }
+      pending = { scopeId, day, cell, totals: zero() };
+      this.#pending.set(key, pending);
+    }
+    const totals = pending.totals;
+    totals.requests += 1;
+    totals.inputTokens += usage.inputTokens;
+    totals.outputTokens += usage.outputTokens;
+    totals.costMicros += usage.costMicros;
+    if (usage.savedMicros !== undefined) {
+      totals.cacheHits += 1;
+      totals.savedMicros += usage.savedMicros;
+    }
+  }
+
+  /** Adds what was recorded to the store; resolves when done (a failure keeps it for the next flush). */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#flushAll().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush();
+  }
+
+  async #flushAll(): Promise<void> {
+    if (this.#pending.size === 0) return;
+    const batch = this.#pending;
+    this.#pending = new Map();
+    const ttlSeconds = this.#options.retentionDays * 86_400;
+    const results = await Promise.allSettled(
+      [...batch.values()].map((entry) =>
+        this.#options.runtime.recordUsage(entry.scopeId, entry.day, entry.cell, entry.totals, ttlSeconds),
+      ),
+    );
+    let failure: unknown;
+    [...batch].forEach(([key, entry], index) => {
+      const result = results[index];
+      if (result?.status !== 'rejected') return;
+      failure ??= result.reason;
+      // Kept for the next flush, added to what came meanwhile.
+      const current = this.#pending.get(key);
+      if (current === undefined) this.#pending.set(key, entry);
+      else for (const field of USAGE_FIELDS) current.totals[field] += entry.totals[field];
+    });
+    if (failure === undefined || isUnavailability(failure)) return;
+    const now = Date.now();
+    if (now - this.#warnedAt < 60_000) return;
+    this.#warnedAt = now;
+    this.#options.log.warn({ err: failure }, 'recording usage analytics failed; kept for the next flush');
+  }
+}
