@@ -119,7 +119,7 @@ function describeUsage(name: string, env: () => Record<string, string>) {
         { parent: researchKeyId },
       );
       if (minted.errors !== undefined) throw new Error(JSON.stringify(minted.errors));
-      const { token, jti } = minted.data?.mintEphemeralToken as { token: string; jti: string };
+      const { token, jti } = (minted.data?.mintEphemeralToken ?? {}) as { token: string; jti: string };
       expect((await ask(token, 'token question')).status).toBe(200);
       await expect
         .poll(
