@@ -8,7 +8,7 @@ import type { Principal } from '../auth/principal.ts';
 import { cacheScopeId } from '../cache/cache-key.ts';
 import type { Logger } from '../observability/logger.ts';
 import { isUnavailability } from '../stores/store-breaker.ts';
-import { type RuntimeStore, USAGE_FIELDS, type UsageTotals } from '../stores/types.ts';
+import { emptyUsageTotals, type RuntimeStore, USAGE_FIELDS, type UsageTotals } from '../stores/types.ts';
 
 const SEPARATOR = '\u001f';
 
@@ -65,15 +65,6 @@ interface Pending {
   totals: UsageTotals;
 }
 
-const zero = (): UsageTotals => ({
-  requests: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  costMicros: 0,
-  cacheHits: 0,
-  savedMicros: 0,
-});
-
 /**
  * Sums requests per cell in the process and adds the sums to the store every `flushIntervalMs`
  * (one write per cell, not per request: the request path never waits on analytics, and a busy
@@ -112,7 +103,7 @@ export class UsageRecorder {
         this.dropped += 1;
         return;
       }
-      pending = { scopeId, day, cell, totals: zero() };
+      pending = { scopeId, day, cell, totals: emptyUsageTotals() };
       this.#pending.set(key, pending);
     }
     const totals = pending.totals;

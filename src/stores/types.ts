@@ -201,6 +201,11 @@ export const USAGE_FIELDS = [
   'savedMicros',
 ] as const;
 
+/** Totals of nothing yet. */
+export function emptyUsageTotals(): UsageTotals {
+  return { requests: 0, inputTokens: 0, outputTokens: 0, costMicros: 0, cacheHits: 0, savedMicros: 0 };
+}
+
 export type RuntimeUsage = Pick<RuntimeStore, 'recordUsage' | 'readUsage'>;
 
 /**

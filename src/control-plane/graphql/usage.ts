@@ -6,7 +6,7 @@
  */
 import { decodeCell, type UsageCell } from '../../billing/usage-analytics.ts';
 import { cacheScopeId } from '../../cache/cache-key.ts';
-import { USAGE_FIELDS, type UsageTotals } from '../../stores/types.ts';
+import { emptyUsageTotals, USAGE_FIELDS, type UsageTotals } from '../../stores/types.ts';
 import { type ResolverContext, requirePermission, requireWorkspace, validationError } from './context.ts';
 
 export const usageTypeDefs = /* GraphQL */ `
@@ -63,15 +63,6 @@ function parseDay(value: string, name: string): number {
   return ms;
 }
 
-const zero = (): UsageTotals => ({
-  requests: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  costMicros: 0,
-  cacheHits: 0,
-  savedMicros: 0,
-});
-
 export const usageResolvers = {
   Query: {
     usage: async (
@@ -95,7 +86,7 @@ export const usageResolvers = {
         days,
       );
       const groups = new Map<string, { key: Partial<UsageCell> & { day?: string }; totals: UsageTotals }>();
-      const total = zero();
+      const total = emptyUsageTotals();
       for (const [day, cells] of cellsByDay) {
         for (const [encoded, totals] of cells) {
           const cell = decodeCell(encoded);
@@ -108,7 +99,7 @@ export const usageResolvers = {
           const id = JSON.stringify(key);
           let group = groups.get(id);
           if (group === undefined) {
-            group = { key, totals: zero() };
+            group = { key, totals: emptyUsageTotals() };
             groups.set(id, group);
           }
           for (const field of USAGE_FIELDS) {

@@ -2,7 +2,7 @@
  * The memory runtime store's usage analytics: rolled-up cells per scope and UTC day, dropped once
  * their retention has passed. Memory only, like the cache: a standalone restart starts them afresh.
  */
-import { type RuntimeUsage, USAGE_FIELDS, type UsageTotals } from '../types.ts';
+import { emptyUsageTotals, type RuntimeUsage, USAGE_FIELDS, type UsageTotals } from '../types.ts';
 
 interface Day {
   cells: Map<string, UsageTotals>;
@@ -29,7 +29,7 @@ export class MemoryUsage implements RuntimeUsage {
     entry.expiresAt = Date.now() + ttlSeconds * 1000;
     let totals = entry.cells.get(cell);
     if (totals === undefined) {
-      totals = { requests: 0, inputTokens: 0, outputTokens: 0, costMicros: 0, cacheHits: 0, savedMicros: 0 };
+      totals = emptyUsageTotals();
       entry.cells.set(cell, totals);
     }
     for (const field of USAGE_FIELDS) totals[field] += deltas[field];

@@ -5,7 +5,7 @@
  * hash expiring after the retention.
  */
 import { RedisScript } from '../redis-script.ts';
-import { type RuntimeUsage, USAGE_FIELDS, type UsageTotals } from '../types.ts';
+import { emptyUsageTotals, type RuntimeUsage, USAGE_FIELDS, type UsageTotals } from '../types.ts';
 import type { RedisRuntimeConnection } from './connection.ts';
 
 /** KEYS[1] the day's hash; ARGV[1] the cell, ARGV[2] the TTL in seconds, ARGV[3..8] the deltas. */
@@ -60,14 +60,7 @@ export class RedisUsage implements RuntimeUsage {
         if (which === undefined) continue;
         let totals = cells.get(cell);
         if (totals === undefined) {
-          totals = {
-            requests: 0,
-            inputTokens: 0,
-            outputTokens: 0,
-            costMicros: 0,
-            cacheHits: 0,
-            savedMicros: 0,
-          };
+          totals = emptyUsageTotals();
           cells.set(cell, totals);
         }
         totals[which] = Number(raw);
