@@ -33,7 +33,7 @@ export async function startControlPlane(
   const { encryptionKey } = settings;
   const view = await ConfigView.start(stores.config);
   const resources = new KubernetesResources({ fieldManager: 'inference-gateway-controlplane', log });
-  const tracing = startTracing(process.env, 'controlplane', log);
+  const tracing = await startTracing(process.env, 'controlplane', log);
   const app = await buildControlPlaneApp({
     log,
     tracing,

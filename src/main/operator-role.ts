@@ -65,7 +65,7 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
     throw new SettingsError(
       'the operator role needs SERVICE_ENCRYPTION_KEY or SERVICE_ENCRYPTION_KEY_FILE (32 bytes, hex or base64)',
     );
-  const tracing = startTracing(process.env, 'operator', log);
+  const tracing = await startTracing(process.env, 'operator', log);
   let handle: OperatorHandle | undefined;
   const metrics = createOperatorMetrics(
     () => handle?.health() ?? { leader: false, synced: false, queued: 0 },

@@ -72,7 +72,7 @@ export async function startStandalone(
   await revocations.start();
   const ephemeral = new TokenVerifier(settings.tokenSigningKeys, view, revocations);
   // One tracer provider for both apps; the gateway's close flushes it.
-  const tracing = startTracing(process.env, 'standalone', log);
+  const tracing = await startTracing(process.env, 'standalone', log);
   const gateway = await createGatewayServer({
     settings,
     view,

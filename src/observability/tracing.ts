@@ -20,17 +20,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  type Sampler,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import type { Sampler } from '@opentelemetry/sdk-trace';
 import type { Logger } from './logger.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -70,8 +60,11 @@ export function tracingRequested(env: Env): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
+type SdkTrace = typeof import('@opentelemetry/sdk-trace');
+
 /** OTEL_TRACES_SAMPLER (default parentbased_always_on) with its OTEL_TRACES_SAMPLER_ARG ratio. */
-function samplerOf(env: Env): Sampler {
+function samplerOf(env: Env, sdk: SdkTrace): Sampler {
+  const { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } = sdk;
   const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
   const bounded = Number.isFinite(ratio) ? Math.min(Math.max(ratio, 0), 1) : 1;
   switch (env.OTEL_TRACES_SAMPLER?.trim().toLowerCase()) {
@@ -102,9 +95,19 @@ const positive = (raw: string | undefined, fallback: number) => {
   return Number.isSafeInteger(value) && value > 0 ? value : fallback;
 };
 
-/** Starts tracing for one role of the service when the environment asks for it. */
-export function startTracing(env: Env, role: string, log: Logger): Tracing {
+/**
+ * Starts tracing for one role of the service when the environment asks for it. The SDK and the
+ * exporter (about 10 MB resident) are loaded only then.
+ */
+export async function startTracing(env: Env, role: string, log: Logger): Promise<Tracing> {
   if (!tracingRequested(env)) return TRACING_OFF;
+  const [sdk, { OTLPTraceExporter }, { detectResources, envDetector, resourceFromAttributes }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+    ]);
+  const { BatchSpanProcessor, TracerProvider } = sdk;
   const resource = resourceFromAttributes({
     'service.name': env.OTEL_SERVICE_NAME?.trim() || 'inference-gateway',
     'service.namespace': 'inference-gateway',
@@ -112,7 +115,7 @@ export function startTracing(env: Env, role: string, log: Logger): Tracing {
   }).merge(detectResources({ detectors: [envDetector] }));
   const provider = new TracerProvider({
     resource,
-    sampler: samplerOf(env),
+    sampler: samplerOf(env, sdk),
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter({ url: tracesUrl(env) }),

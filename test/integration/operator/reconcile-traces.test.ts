@@ -20,7 +20,7 @@ describe.runIf(operatorSuitesAvailable())('reconcile traces', () => {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    tracing = startTracing(
+    tracing = await startTracing(
       { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '20' },
       'operator',
       createLogger('silent', 'tracing'),
