@@ -97,7 +97,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
     const parsed = validateInferenceBody(request.body, operation);
     facts.requestModel = parsed.model;
     facts.stream = parsed.stream;
-    if (requestTrace !== undefined) {
+    if (requestTrace?.recording === true) {
       requestTrace.span.updateName(`${facts.operation} ${parsed.model}`);
       if (deps.settings.traceContent) {
         const input = JSON.stringify(parsed.body.messages ?? parsed.body.input ?? null);
@@ -257,8 +257,11 @@ async function forward(
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  // The upstream call's span; its context goes upstream as `traceparent`.
-  const upstreamSpan = forwarding.trace?.startChild(
+  // The upstream call's span; its context goes upstream as `traceparent`. A request sampled out
+  // passes its (unsampled) context on without a span of its own.
+  const requestTrace = forwarding.trace;
+  if (requestTrace !== undefined && !requestTrace.recording) injectContext(requestTrace.span, headers);
+  const upstreamSpan = (requestTrace?.recording === true ? requestTrace : undefined)?.startChild(
     `${forwarding.facts.operation} ${route.upstreamModel}`,
     {
       'gen_ai.operation.name': forwarding.facts.operation,
@@ -329,7 +332,7 @@ async function replyWithJson(
   // One round trip after the upstream call: the debit, the settlements and the cache write together.
   const accounted = forwarding.account(answer.usage, answer.text.length);
   recordUsage(forwarding, accounted.usage, accounted.costMicros, deps);
-  if (forwarding.trace !== undefined) {
+  if (forwarding.trace?.recording === true) {
     const model = answerModel(answer.text);
     if (model !== undefined) forwarding.facts.responseModel = model;
     if (deps.settings.traceContent)

@@ -130,7 +130,7 @@ export function createRequestObserver(options: RequestObserverOptions) {
     if (requestTrace !== undefined) {
       request.trace = undefined;
       const span = requestTrace.span;
-      if (facts !== undefined) span.setAttributes(spanAttributes(facts));
+      if (facts !== undefined && requestTrace.recording) span.setAttributes(spanAttributes(facts));
       span.setAttribute('http.response.status_code', status);
       if (facts?.errorCode !== undefined) span.setAttribute('error.type', facts.errorCode);
       if (status >= 500)

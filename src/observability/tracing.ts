@@ -159,12 +159,15 @@ export function recordFailure(span: Span, error: unknown): void {
  */
 export class RequestTrace {
   readonly span: Span;
+  /** Sampled: its spans are recorded and exported. A request sampled out gets no child spans at all. */
+  readonly recording: boolean;
   readonly #tracer: Tracer;
   readonly #context: Context;
 
   constructor(tracer: Tracer, name: string, parent: Context, attributes: Attributes) {
     this.#tracer = tracer;
     this.span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+    this.recording = this.span.isRecording();
     this.#context = trace.setSpan(parent, this.span);
   }
 
@@ -201,5 +204,5 @@ export function traced<T>(
   name: string,
   work: () => Promise<T>,
 ): Promise<T> {
-  return requestTrace === undefined ? work() : requestTrace.step(name, work);
+  return requestTrace?.recording === true ? requestTrace.step(name, work) : work();
 }

@@ -220,3 +220,22 @@ describe('traces over OTLP/HTTP', () => {
       expect(exported).not.toContain(text);
   });
 });
+
+describe('a request the caller’s trace did not sample', () => {
+  it('exports no span of it, and passes the unsampled context upstream', async () => {
+    const trace = 'eeee1111eeee1111eeee1111eeee1111';
+    const before = receiver.spans.length;
+    const response = await ask('not sampled', { traceparent: `00-${trace}-${CALLER_SPAN}-00` });
+    expect(response.status).toBe(200);
+    await response.text();
+    // The upstream still sees the trace, flagged unsampled, so that its own sampler agrees.
+    expect(String(openai.requests.at(-1)?.headers.traceparent)).toMatch(
+      new RegExp(`^00-${trace}-[0-9a-f]{16}-00$`),
+    );
+    // A later sampled request's spans arrive; none of this trace's ever do.
+    const marker = 'ffff2222ffff2222ffff2222ffff2222';
+    await (await ask('sampled', { traceparent: `00-${marker}-${CALLER_SPAN}-01` })).text();
+    await receiver.waitFor((all) => all.some((span) => span.traceId === marker && span.kind === SERVER));
+    expect(receiver.spans.slice(before).some((span) => span.traceId === trace)).toBe(false);
+  });
+});
