@@ -79,6 +79,8 @@ export class UsageRecorder {
   #flushing: Promise<void> | undefined;
   /** Changes dropped because too many cells were waiting. */
   dropped = 0;
+  #day = '';
+  #dayEndsAt = 0;
 
   constructor(options: UsageRecorderOptions) {
     this.#options = options;
@@ -89,13 +91,8 @@ export class UsageRecorder {
   record(usage: RequestUsage): void {
     const { principal } = usage;
     const scopeId = cacheScopeId(principal.tenantId, principal.workspaceId);
-    const day = utcDay(Date.now());
-    const cell = encodeCell({
-      model: usage.model,
-      keyId: principal.keyId,
-      tokenId: principal.token?.jti ?? '',
-      connection: usage.connectionSlug ?? '',
-    });
+    const day = this.#today();
+    const cell = `${usage.model}${SEPARATOR}${principal.keyId}${SEPARATOR}${principal.token?.jti ?? ''}${SEPARATOR}${usage.connectionSlug ?? ''}`;
     const key = `${scopeId}\u0000${day}\u0000${cell}`;
     let pending = this.#pending.get(key);
     if (pending === undefined) {
@@ -115,6 +112,16 @@ export class UsageRecorder {
       totals.cacheHits += 1;
       totals.savedMicros += usage.savedMicros;
     }
+  }
+
+  /** Today's UTC day, formatted once a day rather than per request. */
+  #today(): string {
+    const now = Date.now();
+    if (now >= this.#dayEndsAt) {
+      this.#day = utcDay(now);
+      this.#dayEndsAt = (Math.floor(now / 86_400_000) + 1) * 86_400_000;
+    }
+    return this.#day;
   }
 
   /** Adds what was recorded to the store; resolves when done (a failure keeps it for the next flush). */

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../auth/principal.ts';
+import { createLogger } from '../observability/logger.ts';
+import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
+import { decodeCell, encodeCell, UsageRecorder, utcDay } from './usage-analytics.ts';
+
+const principal = (jti?: string): Principal => ({
+  kind: jti === undefined ? 'api-key' : 'ephemeral',
+  tenantId: 't1',
+  workspaceId: 'w1',
+  keyId: 'k1',
+  grants: new Set(['chat:write']),
+  ...(jti === undefined
+    ? {}
+    : {
+        token: {
+          jti,
+          routes: new Set(['chat']),
+          models: new Set<string>(),
+          expiresAtMs: Date.now() + 60_000,
+        },
+      }),
+});
+
+describe('UsageRecorder', () => {
+  it('sums requests per cell in the process and adds the sums to the store when flushed', async () => {
+    const runtime = new MemoryRuntimeStore();
+    const recorder = new UsageRecorder({
+      runtime,
+      log: createLogger('silent', 'usage'),
+      retentionDays: 1,
+      flushIntervalMs: 3_600_000,
+    });
+    const base = { model: 'openai/gpt-4o', connectionSlug: undefined, inputTokens: 10, outputTokens: 5 };
+    recorder.record({ ...base, principal: principal(), costMicros: 100 });
+    recorder.record({ ...base, principal: principal(), costMicros: 100 });
+    recorder.record({
+      ...base,
+      principal: principal(),
+      inputTokens: 0,
+      outputTokens: 0,
+      costMicros: 0,
+      savedMicros: 100,
+    });
+    recorder.record({ ...base, principal: principal('tok-1'), connectionSlug: 'mine', costMicros: 40 });
+    const today = utcDay(Date.now());
+    expect((await runtime.readUsage('t1/w1', [today])).size).toBe(0);
+    await recorder.close();
+
+    const cells = (await runtime.readUsage('t1/w1', [today])).get(today);
+    const byKey = new Map(
+      [...(cells ?? new Map())].map(([cell, totals]) => [decodeCell(cell).tokenId, totals]),
+    );
+    expect(byKey.get('')).toEqual({
+      requests: 3,
+      inputTokens: 20,
+      outputTokens: 10,
+      costMicros: 200,
+      cacheHits: 1,
+      savedMicros: 100,
+    });
+    expect(byKey.get('tok-1')).toMatchObject({ requests: 1, costMicros: 40 });
+    const tokenCell = [...(cells?.keys() ?? [])].find(
+      (cell) => decodeCell(cell).tokenId === 'tok-1',
+    ) as string;
+    expect(decodeCell(tokenCell)).toEqual({
+      model: 'openai/gpt-4o',
+      keyId: 'k1',
+      tokenId: 'tok-1',
+      connection: 'mine',
+    });
+    expect(encodeCell(decodeCell(tokenCell))).toBe(tokenCell);
+    await runtime.close();
+  });
+});
