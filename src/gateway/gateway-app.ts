@@ -73,6 +73,11 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
   });
   registerDrain(app);
   registerClientDialect(app);
+  // Declared up front so that every request object has one shape (set per request further on).
+  app.decorateRequest('gatewayProvider', undefined);
+  app.decorateRequest('gatewayErrorCode', undefined);
+  app.decorateRequest('inference', undefined);
+  app.decorateRequest('trace', undefined);
   registerJsonBodyParser(app);
   await registerCors(app, deps.settings.corsOrigins);
 

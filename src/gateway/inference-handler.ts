@@ -216,7 +216,7 @@ export function createInferenceHandler(operation: Operation, deps: InferenceDeps
       };
       const forwarded = forward(request, reply, forwarding, parsed.stream, deps);
       // A stream's answer is out before its usage is known: the span and the log line wait for it.
-      facts.pending = forwarded;
+      if (parsed.stream) facts.pending = forwarded;
       const served = await forwarded;
       releaseRefreshLock();
       return served;

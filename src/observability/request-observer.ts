@@ -115,6 +115,8 @@ export function createRequestObserver(options: RequestObserverOptions) {
   // A request aborted by its client may be seen both by the close watch and by onResponse: once.
   const observed = new WeakSet<FastifyRequest>();
   return function observe(request: FastifyRequest, reply: FastifyReply, durationMs: number): void {
+    // Neither a span to end nor a line to write: the common case costs one check.
+    if (request.trace === undefined && accessLogSample <= 0) return;
     if (observed.has(request)) return;
     const pending = request.inference?.pending;
     if (pending !== undefined) {
