@@ -390,3 +390,16 @@ export function machineInfo() {
     loadAvgAtStart: os.loadavg().map((value) => Number(value.toFixed(2))),
   };
 }
+
+/** Runs a bench's main and exits: 0 when it finished, 1 with the error printed when it failed. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(
+        `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+      );
+      process.exit(1);
+    },
+  );
+}

@@ -25,6 +25,7 @@ import { DEFAULT_MAX_CACHE_BYTES } from '../src/stores/memory-cache.ts';
 import {
   BENCH_DIR,
   machineInfo,
+  runBench,
   startFake,
   startGatewayRole,
   startRedis,
@@ -402,12 +403,4 @@ async function main(): Promise<void> {
   process.stdout.write(report.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(
-      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -7,6 +7,7 @@
  * Options (flags or env): --quick (short segments), --profile (run the gateway under --cpu-prof and
  * print its hot spots), BENCH_SEGMENT_MS, BENCH_ROUNDS, BENCH_CONCURRENCY (e.g. "1,32").
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
@@ -24,6 +25,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { runBench } from './harness.ts';
 import { closedLoop, concatSamples, type LoadRequest, type Summary, summarise } from './load.ts';
 import { renderProfileSummary, summariseProfile } from './profile-summary.ts';
 
@@ -486,12 +488,4 @@ async function main(): Promise<void> {
   process.stdout.write(report.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(
-      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -44,6 +44,7 @@ import {
   f3,
   machineInfo,
   ROOT,
+  runBench,
   startBareForwarder,
   startFake,
   startGatewayRole,
@@ -760,12 +761,4 @@ async function main(): Promise<void> {
   process.stdout.write(report.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(
-      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -30,6 +30,7 @@ import {
   BENCH_DIR,
   f3,
   machineInfo,
+  runBench,
   startFake,
   startGatewayRole,
   startRedis,
@@ -744,12 +745,4 @@ async function main(): Promise<void> {
   process.stdout.write(report.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(
-      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -40,7 +40,7 @@ import {
   type Shape,
   type ShapedStream,
 } from './fake-providers.ts';
-import { BENCH_DIR, f3, machineInfo, ROOT, startStandalone, stopAll, table } from './harness.ts';
+import { BENCH_DIR, f3, machineInfo, ROOT, runBench, startStandalone, stopAll, table } from './harness.ts';
 import { concatSamples, type Summary, summarise } from './load.ts';
 
 const argv = new Set(process.argv.slice(2));
@@ -906,12 +906,4 @@ async function main(): Promise<void> {
   process.stdout.write(report.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(
-      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-    );
-    process.exit(1);
-  },
-);
+runBench(main);
