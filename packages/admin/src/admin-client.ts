@@ -6,8 +6,8 @@
  */
 import * as Documents from './documents.ts';
 import type { UpsertProviderCredentialMutationVariables } from './generated/control-plane.ts';
-import { type CallOptions, type ConnectionOptions, Transport } from './transport.ts';
-import type { TypedDocument } from './typed-document.ts';
+import { GraphQLEndpointClient } from './graphql-endpoint-client.ts';
+import type { CallOptions, ConnectionOptions } from './transport.ts';
 import type {
   ApiKey,
   AuditEntry,
@@ -129,66 +129,41 @@ function provisionedTenant(body: Record<string, unknown>): ProvisionedTenant {
  * const { token } = await admin.mintEphemeralToken({ parentKeyId, scopes: ['chat'], ttlSeconds: 600 });
  * ```
  */
-export class AdminClient {
-  readonly #transport: Transport;
-
+export class AdminClient extends GraphQLEndpointClient {
   constructor(options: AdminClientOptions) {
-    this.#transport = new Transport(options, options.token);
-  }
-
-  /** The control plane's base URL, as given (without a trailing slash). */
-  get url(): string {
-    return this.#transport.baseUrl;
-  }
-
-  /** Runs any typed `/graphql` document and resolves with its whole `data`. */
-  execute<Result, Variables>(
-    document: TypedDocument<Result, Variables>,
-    variables: Variables,
-    options?: CallOptions,
-  ): Promise<Result> {
-    return this.#transport.graphql('/graphql', document, variables, options);
-  }
-
-  async #field<Result, Variables>(
-    document: TypedDocument<Result, Variables>,
-    variables: Variables,
-    options: CallOptions | undefined,
-  ): Promise<Result[keyof Result]> {
-    const data = await this.execute(document, variables, options);
-    return data[document.rootField as keyof Result];
+    super(options, options.token, '/graphql');
   }
 
   // Tenant, workspaces, balance, audit log.
 
   /** The caller's tenant with its workspaces and children; `withBalances` adds balances (needs `billing:read`). */
   getTenant(options: { withBalances?: boolean } = {}, call?: CallOptions): Promise<Tenant> {
-    return this.#field(Documents.TenantDocument, { withBalances: options.withBalances ?? false }, call);
+    return this.field(Documents.TenantDocument, { withBalances: options.withBalances ?? false }, call);
   }
 
   /** The tenant's workspaces. */
   listWorkspaces(call?: CallOptions): Promise<Workspace[]> {
-    return this.#field(Documents.WorkspacesDocument, {}, call);
+    return this.field(Documents.WorkspacesDocument, {}, call);
   }
 
   /** Adds a workspace (`id` from the name when not given); in force on the gateway when it returns. Needs `workspaces:manage`. */
   createWorkspace(input: { name: string; id?: string }, call?: CallOptions): Promise<Workspace> {
-    return this.#field(Documents.CreateWorkspaceDocument, input, call);
+    return this.field(Documents.CreateWorkspaceDocument, input, call);
   }
 
   /** Renames a workspace. Needs `workspaces:manage`. */
   renameWorkspace(input: { id: string; name: string }, call?: CallOptions): Promise<Workspace> {
-    return this.#field(Documents.RenameWorkspaceDocument, input, call);
+    return this.field(Documents.RenameWorkspaceDocument, input, call);
   }
 
   /** The tenant's balance and platform spend, in USD micros. Needs `billing:read`. */
   getBalance(call?: CallOptions): Promise<Balance> {
-    return this.#field(Documents.BalanceDocument, {}, call);
+    return this.field(Documents.BalanceDocument, {}, call);
   }
 
   /** The tenant's control-plane mutations, newest first (`limit` 1-500, default 50; `before`: an entry id). */
   listAuditLog(options: { limit?: number; before?: string } = {}, call?: CallOptions): Promise<AuditEntry[]> {
-    return this.#field(Documents.AuditLogDocument, options, call);
+    return this.field(Documents.AuditLogDocument, options, call);
   }
 
   /**
@@ -199,31 +174,31 @@ export class AdminClient {
     input: { workspaceId: string; from: string; to: string; groupBy?: UsageDimension[] },
     call?: CallOptions,
   ): Promise<UsageReport> {
-    return this.#field(Documents.UsageDocument, input, call);
+    return this.field(Documents.UsageDocument, input, call);
   }
 
   // Ephemeral tokens (`tokens:mint`).
 
   /** Mints a short-lived token (`tt_ev_...`) from a workspace key: at least one scope, `ttlSeconds` 1-86400. */
   mintEphemeralToken(input: MintEphemeralTokenInput, call?: CallOptions): Promise<EphemeralToken> {
-    return this.#field(Documents.MintEphemeralTokenDocument, { input }, call);
+    return this.field(Documents.MintEphemeralTokenDocument, { input }, call);
   }
 
   /** Revokes one token by its `jti`; denied from the next request. */
   revokeEphemeralToken(jti: string, call?: CallOptions): Promise<boolean> {
-    return this.#field(Documents.RevokeEphemeralTokenDocument, { jti }, call);
+    return this.field(Documents.RevokeEphemeralTokenDocument, { jti }, call);
   }
 
   /** Revokes every token of a workspace key issued before this call; later ones are unaffected. */
   revokeEphemeralTokensForKey(parentKeyId: string, call?: CallOptions): Promise<boolean> {
-    return this.#field(Documents.RevokeEphemeralTokensForKeyDocument, { parentKeyId }, call);
+    return this.field(Documents.RevokeEphemeralTokensForKeyDocument, { parentKeyId }, call);
   }
 
   // Workspace API keys (`keys:manage`).
 
   /** The tenant's workspace API keys (of one workspace with `workspaceId`), without secrets. */
   listApiKeys(options: { workspaceId?: string } = {}, call?: CallOptions): Promise<ApiKey[]> {
-    return this.#field(Documents.ApiKeysDocument, options, call);
+    return this.field(Documents.ApiKeysDocument, options, call);
   }
 
   /** Creates a workspace API key (grants default to `chat:write` and `embed`); the key is returned once and works when this returns. */
@@ -232,7 +207,7 @@ export class AdminClient {
     call?: CallOptions,
   ): Promise<CreatedApiKey> {
     const { workspaceId, grants } = input;
-    return this.#field(
+    return this.field(
       Documents.CreateApiKeyDocument,
       { workspaceId, ...(grants === undefined ? {} : { grants: [...grants] }) },
       call,
@@ -241,14 +216,14 @@ export class AdminClient {
 
   /** Revokes a workspace key and every ephemeral token minted from it. */
   revokeApiKey(id: string, call?: CallOptions): Promise<boolean> {
-    return this.#field(Documents.RevokeApiKeyDocument, { id }, call);
+    return this.field(Documents.RevokeApiKeyDocument, { id }, call);
   }
 
   // Personal access tokens (`pats:manage`).
 
   /** The tenant's PATs, without secrets. */
   listPats(call?: CallOptions): Promise<Pat[]> {
-    return this.#field(Documents.PatsDocument, {}, call);
+    return this.field(Documents.PatsDocument, {}, call);
   }
 
   /** Creates a PAT with some of the caller's own permissions (never more); the token is returned once. */
@@ -256,36 +231,36 @@ export class AdminClient {
     input: { permissions: readonly (PatPermission | (string & {}))[]; name?: string },
     call?: CallOptions,
   ): Promise<CreatedPat> {
-    return this.#field(Documents.CreatePatDocument, { ...input, permissions: [...input.permissions] }, call);
+    return this.field(Documents.CreatePatDocument, { ...input, permissions: [...input.permissions] }, call);
   }
 
   /** Revokes a PAT; it stops working when this returns. */
   revokePat(id: string, call?: CallOptions): Promise<boolean> {
-    return this.#field(Documents.RevokePatDocument, { id }, call);
+    return this.field(Documents.RevokePatDocument, { id }, call);
   }
 
   // Provisioning keys (`provisioning:manage`, top-level tenants only).
 
   /** The tenant's provisioning keys, without secrets. */
   listProvisioningKeys(call?: CallOptions): Promise<ProvisioningKey[]> {
-    return this.#field(Documents.ProvisioningKeysDocument, {}, call);
+    return this.field(Documents.ProvisioningKeysDocument, {}, call);
   }
 
   /** Creates a provisioning key (`tt_prov_...`) for `provisionTenant`; the key is returned once. */
   createProvisioningKey(input: { name?: string } = {}, call?: CallOptions): Promise<CreatedProvisioningKey> {
-    return this.#field(Documents.CreateProvisioningKeyDocument, input, call);
+    return this.field(Documents.CreateProvisioningKeyDocument, input, call);
   }
 
   /** Revokes a provisioning key; it stops working when this returns. */
   revokeProvisioningKey(id: string, call?: CallOptions): Promise<boolean> {
-    return this.#field(Documents.RevokeProvisioningKeyDocument, { id }, call);
+    return this.field(Documents.RevokeProvisioningKeyDocument, { id }, call);
   }
 
   // The response cache (`cache:manage`).
 
   /** Drops a workspace's cache (exact and semantic), or one namespace of it. */
   purgeCache(input: { workspaceId: string; namespace?: string }, call?: CallOptions): Promise<PurgeResult> {
-    return this.#field(Documents.PurgeGatewayCacheDocument, input, call);
+    return this.field(Documents.PurgeGatewayCacheDocument, input, call);
   }
 
   /** Stops every entry that declared one of the tags (at most 64) from being served; audit-logged. */
@@ -293,49 +268,49 @@ export class AdminClient {
     input: { workspaceId: string; tags: readonly string[] },
     call?: CallOptions,
   ): Promise<RevalidateResult> {
-    return this.#field(Documents.RevalidateCacheTagsDocument, { ...input, tags: [...input.tags] }, call);
+    return this.field(Documents.RevalidateCacheTagsDocument, { ...input, tags: [...input.tags] }, call);
   }
 
   /** The cache policies of the tenant; with `workspaceId`, those in force there (workspace and tenant-wide). */
   listCachePolicies(options: { workspaceId?: string } = {}, call?: CallOptions): Promise<CachePolicy[]> {
-    return this.#field(Documents.CachePoliciesDocument, options, call);
+    return this.field(Documents.CachePoliciesDocument, options, call);
   }
 
   /** Creates or replaces a policy (fields left out take their defaults); in force when it returns. */
   upsertCachePolicy(input: CachePolicyInput, call?: CallOptions): Promise<CachePolicy> {
-    return this.#field(Documents.UpsertCachePolicyDocument, { input }, call);
+    return this.field(Documents.UpsertCachePolicyDocument, { input }, call);
   }
 
   /** Deletes a policy of a scope (`workspaceId` absent: the tenant-wide one). */
   deleteCachePolicy(input: { name: string; workspaceId?: string }, call?: CallOptions): Promise<boolean> {
-    return this.#field(Documents.DeleteCachePolicyDocument, input, call);
+    return this.field(Documents.DeleteCachePolicyDocument, input, call);
   }
 
   // Connections: provider credentials (`credentials:manage`).
 
   /** The tenant's Connections (with `workspaceId`: those that workspace can use), with `ready` and `status`. */
   listConnections(options: { workspaceId?: string } = {}, call?: CallOptions): Promise<Connection[]> {
-    return this.#field(Documents.ProviderCredentialsDocument, options, call);
+    return this.field(Documents.ProviderCredentialsDocument, options, call);
   }
 
   /** Creates or updates the Connection of a slug and its secret; returns once the gateway serves it. */
   upsertConnection(input: UpsertConnectionInput, call?: CallOptions): Promise<Connection> {
-    return this.#field(Documents.UpsertProviderCredentialDocument, upsertConnectionVariables(input), call);
+    return this.field(Documents.UpsertProviderCredentialDocument, upsertConnectionVariables(input), call);
   }
 
   /** Probes the upstream with the Connection's credential; `ok: false` with the upstream's status when refused. */
   testConnection(slug: string, call?: CallOptions): Promise<ConnectionTestResult> {
-    return this.#field(Documents.TestProviderCredentialDocument, { slug }, call);
+    return this.field(Documents.TestProviderCredentialDocument, { slug }, call);
   }
 
   /** Deletes the Connection and its secret; returns once the gateway no longer serves it. */
   revokeConnection(slug: string, call?: CallOptions): Promise<boolean> {
-    return this.#field(Documents.RevokeProviderCredentialDocument, { slug }, call);
+    return this.field(Documents.RevokeProviderCredentialDocument, { slug }, call);
   }
 
   /** Per provider: the platform's key, the workspace's own Connection slugs, and whether it is usable. */
   getProviderAvailability(workspaceId: string, call?: CallOptions): Promise<ProviderAvailability[]> {
-    return this.#field(Documents.ProviderAvailabilityDocument, { workspaceId }, call);
+    return this.field(Documents.ProviderAvailabilityDocument, { workspaceId }, call);
   }
 
   // REST endpoints without a PAT.
@@ -352,7 +327,7 @@ export class AdminClient {
     if (typeof provisioningKey !== 'string' || provisioningKey.trim() === '') {
       throw new TypeError('provisionTenant needs a provisioningKey');
     }
-    const { body } = await this.#transport.rest<Record<string, unknown>>(
+    const { body } = await this.transport.rest<Record<string, unknown>>(
       '/provision/tenant',
       input,
       provisioningKey.trim(),
@@ -367,7 +342,7 @@ export class AdminClient {
    * workspace `default`) with an optional `referral`; returns the record and an owner PAT, once.
    */
   async createOrganization(input: CreateOrganizationInput, call?: CallOptions): Promise<CreatedOrganization> {
-    const { body } = await this.#transport.rest<CreatedOrganization>(
+    const { body } = await this.transport.rest<CreatedOrganization>(
       '/auth/org/create',
       input,
       undefined,

@@ -4,14 +4,21 @@
  * Each admin mutation is written to the target tenant's audit log with the admin PAT as actor.
  */
 import * as Documents from './admin-documents.ts';
-import { type CallOptions, type ConnectionOptions, Transport } from './transport.ts';
-import type { TypedDocument } from './typed-document.ts';
+import { GraphQLEndpointClient } from './graphql-endpoint-client.ts';
+import type { CallOptions, ConnectionOptions } from './transport.ts';
 import type { OrganizationSummary, PlatformBalance, TenantTreeNode } from './types.ts';
 
 /** How a `PlatformAdminClient` reaches the control plane. */
 export interface PlatformAdminClientOptions extends ConnectionOptions {
   /** A platform-admin PAT (standalone's bootstrap `adminPat`); any other credential gets 401/403. */
   token: string;
+}
+
+function requireAdminToken(token: unknown): string {
+  if (typeof token !== 'string' || token.trim() === '') {
+    throw new TypeError('PlatformAdminClient needs a platform-admin token');
+  }
+  return token;
 }
 
 /**
@@ -22,37 +29,9 @@ export interface PlatformAdminClientOptions extends ConnectionOptions {
  * const org = await platform.getOrganization('acme-labs'); // org?.referral
  * ```
  */
-export class PlatformAdminClient {
-  readonly #transport: Transport;
-
+export class PlatformAdminClient extends GraphQLEndpointClient {
   constructor(options: PlatformAdminClientOptions) {
-    if (typeof options.token !== 'string' || options.token.trim() === '') {
-      throw new TypeError('PlatformAdminClient needs a platform-admin token');
-    }
-    this.#transport = new Transport(options, options.token);
-  }
-
-  /** The control plane's base URL, as given (without a trailing slash). */
-  get url(): string {
-    return this.#transport.baseUrl;
-  }
-
-  /** Runs any typed `/admin/graphql` document and resolves with its whole `data`. */
-  execute<Result, Variables>(
-    document: TypedDocument<Result, Variables>,
-    variables: Variables,
-    options?: CallOptions,
-  ): Promise<Result> {
-    return this.#transport.graphql('/admin/graphql', document, variables, options);
-  }
-
-  async #field<Result, Variables>(
-    document: TypedDocument<Result, Variables>,
-    variables: Variables,
-    options: CallOptions | undefined,
-  ): Promise<Result[keyof Result]> {
-    const data = await this.execute(document, variables, options);
-    return data[document.rootField as keyof Result];
+    super(options, requireAdminToken(options.token), '/admin/graphql');
   }
 
   /**
@@ -63,22 +42,22 @@ export class PlatformAdminClient {
     options: { topLevelOnly?: boolean; limit?: number; after?: string } = {},
     call?: CallOptions,
   ): Promise<OrganizationSummary[]> {
-    return this.#field(Documents.AdminOrganizationsDocument, options, call);
+    return this.field(Documents.AdminOrganizationsDocument, options, call);
   }
 
   /** One organisation (or child tenant) by its slug, with its `referral`; null when there is none. */
   getOrganization(slug: string, call?: CallOptions): Promise<OrganizationSummary | null> {
-    return this.#field(Documents.AdminOrganizationDocument, { slug }, call);
+    return this.field(Documents.AdminOrganizationDocument, { slug }, call);
   }
 
   /** One tenant by its id; null when there is none. */
   getTenant(id: string, call?: CallOptions): Promise<OrganizationSummary | null> {
-    return this.#field(Documents.AdminTenantDocument, { id }, call);
+    return this.field(Documents.AdminTenantDocument, { id }, call);
   }
 
   /** The top-level tenants, each with its children (the whole tree: children cannot have children). */
   getTenantTree(call?: CallOptions): Promise<TenantTreeNode[]> {
-    return this.#field(Documents.AdminTenantTreeDocument, {}, call);
+    return this.field(Documents.AdminTenantTreeDocument, {}, call);
   }
 
   /**
@@ -86,12 +65,12 @@ export class PlatformAdminClient {
    * get 403 (`TENANT_SUSPENDED` on GraphQL). `reason` (at most 500 characters) goes to its audit log.
    */
   suspendTenant(input: { id: string; reason?: string }, call?: CallOptions): Promise<OrganizationSummary> {
-    return this.#field(Documents.AdminSuspendTenantDocument, input, call);
+    return this.field(Documents.AdminSuspendTenantDocument, input, call);
   }
 
   /** Lifts a suspension. */
   resumeTenant(id: string, call?: CallOptions): Promise<OrganizationSummary> {
-    return this.#field(Documents.AdminResumeTenantDocument, { id }, call);
+    return this.field(Documents.AdminResumeTenantDocument, { id }, call);
   }
 
   /**
@@ -102,6 +81,6 @@ export class PlatformAdminClient {
     input: { tenantId: string; amountMicros: number },
     call?: CallOptions,
   ): Promise<PlatformBalance> {
-    return this.#field(Documents.AdminTopUpBalanceDocument, input, call);
+    return this.field(Documents.AdminTopUpBalanceDocument, input, call);
   }
 }
