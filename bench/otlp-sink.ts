@@ -14,7 +14,11 @@ const server = createServer((request, response) => {
   });
   request.on('end', () => {
     payloads += 1;
-    response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    // An empty ExportTraceServiceResponse: `{}` in JSON, no bytes in protobuf.
+    const json = String(request.headers['content-type']).includes('json');
+    response
+      .writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' })
+      .end(json ? '{}' : '');
   });
 });
 server.listen(0, '127.0.0.1', () => {

@@ -83,6 +83,24 @@ function samplerOf(env: Env, sdk: SdkTrace): Sampler {
   }
 }
 
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+/**
+ * OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL: `http/protobuf` (the
+ * specification's default, and the cheaper: its serializer writes spans straight to bytes) or
+ * `http/json`. Anything else (`grpc`) is not served here: a warning, and protobuf over HTTP.
+ */
+export function otlpProtocolOf(env: Env, log?: Logger): OtlpProtocol {
+  const raw = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? '')
+    .trim()
+    .toLowerCase();
+  if (raw === 'http/json') return 'http/json';
+  if (raw !== '' && raw !== 'http/protobuf') {
+    log?.warn({ protocol: raw }, 'OTLP protocol not supported for traces; sending http/protobuf');
+  }
+  return 'http/protobuf';
+}
+
 /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
 function tracesUrl(env: Env): string {
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
@@ -101,10 +119,13 @@ const positive = (raw: string | undefined, fallback: number) => {
  */
 export async function startTracing(env: Env, role: string, log: Logger): Promise<Tracing> {
   if (!tracingRequested(env)) return TRACING_OFF;
+  const protocol = otlpProtocolOf(env, log);
   const [sdk, { OTLPTraceExporter }, { detectResources, envDetector, resourceFromAttributes }] =
     await Promise.all([
       import('@opentelemetry/sdk-trace'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
+      protocol === 'http/json'
+        ? import('@opentelemetry/exporter-trace-otlp-http')
+        : import('@opentelemetry/exporter-trace-otlp-proto'),
       import('@opentelemetry/resources'),
     ]);
   const { BatchSpanProcessor, TracerProvider } = sdk;
@@ -125,7 +146,7 @@ export async function startTracing(env: Env, role: string, log: Logger): Promise
       }),
     ],
   });
-  log.info({ role }, 'tracing on: spans exported over OTLP/HTTP');
+  log.info({ role, protocol }, 'tracing on: spans exported over OTLP/HTTP');
   return {
     enabled: true,
     tracer: provider.getTracer('inference-gateway'),

@@ -210,6 +210,8 @@ describe('traces over OTLP/HTTP', () => {
   it('never exports a prompt, a completion or a key', () => {
     const exported = receiver.payloads.join('\n');
     expect(exported.length).toBeGreaterThan(0);
+    // Sent as OTLP's default encoding, protobuf (its strings are UTF-8 bytes: the search still reads them).
+    expect(new Set(receiver.contentTypes)).toEqual(new Set(['application/x-protobuf']));
     for (const text of [
       PROMPT,
       FAKE_OPENAI_REPLY,
@@ -237,5 +239,49 @@ describe('a request the caller’s trace did not sample', () => {
     await (await ask('sampled', { traceparent: `00-${marker}-${CALLER_SPAN}-01` })).text();
     await receiver.waitFor((all) => all.some((span) => span.traceId === marker && span.kind === SERVER));
     expect(receiver.spans.slice(before).some((span) => span.traceId === trace)).toBe(false);
+  });
+});
+
+describe('OTEL_EXPORTER_OTLP_PROTOCOL=http/json, with GATEWAY_TRACE_CONTENT=on', () => {
+  let contentGateway: TestGateway;
+
+  beforeAll(async () => {
+    process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
+    try {
+      contentGateway = await startTestGateway({
+        OPENAI_API_KEY: 'sk-platform-secret-7c2d',
+        OPENAI_BASE_URL: `${openai.url}/v1`,
+        GATEWAY_TRACE_CONTENT: 'on',
+      });
+    } finally {
+      delete process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
+    }
+  });
+
+  afterAll(async () => {
+    await contentGateway?.stop();
+  });
+
+  it('exports JSON, and the prompt and the completion on the server span, never the key', async () => {
+    const trace = 'abab3333abab3333abab3333abab3333';
+    const prompt = 'CONTENT-ON-prompt-91c4';
+    const response = await postJson(
+      `${contentGateway.url}/v1/chat/completions`,
+      { model: 'openai/gpt-4o', messages: [{ role: 'user', content: prompt }] },
+      contentGateway.credentials.apiKey,
+      { traceparent: `00-${trace}-${CALLER_SPAN}-01` },
+    );
+    expect(response.status).toBe(200);
+    await response.text();
+    const spans = await receiver.waitFor((all) =>
+      all.some((span) => span.traceId === trace && span.kind === SERVER),
+    );
+    const server = spans.find((span) => span.traceId === trace && span.kind === SERVER) as ReceivedSpan;
+    expect(String(server.attributes['gen_ai.input.messages'])).toContain(prompt);
+    expect(String(server.attributes['gen_ai.output.messages'])).toContain(FAKE_OPENAI_REPLY);
+    const index = receiver.payloads.findIndex((payload) => payload.includes(trace));
+    expect(receiver.contentTypes[index]).toBe('application/json');
+    for (const key of [contentGateway.credentials.apiKey, 'sk-platform-secret-7c2d'])
+      expect(receiver.payloads.join('\n')).not.toContain(key);
   });
 });
