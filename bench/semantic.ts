@@ -13,6 +13,8 @@
  *    guard keeps. `--details` lists the pairs the guard refuses or lets through wrongly at 0.8.
  * 2. Embedding time through the gateway's embedder (LocalEmbedder: a worker thread, ONNX Runtime
  *    with one intra-op thread, i.e. one core), for a 30-word message asked one at a time: p50/p99.
+ *    The model file is the gateway's: model-int8-dynamic.onnx when the folder holds it, model.onnx
+ *    with GATEWAY_SEMCACHE_QUANTIZED=off (the accuracy figures are that file's too).
  *    Then 16 at a time (batched): texts per second.
  * 3. Lookup time (SemanticCache.lookup with the vector given: the bucket's key, its newest
  *    candidates read, scored, the best kept) at bucket sizes 10, 1,000 and 10,000 on the memory
@@ -274,7 +276,12 @@ async function main(): Promise<void> {
   process.stdout.write(
     `host: ${machine.cpuModel} x${machine.cpuCount}, ${machine.node}, load ${machine.loadAvgAtStart.join(' ')}\n`,
   );
-  const embedder = await LocalEmbedder.start({ modelDir: MODEL_DIR, threads: 1 });
+  const embedder = await LocalEmbedder.start({
+    modelDir: MODEL_DIR,
+    threads: 1,
+    quantized: process.env.GATEWAY_SEMCACHE_QUANTIZED?.trim().toLowerCase() !== 'off',
+  });
+  process.stdout.write(`model: ${embedder.modelFile}\n`);
   try {
     const sets = [
       { name: 'tuning', file: 'semantic-pairs.jsonl' },
@@ -354,7 +361,7 @@ async function main(): Promise<void> {
     const file = join(BENCH_DIR, 'results', `semantic-${stamp}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ machine, settings: { EMBED_SAMPLES, LOOKUP_SAMPLES, MODEL_DIR }, accuracy: accuracyRows, embedding, lookup: lookupRows }, null, 2)}\n`,
+      `${JSON.stringify({ machine, settings: { EMBED_SAMPLES, LOOKUP_SAMPLES, MODEL_DIR, modelFile: embedder.modelFile }, accuracy: accuracyRows, embedding, lookup: lookupRows }, null, 2)}\n`,
     );
     process.stdout.write(`\nresults: ${file}\n`);
   } finally {

@@ -12,6 +12,11 @@ export interface SemanticCacheSettings {
    * (GATEWAY_SEMCACHE_MODEL_DIR; default where scripts/fetch-semcache-model.sh caches them).
    */
   modelDir: string;
+  /**
+   * Run model-int8-dynamic.onnx (integer matrix products) when the model folder holds it
+   * (GATEWAY_SEMCACHE_QUANTIZED, default on); off: always model.onnx.
+   */
+  quantized: boolean;
   /** An embeddings route (`openai/text-embedding-3-small`) used instead of the local model (GATEWAY_SEMCACHE_EMBEDDINGS). */
   embeddingsModel: string | undefined;
   /** ONNX Runtime threads of the local model (GATEWAY_SEMCACHE_THREADS, default 1). */
@@ -61,6 +66,7 @@ export function readSemanticCacheSettings(
   return Object.freeze({
     enabled: readBool('GATEWAY_SEMCACHE', true),
     modelDir: modelDir ? resolve(cwd, modelDir) : DEFAULT_SEMCACHE_MODEL_DIR,
+    quantized: readBool('GATEWAY_SEMCACHE_QUANTIZED', true),
     embeddingsModel,
     threads: readInt('GATEWAY_SEMCACHE_THREADS', 1, 1, 64),
     threshold,

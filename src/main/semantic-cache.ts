@@ -11,7 +11,7 @@ import type { ResponseCache } from '../cache/response-cache.ts';
 import { DepthValve } from '../cache/semantic/depth-valve.ts';
 import type { Embedder } from '../cache/semantic/embedder.ts';
 import { LazyEmbedder } from '../cache/semantic/lazy-embedder.ts';
-import { LocalEmbedder, missingModelFiles } from '../cache/semantic/local-embedder.ts';
+import { LocalEmbedder, localModelFile, missingModelFiles } from '../cache/semantic/local-embedder.ts';
 import { SemanticCache } from '../cache/semantic/semantic-cache.ts';
 import { createSemanticMetrics } from '../cache/semantic/semantic-metrics.ts';
 import type { Settings } from '../config/settings.ts';
@@ -49,7 +49,12 @@ async function startEmbedder(
   return new LazyEmbedder({
     name: 'all-MiniLM-L6-v2 (local)',
     dimensions: LOCAL_MODEL_DIMENSIONS,
-    load: () => LocalEmbedder.start({ modelDir: semantic.modelDir, threads: semantic.threads }),
+    load: () =>
+      LocalEmbedder.start({
+        modelDir: semantic.modelDir,
+        threads: semantic.threads,
+        quantized: semantic.quantized,
+      }),
     idleMs: semantic.modelIdleMs,
     onChange: (event, detail) => {
       if (event === 'failed')
@@ -57,7 +62,11 @@ async function startEmbedder(
           { reason: detail instanceof Error ? detail.message : String(detail) },
           'the semantic cache model did not load: semantic mode matches exactly until it does',
         );
-      else log.info(`semantic cache model ${event}`);
+      else
+        log.info(
+          { modelFile: localModelFile(semantic.modelDir, semantic.quantized) },
+          `semantic cache model ${event}`,
+        );
     },
   });
 }

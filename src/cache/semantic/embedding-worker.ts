@@ -12,7 +12,10 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
 
 export interface EmbeddingWorkerData {
+  /** The folder of the tokenizer's files. */
   modelDir: string;
+  /** The ONNX file to run (model.onnx, or its quantised derivative). */
+  modelFile: string;
   threads: number;
   /** Tokens per input at most, [CLS] and [SEP] included (the model's 256). */
   maxTokens: number;
@@ -35,7 +38,7 @@ async function load() {
     JSON.parse(readFileSync(join(settings.modelDir, 'tokenizer.json'), 'utf8')),
     JSON.parse(readFileSync(join(settings.modelDir, 'tokenizer_config.json'), 'utf8')),
   );
-  const session = await ort.InferenceSession.create(readFileSync(join(settings.modelDir, 'model.onnx')), {
+  const session = await ort.InferenceSession.create(readFileSync(settings.modelFile), {
     intraOpNumThreads: settings.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
