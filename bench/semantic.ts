@@ -289,6 +289,7 @@ async function main(): Promise<void> {
       { name: 'holdout-2', file: 'semantic-pairs-holdout-2.jsonl' },
       { name: 'holdout-3', file: 'semantic-pairs-holdout-3.jsonl' },
       { name: 'holdout-4', file: 'semantic-pairs-holdout-4.jsonl' },
+      { name: 'holdout-5', file: 'semantic-pairs-holdout-5.jsonl' },
     ];
     const accuracyRows = [];
     for (const set of sets)

@@ -25,6 +25,13 @@ describe('checkHitGuard', () => {
       'Which is more fuel-efficient, a hybrid or a diesel car?',
       'Between hybrid and diesel automobiles, which uses less fuel?',
     ],
+    // A word added after a shared one, or one that only weighs, is not a narrower subject.
+    ['What is the capital of Peru?', 'What is the capital city of Peru?'],
+    ['How do I make pancakes?', 'How do I make good pancakes?'],
+    ['How do I fold a fitted sheet?', 'How do I quickly fold a fitted sheet?'],
+    // Runs that trade places around stop words only, or a clause moved with its words changed.
+    ['What is the difference between tea and coffee?', 'What is the difference between coffee and tea?'],
+    ['How often should I water my tomato plants?', 'How often do my tomato plants need watering?'],
   ])('lets a rewording through: %s / %s', (question, candidate) => {
     expect(checkHitGuard(question, candidate)).toEqual({ ok: true });
   });
@@ -73,6 +80,15 @@ describe('checkHitGuard', () => {
       'direction',
     ],
     ['How is a short-term capital gain taxed?', 'How is a long-term capital gain taxed?', 'opposite'],
+    ['What are the rules of volleyball?', 'What are the rules of beach volleyball?', 'narrower'],
+    ['How long does a laptop battery last?', 'How long does a gaming laptop battery last?', 'narrower'],
+    ['What is the weight of the Galaxy S24?', 'What is the weight of the Galaxy S24 Ultra?', 'narrower'],
+    ['Can cats get fleas from rabbits?', 'Can rabbits get fleas from cats?', 'swapped'],
+    [
+      'Should I use vinegar instead of lemon juice?',
+      'Should I use lemon juice instead of vinegar?',
+      'swapped',
+    ],
   ])('refuses a near miss: %s / %s (%s)', (question, candidate, reason) => {
     expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason });
   });

@@ -16,7 +16,15 @@
  * - substitution: each question has a content word the other lacks (autumn for spring, gold for
  *   silver, read for write) while the rest of the two questions is the same words in the same order
  *   (at least SAME_FRAME of the longer one). Rewordings change the frame around the question
- *   ("who wrote X" / "X: who was its author?"), near misses keep it and swap one slot.
+ *   ("who wrote X" / "X: who was its author?"), near misses keep it and swap one slot;
+ * - narrowing: one question is the other plus a word put right before a word both share ("table
+ *   tennis" / "tennis", "white keys" / "keys"), or right after a number both share ("iPhone 15 Pro
+ *   Max" / "iPhone 15"): a narrower subject, where a word added after a shared one is a rewording
+ *   ("capital city" / "capital"). Adverbs and a few words that only weigh ("good", "best",
+ *   "simple") are not narrowing;
+ * - roles swapped: the same words, two runs of them trading places around a content word ("can
+ *   dogs catch colds from humans" / "can humans catch colds from dogs", "butter instead of oil" /
+ *   "oil instead of butter"). Around stop words only it is a rewording ("A and B" / "B and A").
  *
  * Words are compared lowercased, contractions expanded, Porter-stemmed, with a short list of
  * everyday synonyms and spellings folded ("automobile" is "car", "colour" is "color") and one typo
@@ -40,7 +48,16 @@ export type GuardVerdict =
   | { ok: true }
   | {
       ok: false;
-      reason: 'numbers' | 'quoted' | 'identifiers' | 'negation' | 'opposite' | 'direction' | 'content';
+      reason:
+        | 'numbers'
+        | 'quoted'
+        | 'identifiers'
+        | 'negation'
+        | 'opposite'
+        | 'direction'
+        | 'content'
+        | 'narrower'
+        | 'swapped';
     };
 
 /** Share of the longer question's words the two must have in common, in order, for a swapped word to be a substitution. */
@@ -267,9 +284,8 @@ function lacking(mine: ReadonlySet<string>, theirs: ReadonlySet<string>): string
   );
 }
 
-/** The longest common subsequence of two word lists, as a share of the longer. */
-function sameFrame(left: readonly string[], right: readonly string[]): number {
-  if (left.length === 0 || right.length === 0) return 0;
+/** The length of the longest common subsequence of two word lists. */
+function commonWords(left: readonly string[], right: readonly string[]): number {
   let previous = new Array<number>(right.length + 1).fill(0);
   for (const word of left) {
     const current = new Array<number>(right.length + 1).fill(0);
@@ -281,7 +297,13 @@ function sameFrame(left: readonly string[], right: readonly string[]): number {
     }
     previous = current;
   }
-  return (previous[right.length] as number) / Math.max(left.length, right.length);
+  return previous[right.length] as number;
+}
+
+/** The longest common subsequence of two word lists, as a share of the longer. */
+function sameFrame(left: readonly string[], right: readonly string[]): number {
+  if (left.length === 0 || right.length === 0) return 0;
+  return commonWords(left, right) / Math.max(left.length, right.length);
 }
 
 /** How many words two questions begin with alike. */
@@ -305,6 +327,61 @@ function opposed(asked: Features, cached: Features): boolean {
 function undone(mine: Features, theirs: Features): boolean {
   const undoing = [...mine.content].filter((word) => UNDO.has(word) && !theirs.content.has(word));
   return undoing.length > 0 && [...theirs.content].every((word) => mine.content.has(word));
+}
+
+/** Added words that only weigh or colour the question, never narrow its subject. */
+const NOT_NARROWING: ReadonlySet<string> = normalisedSet(
+  `good best better great nice simple easy easiest quick quickest fast proper right correct exact actual real
+  main basic general typical common usual whole entire own specific particular certain really actually
+  exactly just still even also ever usually generally typically normally`.split(/\s+/),
+);
+
+/**
+ * Whether `mine` is `theirs` with words put in (every word of `theirs` is in `mine`, in order), one
+ * of them a modifier: right before a content word both share, or right after a number.
+ */
+function narrows(mine: Features, theirs: Features, added: readonly string[], text: string): boolean {
+  const narrowing = added.filter((word) => !NOT_NARROWING.has(word) && !word.endsWith('li'));
+  if (narrowing.length === 0 || commonWords(mine.words, theirs.words) < theirs.words.length) return false;
+  const beforeShared = mine.words.some((word, index) => {
+    const next = mine.words[index + 1];
+    return narrowing.includes(word) && isContent(next) && theirs.content.has(next);
+  });
+  if (beforeShared) return true;
+  // After a number ("iPhone 15 Pro"): the number is in both (sameNumbers held), the word only here.
+  return [...text.matchAll(/\d\s+([A-Za-z]+)/g)].some(([, word = '']) =>
+    normaliseWord(word.toLowerCase()).some((each) => narrowing.includes(each)),
+  );
+}
+
+const sameWords = (left: readonly string[], right: readonly string[]) =>
+  left.length === right.length && left.every((word, index) => word === right[index]);
+
+/**
+ * Whether two questions are the same words but for two runs of them that trade places around at
+ * least one content word (X M Y against Y M X), everything before and after alike: a clause put
+ * elsewhere changes the words around it ("change the oil in my car" / "get my car's oil changed"),
+ * a swap of roles does not.
+ */
+function rolesSwapped(asked: Features, cached: Features): boolean {
+  const a = asked.words;
+  const b = cached.words;
+  if (a.length !== b.length || sameWords(a, b)) return false;
+  let start = 0;
+  while (a[start] === b[start]) start += 1;
+  let end = a.length;
+  while (end > start && a[end - 1] === b[end - 1]) end -= 1;
+  const inner = a.slice(start, end);
+  const other = b.slice(start, end);
+  for (let x = 1; x < inner.length; x += 1) {
+    for (let y = 1; x + y < inner.length; y += 1) {
+      const runs = [inner.slice(0, x), inner.slice(x, inner.length - y), inner.slice(inner.length - y)];
+      if (!runs.every((run) => run.some(isContent))) continue;
+      const [first = [], middle = [], last = []] = runs;
+      if (sameWords(other, [...last, ...middle, ...first])) return true;
+    }
+  }
+  return false;
 }
 
 /** Whether `candidate` (a cached question) may answer `question`. */
@@ -334,9 +411,16 @@ export function checkHitGuard(question: string, candidate: string): GuardVerdict
   if ((opposed(asked, cached) && frame >= OPPOSED_FRAME) || undone(asked, cached) || undone(cached, asked))
     return { ok: false, reason: 'opposite' };
   if (reversed(asked, cached)) return { ok: false, reason: 'direction' };
+  if (rolesSwapped(asked, cached)) return { ok: false, reason: 'swapped' };
   const onlyAsked = lacking(asked.content, cached.content);
   const onlyCached = lacking(cached.content, asked.content);
   if (onlyAsked.length > 0 && onlyCached.length > 0 && (frame >= SAME_FRAME || template >= SAME_TEMPLATE))
     return { ok: false, reason: 'content' };
+  if (
+    frame >= SAME_FRAME &&
+    ((onlyCached.length === 0 && narrows(asked, cached, onlyAsked, question)) ||
+      (onlyAsked.length === 0 && narrows(cached, asked, onlyCached, candidate)))
+  )
+    return { ok: false, reason: 'narrower' };
   return { ok: true };
 }

@@ -65,6 +65,15 @@ describe.runIf(modelDir !== undefined)('LocalEmbedder (all-MiniLM-L6-v2, in a wo
         }
         // The same question, each model: nearly the same vector.
         expect(cosine(exact[0] as Float32Array, fast[0] as Float32Array)).toBeGreaterThan(0.98);
+        // And the same vector every time, whatever is asked beside it (each text is a run of its own:
+        // the activations' scale is per run).
+        const [alone] = await Promise.all([quantized.embed(texts[0] as string)]);
+        const [crowded] = await Promise.all([
+          quantized.embed(texts[0] as string),
+          quantized.embed('word '.repeat(200)),
+          quantized.embed('a much longer and entirely unrelated question about sourdough starters'),
+        ]);
+        expect(Array.from(crowded as Float32Array)).toEqual(Array.from(alone as Float32Array));
       } finally {
         await quantized.close();
       }

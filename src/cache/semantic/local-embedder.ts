@@ -4,7 +4,7 @@
  * Questions asked while the model is busy are embedded together in the next batch.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Embedder } from './embedder.ts';
 import type { EmbeddingWorkerData, EmbeddingWorkerReply } from './embedding-worker.ts';
@@ -32,7 +32,11 @@ export interface LocalEmbedderOptions {
   quantized?: boolean;
   /** ONNX Runtime's threads for one batch (GATEWAY_SEMCACHE_THREADS); default 1. */
   threads?: number;
-  /** Texts embedded in one run at most; default 16. */
+  /**
+   * Texts embedded in one run at most; default 16 for model.onnx, 1 for the quantised file: its
+   * activations are quantised with one scale per run, so a text's vector would depend on the texts
+   * batched with it (and batching it gains nothing: 237 texts/s batched, 244 one at a time).
+   */
   maxBatch?: number;
   /** How long the model may take to load; default 60 s. */
   startTimeoutMs?: number;
@@ -69,12 +73,13 @@ export class LocalEmbedder implements Embedder {
   static async start(options: LocalEmbedderOptions): Promise<LocalEmbedder> {
     const missing = missingModelFiles(options.modelDir);
     if (missing.length > 0) throw new Error(`${options.modelDir} lacks ${missing.join(', ')}`);
+    const modelFile = localModelFile(options.modelDir, options.quantized ?? true);
     const workerData: EmbeddingWorkerData = {
       modelDir: options.modelDir,
-      modelFile: localModelFile(options.modelDir, options.quantized ?? true),
+      modelFile,
       threads: options.threads ?? 1,
       maxTokens: 256,
-      maxBatch: options.maxBatch ?? 16,
+      maxBatch: options.maxBatch ?? (basename(modelFile) === QUANTIZED_MODEL_FILE ? 1 : 16),
     };
     // No inherited --import preloads: a process's own hooks (a test's stdin guard, a profiler) are
     // not the model thread's.
