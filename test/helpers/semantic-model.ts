@@ -6,19 +6,16 @@
  * quantised derivative the script makes (model-int8-dynamic.onnx), which the gateway runs by default.
  */
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-
-const FILES = ['model.onnx', 'tokenizer.json', 'tokenizer_config.json'];
-const QUANTIZED = 'model-int8-dynamic.onnx';
-const DEFAULT_DIR = join(homedir(), '.cache/gateway-semcache/all-minilm-l6-v2-int8-v1');
+import { MODEL_FILES, QUANTIZED_MODEL_FILE as QUANTIZED } from '../../src/cache/semantic/local-embedder.ts';
+import { DEFAULT_SEMCACHE_MODEL_DIR as DEFAULT_DIR } from '../../src/config/semcache-settings.ts';
 
 let reported = false;
 
 export function semanticModelDir(): string | undefined {
   const dir = process.env.GATEWAY_SEMCACHE_MODEL_DIR || DEFAULT_DIR;
   const required = process.env.REQUIRE_SEMCACHE_MODEL === '1';
-  if (FILES.every((name) => existsSync(join(dir, name)))) {
+  if (MODEL_FILES.every((name) => existsSync(join(dir, name)))) {
     if (required && !existsSync(join(dir, QUANTIZED)))
       throw new Error(
         `REQUIRE_SEMCACHE_MODEL=1 but ${dir} lacks ${QUANTIZED} (scripts/fetch-semcache-model.sh derives it)`,
