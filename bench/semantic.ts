@@ -4,7 +4,7 @@
  * part, redis-server on PATH.
  *
  * 1. Accuracy on the labelled pair sets under bench/data: `semantic-pairs.jsonl` (the set the hit
- *    guard was built against) and four held-out sets written apart from the code
+ *    guard was built against) and eight held-out sets written apart from the code
  *    (`semantic-pairs-holdout*.jsonl`; bench/README.md says which ones later revisions of the guard
  *    saw). Each pair's first question is cached, the second asked: the
  *    similarity is the one a lookup computes (the asked question's float vector against the cached
@@ -34,6 +34,7 @@ import { ResponseCache } from '../src/cache/response-cache.ts';
 import { CacheScopeMirror } from '../src/cache/scope-mirror.ts';
 import { DepthValve } from '../src/cache/semantic/depth-valve.ts';
 import { type Embedder, quantise, similarity } from '../src/cache/semantic/embedder.ts';
+import { loadEnglishWords } from '../src/cache/semantic/english-words.ts';
 import { checkHitGuard } from '../src/cache/semantic/hit-guard.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import { SemanticCache } from '../src/cache/semantic/semantic-cache.ts';
@@ -290,7 +291,12 @@ async function main(): Promise<void> {
       { name: 'holdout-3', file: 'semantic-pairs-holdout-3.jsonl' },
       { name: 'holdout-4', file: 'semantic-pairs-holdout-4.jsonl' },
       { name: 'holdout-5', file: 'semantic-pairs-holdout-5.jsonl' },
+      { name: 'holdout-6', file: 'semantic-pairs-holdout-6.jsonl' },
+      { name: 'holdout-7', file: 'semantic-pairs-holdout-7.jsonl' },
+      { name: 'holdout-8', file: 'semantic-pairs-holdout-8.jsonl' },
     ];
+    // The guard as the gateway runs it: with the word list that tells a typo from another word.
+    await loadEnglishWords();
     const accuracyRows = [];
     for (const set of sets)
       accuracyRows.push(...accuracy(set.name, await scorePairs(embedder, readPairs(set.file))));

@@ -91,6 +91,7 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bget rid of\b/gi, 'remove'],
   [/\b(?:a lot of|lots of)\b/gi, 'many'],
   [/\bin order to\b/gi, 'to'],
+  [/\bgrown[- ]?ups?\b/gi, 'adult'],
 ];
 
 /** Everyday synonyms and spellings folded to one word before stemming (either side may use either). */
@@ -301,6 +302,20 @@ export const OPPOSITES: readonly (readonly [string, string])[] = [
   ['multiply', 'divide'],
   ['merge', 'split'],
   ['male', 'female'],
+  ['for', 'against'],
+  ['before', 'after'],
+  ['more', 'less'],
+  ['most', 'least'],
+  ['best', 'worst'],
+  ['better', 'worse'],
+  ['above', 'below'],
+  ['over', 'under'],
+  ['inside', 'outside'],
+  ['maximum', 'minimum'],
+  ['pros', 'cons'],
+  ['advantages', 'disadvantages'],
+  ['earliest', 'latest'],
+  ['legal', 'illegal'],
 ];
 
 /** Verbs that undo what the rest of the question names ("paint a fence" / "remove paint from a fence"). */
@@ -319,3 +334,93 @@ export const UNDOING: readonly string[] = [
   'avoid',
   'prevent',
 ];
+
+/** Object pronouns read as their subject form, so a swap of who does what shows ("I block someone" / "someone blocks me"). */
+export const PRONOUN_CASES: Readonly<Record<string, string>> = {
+  me: 'i',
+  him: 'he',
+  her: 'she',
+  us: 'we',
+  them: 'they',
+  myself: 'i',
+  himself: 'he',
+  herself: 'she',
+  ourselves: 'we',
+  themselves: 'they',
+};
+
+/** Forms of an auxiliary read as one ("how does X affect Y" / "how do Y affect X"). */
+export const AUXILIARY_FORMS: Readonly<Record<string, string>> = {
+  does: 'do',
+  are: 'is',
+  were: 'was',
+  has: 'have',
+};
+
+/** Words that name who acts, for swapped roles and voice ("I block someone" / "someone blocks me"). */
+export const PERSONS: readonly string[] =
+  `i you he she we they someone somebody anyone anybody everyone everybody
+  people others`.split(/\s+/);
+
+/** Forms of "be" and "get" that make a passive ("is eaten", "got bitten", "is being bullied"). */
+export const PASSIVE_AUXILIARIES: readonly string[] = `am is are was were be been being get gets got gotten
+  getting`.split(/\s+/);
+
+/** Irregular past tenses and participles, to their verb ("eaten" and "ate" are "eat"). */
+export const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
+  eaten: 'eat',
+  ate: 'eat',
+  written: 'write',
+  wrote: 'write',
+  bitten: 'bite',
+  bit: 'bite',
+  taken: 'take',
+  took: 'take',
+  given: 'give',
+  gave: 'give',
+  seen: 'see',
+  saw: 'see',
+  driven: 'drive',
+  drove: 'drive',
+  chosen: 'choose',
+  chose: 'choose',
+  stolen: 'steal',
+  stole: 'steal',
+  broken: 'break',
+  broke: 'break',
+  spoken: 'speak',
+  spoke: 'speak',
+  forgotten: 'forget',
+  forgot: 'forget',
+  hidden: 'hide',
+  hid: 'hide',
+  beaten: 'beat',
+  bought: 'buy',
+  caught: 'catch',
+  taught: 'teach',
+  sold: 'sell',
+  told: 'tell',
+  held: 'hold',
+  paid: 'pay',
+  built: 'build',
+  sent: 'send',
+  found: 'find',
+  kept: 'keep',
+  fed: 'feed',
+  led: 'lead',
+  won: 'win',
+  known: 'know',
+  knew: 'know',
+  shown: 'show',
+  thrown: 'throw',
+  threw: 'throw',
+  drawn: 'draw',
+  drew: 'draw',
+  shot: 'shoot',
+  struck: 'strike',
+  sung: 'sing',
+  sang: 'sing',
+  hurt: 'hurt',
+  hit: 'hit',
+  cut: 'cut',
+};

@@ -32,12 +32,18 @@
  * on every replica. Measured on bench/data (bench/README.md, "Semantic cache").
  */
 import { stemmer } from 'stemmer';
+import { isEnglishWord } from './english-words.ts';
 import {
+  AUXILIARY_FORMS,
+  IRREGULAR_VERBS,
   NEGATIONS,
   NUMBER_WORDS,
   OPPOSITES,
   ORDINAL_WORDS,
+  PASSIVE_AUXILIARIES,
+  PERSONS,
   PHRASES,
+  PRONOUN_CASES,
   ROMAN_NUMERALS,
   STOP_WORDS,
   SYNONYMS,
@@ -57,7 +63,10 @@ export type GuardVerdict =
         | 'direction'
         | 'content'
         | 'narrower'
-        | 'swapped';
+        | 'swapped'
+        | 'voice'
+        | 'question'
+        | 'names';
     };
 
 /** Share of the longer question's words the two must have in common, in order, for a swapped word to be a substitution. */
@@ -67,23 +76,61 @@ const OPPOSED_FRAME = 0.5;
 /** Or as many words they begin with alike (the same question about a different thing). */
 const SAME_TEMPLATE = 5;
 
+/** Normalised words by word as written: questions reuse a small vocabulary, and stemming is most of the guard's time. */
+const normalised = new Map<string, readonly string[]>();
+/** Beyond this many words the memo starts again (a bound on its memory, about 1 MB). */
+const NORMALISED_MAX = 20_000;
+
 /** Words read as one: a synonym or spelling folded, then Porter-stemmed ("Colours" is "color"). */
-function normaliseWord(raw: string): string[] {
-  const folded = SYNONYMS[raw] ?? raw;
-  return folded.split(' ').map((word) => SYNONYMS[stemmer(word)] ?? stemmer(word));
+function normaliseWord(raw: string): readonly string[] {
+  const known = normalised.get(raw);
+  if (known !== undefined) return known;
+  const folded = PRONOUN_CASES[raw] ?? AUXILIARY_FORMS[raw] ?? SYNONYMS[raw] ?? raw;
+  const words = folded.split(' ').map((word) => SYNONYMS[stemmer(word)] ?? stemmer(word));
+  if (normalised.size >= NORMALISED_MAX) normalised.clear();
+  normalised.set(raw, words);
+  return words;
 }
 
 const normalisedSet = (words: readonly string[]) => new Set(words.flatMap((word) => normaliseWord(word)));
 const STOP = normalisedSet(STOP_WORDS);
 const NEGATION = normalisedSet(NEGATIONS);
 const UNDO = normalisedSet(UNDOING);
+const PERSON = normalisedSet(PERSONS);
+const PASSIVE_AUXILIARY: ReadonlySet<string> = new Set(PASSIVE_AUXILIARIES);
 const OPPOSITE_PAIRS = OPPOSITES.map(
   ([left, right]) => [normaliseWord(left)[0] ?? left, normaliseWord(right)[0] ?? right] as const,
 );
 
 /** "to", "into" and "in" give a direction ("string to integer", "Fahrenheit in Celsius"). */
 const DIRECTION_WORDS: ReadonlySet<string> = new Set(['to', 'into', 'in']);
-const ARTICLES: ReadonlySet<string> = new Set(['a', 'the']);
+/** Skipped after a direction word ("to [my] local machine"). */
+const ARTICLES: ReadonlySet<string> = new Set(['a', 'the', 'my', 'your', 'our', 'their', 'his', 'its']);
+/** Ordinal words by value ("#2" is "second"). */
+const ORDINAL_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(ORDINAL_WORDS).map(([word, value]) => [value, word]),
+);
+/** Question words that ask different things ("why" / "when was Firefly cancelled"); "what" and "how" often swap for each other. */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(['why', 'when', 'where', 'who', 'how']);
+/** "How" with what it measures: "how often" and "how much" are two questions, "how much" and "how many" one. */
+const MEASURES: Readonly<Record<string, string>> = {
+  much: 'much',
+  many: 'much',
+  frequently: 'often',
+  long: 'long',
+  often: 'often',
+  far: 'far',
+  old: 'old',
+  big: 'much',
+  fast: 'fast',
+  soon: 'soon',
+};
+/** Words that make "how much" or "how many" a question of time ("how many days", "how much sleep in hours"). */
+const TIME_UNITS: ReadonlySet<string> = normalisedSet(
+  'second seconds minute minutes hour hours hrs day days week weeks month months year years night nights time'.split(
+    ' ',
+  ),
+);
 /** Content words read on either side of a direction word. */
 const DIRECTION_REACH = 3;
 
@@ -93,7 +140,7 @@ const QUOTED =
  * Digits with the letters before them: a number also before letters (`401k`, `4th`, `3pm`) and
  * after a word (`python3`), but not inside a short name (`k8s`, `mp3`, `ec2`).
  */
-const NUMBER = /([A-Za-z]*)(\d+(?:[.,]\d+)*(?:\/\d+)?)/g;
+const NUMBER = /([A-Za-z]*)(\d+(?:[.,]\d+)*(?:\/\d+)?)(st|nd|rd|th)?/g;
 /**
  * Dotted or scoped names, camelCase, snake_case, called names, words with digits (`mp3`, `es2022`)
  * and acronyms (`LDL`, `HDL`).
@@ -113,6 +160,18 @@ interface Features {
   identifiers: string[][];
   /** Every word, normalised, in order. */
   words: string[];
+  /** Each normalised word's word as written (lowercase), for typo forgiveness. */
+  written: Map<string, string>;
+  /** Lowercase words as written, in order (for voice). */
+  tokens: string[];
+  /** The question word it opens with, in its first three words ("why", "when", "where", "who"). */
+  asks?: string;
+  /** Each content word right after a number, to that number ("two mortgages" is mortgag: 2). */
+  counted: Map<string, string>;
+  /** Capitalised names inside the sentence, normalised, to how they are written ("Aliens"). */
+  names: Map<string, string>;
+  /** Hyphenated words ("bone-in"), normalised, with the word right after them. */
+  compounds: { parts: string[]; next: string }[];
   content: Set<string>;
   /** The content words before and after each direction word. */
   directions: { from: string[]; to: string[] }[];
@@ -139,28 +198,39 @@ function wordsOf(text: string): string[] {
   );
 }
 
+/** Digits as the value compared: "1,000" is "1000", "2.50" is "2.5", a fraction as written. */
+function numberValue(digits: string): string {
+  const value = digits.replaceAll(',', '');
+  return value.includes('/') ? value : String(Number(value));
+}
+
+/** The numbers of a text, in the order they come. */
 function numbersOf(text: string): string[] {
-  const values: string[] = [];
-  for (const [, letters = '', digits = ''] of text.matchAll(NUMBER)) {
+  const values: { at: number; value: string }[] = [];
+  for (const match of text.matchAll(NUMBER)) {
+    const [, letters = '', digits = '', ordinal] = match;
     if (letters.length === 1 || letters.length === 2) continue;
-    const value = digits.replaceAll(',', '');
-    values.push(value.includes('/') ? value : String(Number(value)));
+    const value = numberValue(digits);
+    values.push({ at: match.index, value: ordinal === undefined ? value : `#${value}` });
   }
-  const tokens = text.match(/[A-Za-z]+/g) ?? [];
-  tokens.forEach((token, index) => {
+  const tokens = [...text.matchAll(/[A-Za-z]+/g)];
+  tokens.forEach((match, index) => {
+    const token = match[0];
     const word = NUMBER_WORDS[token.toLowerCase()] ?? ORDINAL_WORDS[token.toLowerCase()];
-    if (word !== undefined) values.push(word);
+    if (word !== undefined) values.push({ at: match.index, value: word });
     // A Roman numeral after a name ("World War II", "Henry VIII"); a lone "I" after a capitalised word too.
     const roman = ROMAN_NUMERALS[token];
-    const previous = tokens[index - 1];
+    const previous = tokens[index - 1]?.[0];
     if (roman !== undefined && previous !== undefined && /^[A-Z][a-z]/.test(previous) && index > 1)
-      values.push(roman);
+      values.push({ at: match.index, value: roman });
   });
-  return values.sort();
+  return values.sort((left, right) => left.at - right.at).map(({ value }) => value);
 }
 
 const isContent = (word: string | undefined): word is string =>
   word !== undefined && !STOP.has(word) && NUMBER_WORDS[word] === undefined && word.length > 1;
+/** A content word or a person ("I", "someone"): what can do or undergo something. */
+const isActor = (word: string | undefined): word is string => isContent(word) || PERSON.has(word ?? '');
 
 /** The content words next to each direction word ("convert [pandas dataframe] to [csv file]"). */
 function directionsOf(words: string[]): { from: string[]; to: string[] }[] {
@@ -206,6 +276,8 @@ function featuresOf(text: string): Features {
     .replace(/\b([A-Za-z])\.([A-Za-z])\.(?:([A-Za-z])\.)?/g, (_match, a, b, c) => `${a}${b}${c ?? ''}`)
     // The article follows the next word's sound ("a fixed", "an adjustable"): one word for both.
     .replace(/\ban\b/gi, 'a');
+  // "US" in a sentence with lowercase letters is the country, not the pronoun ("500 US dollars").
+  if (/[a-z]/.test(expanded)) expanded = expanded.replace(/\bUS\b/g, 'USA');
   const quotes = [...expanded.matchAll(QUOTED)].map(
     (match) => match.slice(1).find((group) => group !== undefined) ?? '',
   );
@@ -219,9 +291,49 @@ function featuresOf(text: string): Features {
   const identifiers = [...new Set(expanded.match(IDENTIFIER) ?? [])]
     .map((identifier) => wordsOf(identifier))
     .filter((words) => words.length > 0);
-  const words = wordsOf(expanded);
+  // An ordinal in digits reads as its word ("2nd" is "second"), its letters never as a word.
+  const wordText = expanded.replace(
+    /\b(\d+)(?:st|nd|rd|th)\b/gi,
+    (_match, digits: string) => ORDINAL_NAMES[`#${Number(digits)}`] ?? digits,
+  );
+  const words = wordsOf(wordText);
+  const tokens = wordText.toLowerCase().match(/[a-z]+/g) ?? [];
+  const written = new Map<string, string>();
+  for (const token of tokens)
+    for (const word of normaliseWord(token)) if (!written.has(word)) written.set(word, token);
+  const compounds = [...expanded.matchAll(/\b([A-Za-z]+(?:-[A-Za-z]+)+)\s+([A-Za-z]+)/g)].map(
+    ([, compound = '', next = '']) => ({
+      parts: wordsOf(compound),
+      next: normaliseWord(next.toLowerCase())[0] ?? next,
+    }),
+  );
   const content = new Set(words.filter(isContent));
+  const opening = tokens.slice(0, 3);
+  const how = opening.indexOf('how');
+  const measured = how < 0 ? undefined : MEASURES[tokens[how + 1] ?? ''];
+  // "How many times a day" asks how often.
+  const perTime =
+    tokens[how + 2] === 'times' && ['a', 'per', 'each', 'every'].includes(tokens[how + 3] ?? '');
+  const measure = measured === 'much' && perTime ? 'often' : measured;
+  const asks = measure !== undefined ? `how ${measure}` : opening.find((token) => QUESTION_WORDS.has(token));
+  const counted = new Map<string, string>();
+  for (const [, value = '', next = ''] of expanded.matchAll(
+    /(\d+(?:[.,/]\d+)*|\b[A-Za-z]+)\s+([A-Za-z]+)/g,
+  )) {
+    const number = /\d/.test(value) ? numberValue(value) : NUMBER_WORDS[value.toLowerCase()];
+    const word = normaliseWord(next.toLowerCase())[0];
+    if (number !== undefined && isContent(word)) counted.set(word, number);
+  }
+  const names = new Map<string, string>();
+  for (const [, name = '', next = ''] of expanded.matchAll(/[\p{Ll}\d,;:)]\s+([A-Z][a-z]+)\b\s*(\w*)/gu)) {
+    // "Newtons 2nd law" may be a possessive without its apostrophe; a name that ends a phrase is a title.
+    if (/\d/.test(next) || isContent(normaliseWord(next.toLowerCase())[0])) continue;
+    names.set(stemmer(name.toLowerCase()), name);
+  }
   return {
+    ...(asks === undefined ? {} : { asks }),
+    counted,
+    names,
     numbers: numbersOf(expanded),
     quoted,
     quotedSymbols,
@@ -229,25 +341,48 @@ function featuresOf(text: string): Features {
     negated: words.some((word) => NEGATION.has(word)),
     identifiers,
     words,
+    written,
+    tokens,
+    compounds,
     content,
     directions: directionsOf(words),
   };
 }
 
 /**
- * The numbers compared: a lone 1 on one side is an article ("a day" / "one day"), ordinals count
- * only when both sides have one ("the first sentence" / "an opening line").
+ * The numbers compared: an ordinal is its number where the other side has that number ("July 4th"
+ * / "July 4", "first day" / "day one"), a lone 1 on one side is an article ("a day" / "one day"),
+ * other ordinals count only when both sides have one ("the first sentence" / "an opening line").
  */
 function sameNumbers(left: readonly string[], right: readonly string[]): boolean {
   const ordinal = (value: string) => value.startsWith('#');
+  const asNumbers = (values: readonly string[], other: readonly string[]) =>
+    values.map((value) => (ordinal(value) && other.includes(value.slice(1)) ? value.slice(1) : value));
+  const leftValues = asNumbers(left, right);
+  const rightValues = asNumbers(right, left);
   const strip = (values: readonly string[], other: readonly string[]) =>
-    values.filter(
-      (value) =>
-        (value !== '1' || other.includes('1')) && (!ordinal(value) || other.some((each) => ordinal(each))),
-    );
-  const a = strip(left, right);
-  const b = strip(right, left);
+    values
+      .filter(
+        (value) =>
+          (value !== '1' || other.includes('1')) && (!ordinal(value) || other.some((each) => ordinal(each))),
+      )
+      .sort();
+  const a = strip(leftValues, rightValues);
+  const b = strip(rightValues, leftValues);
   return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/** Whether the same numbers come in another order with the words around them alike ("2 to the power of 10"). */
+function reordered(asked: Features, cached: Features, frame: number): boolean {
+  const a = asked.numbers;
+  const b = cached.numbers;
+  return (
+    frame >= SAME_FRAME &&
+    new Set(a).size > 1 &&
+    a.length === b.length &&
+    a.some((value, index) => value !== b[index]) &&
+    [...a].sort().every((value, index) => value === [...b].sort()[index])
+  );
 }
 
 /** Whether `phrase` occurs in `words` as consecutive words. */
@@ -277,10 +412,41 @@ function oneEditApart(left: string, right: string): boolean {
   );
 }
 
+/** A word with British spellings made American ("licence", "organised", "travelled", "anaemia"). */
+function americanSpelling(word: string): string {
+  return word
+    .replace(/our(s|ed|ing|ite|ites|able|ful)?$/, 'or$1')
+    .replace(/is(e|es|ed|ing|er|ers|ation|ations)$/, 'iz$1')
+    .replace(/ys(e|es|ed|ing)$/, 'yz$1')
+    .replace(/ence(s)?$/, 'ense$1')
+    .replace(/([^aeiou])re(s)?$/, '$1er$2')
+    .replace(/ll(ed|ing|er|ers)$/, 'l$1')
+    .replace(/([^aeiou])(?:ae|oe)/, '$1e');
+}
+
+/**
+ * Whether two words one letter apart are one word: a spelling of it or a typo ("licence" /
+ * "license", "recieve" / "receive"). Two English words are two words ("megabits" / "megabytes",
+ * "desert" / "dessert"), and so are two words the list lacks ("roguelike" / "roguelite"); until
+ * the word list is loaded nothing else is forgiven.
+ */
+function sameWordMisspelt(word: string, other: string, mine: Features, theirs: Features): boolean {
+  if (!oneEditApart(word, other)) return false;
+  const mineWritten = mine.written.get(word) ?? word;
+  const theirsWritten = theirs.written.get(other) ?? other;
+  if (americanSpelling(mineWritten) === americanSpelling(theirsWritten)) return true;
+  const mineKnown = isEnglishWord(mineWritten);
+  const theirsKnown = isEnglishWord(theirsWritten);
+  // One word and one non-word: a typo of it. Two non-words are two terms ("roguelike" / "roguelite").
+  return mineKnown !== undefined && theirsKnown !== undefined && mineKnown !== theirsKnown;
+}
+
 /** Content words of `mine` that `theirs` lacks, a spelling or typo apart forgiven. */
-function lacking(mine: ReadonlySet<string>, theirs: ReadonlySet<string>): string[] {
-  return [...mine].filter(
-    (word) => !theirs.has(word) && ![...theirs].some((other) => oneEditApart(word, other)),
+function lacking(mine: Features, theirs: Features): string[] {
+  return [...mine.content].filter(
+    (word) =>
+      !theirs.content.has(word) &&
+      ![...theirs.content].some((other) => sameWordMisspelt(word, other, mine, theirs)),
   );
 }
 
@@ -342,12 +508,26 @@ const NOT_NARROWING: ReadonlySet<string> = normalisedSet(
  */
 function narrows(mine: Features, theirs: Features, added: readonly string[], text: string): boolean {
   const narrowing = added.filter((word) => !NOT_NARROWING.has(word) && !word.endsWith('li'));
+  // "Used" is a stop word ("how do I use"), and a narrowing one before a noun ("used solar panels").
+  if (mine.tokens.includes('used') && !theirs.tokens.includes('used'))
+    narrowing.push(...normaliseWord('used'));
   if (narrowing.length === 0 || commonWords(mine.words, theirs.words) < theirs.words.length) return false;
   const beforeShared = mine.words.some((word, index) => {
     const next = mine.words[index + 1];
     return narrowing.includes(word) && isContent(next) && theirs.content.has(next);
   });
   if (beforeShared) return true;
+  // A hyphenated word with a word added to a shared one ("kilowatt-hours" / "kilowatts"), or a
+  // hyphenated modifier before a shared word ("bone-in chicken").
+  const shared = (word: string | undefined) => isContent(word) && theirs.content.has(word);
+  if (
+    mine.compounds.some(
+      ({ parts, next }) =>
+        parts.some((part) => narrowing.includes(part)) &&
+        (shared(next) || parts.some((part) => !narrowing.includes(part) && shared(part))),
+    )
+  )
+    return true;
   // After a number ("iPhone 15 Pro"): the number is in both (sameNumbers held), the word only here.
   return [...text.matchAll(/\d\s+([A-Za-z]+)/g)].some(([, word = '']) =>
     normaliseWord(word.toLowerCase()).some((each) => narrowing.includes(each)),
@@ -373,22 +553,264 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
   while (end > start && a[end - 1] === b[end - 1]) end -= 1;
   const inner = a.slice(start, end);
   const other = b.slice(start, end);
+  // A person and a verb phrase trading places: subject and object swapped ("who I have blocked" /
+  // "who has blocked me").
+  for (let x = 1; x < inner.length; x += 1) {
+    const [first, last] = [inner.slice(0, x), inner.slice(x)];
+    const person = (run: string[]) => run.length === 1 && PERSON.has(run[0] as string);
+    if (
+      ((person(first) && last.some(isContent)) || (person(last) && first.some(isContent))) &&
+      sameWords(other, [...last, ...first])
+    )
+      return true;
+  }
   for (let x = 1; x < inner.length; x += 1) {
     for (let y = 1; x + y < inner.length; y += 1) {
-      const runs = [inner.slice(0, x), inner.slice(x, inner.length - y), inner.slice(inner.length - y)];
-      if (!runs.every((run) => run.some(isContent))) continue;
-      const [first = [], middle = [], last = []] = runs;
+      const [first, middle, last] = [
+        inner.slice(0, x),
+        inner.slice(x, inner.length - y),
+        inner.slice(inner.length - y),
+      ];
+      if (!middle.some(isContent) || !first.some(isActor) || !last.some(isActor)) continue;
       if (sameWords(other, [...last, ...middle, ...first])) return true;
     }
   }
   return false;
 }
 
+/** A verb, whatever its form ("eaten", "ate", "eats" are "eat"). */
+const verbOf = (token: string) => normaliseWord(IRREGULAR_VERBS[token] ?? token)[0] ?? token;
+
+const isParticiple = (token: string | undefined) =>
+  token !== undefined && ((token.length > 4 && token.endsWith('ed')) || IRREGULAR_VERBS[token] !== undefined);
+
+/** How far before or after a verb its subject or object is looked for, in words. */
+const ROLE_REACH = 4;
+
+/** The nearest actor (content word or person) from `from`, stepping by `step`, within ROLE_REACH words. */
+function nearestActor(tokens: readonly string[], from: number, step: 1 | -1): string | undefined {
+  for (let at = from, seen = 0; at >= 0 && at < tokens.length && seen < ROLE_REACH; at += step, seen += 1) {
+    const word = normaliseWord(tokens[at] as string)[0];
+    if (isActor(word)) return word;
+  }
+  return undefined;
+}
+
+interface Passive {
+  verb: string;
+  /** Where the participle is. */
+  at: number;
+  /** Followed by a preposition that makes it read as an adjective ("scared of"). */
+  adjectival: boolean;
+  /** Who undergoes it (its subject). */
+  patient?: string;
+  /** Who does it (its "by" phrase). */
+  agent?: string;
+}
+
+/** Prepositions after which a participle reads as an adjective ("scared of", "interested in", "married to"). */
+const ADJECTIVAL_AFTER: ReadonlySet<string> = new Set(['of', 'about', 'with', 'in', 'to', 'at']);
+
+/**
+ * Passive clauses ("animals are eaten by owls", "my teenager is being bullied", "was Snape killed
+ * by"): their verb, patient and agent. The patient is the actor between the auxiliary and the
+ * participle (a question) or else the one before the auxiliary.
+ */
+function passivesOf(tokens: readonly string[]): Passive[] {
+  const clauses: Passive[] = [];
+  tokens.forEach((token, index) => {
+    if (!PASSIVE_AUXILIARY.has(token)) return;
+    let at = index + 1;
+    while (at < tokens.length && at <= index + ROLE_REACH && !isParticiple(tokens[at])) at += 1;
+    const participle = tokens[at];
+    if (participle === undefined || !isParticiple(participle)) return;
+    const between = tokens.slice(index + 1, at);
+    const patient = nearestActor(between, between.length - 1, -1) ?? nearestActor(tokens, index - 1, -1);
+    const agent = tokens[at + 1] === 'by' ? nearestActor(tokens, at + 2, 1) : undefined;
+    clauses.push({
+      verb: verbOf(participle),
+      at,
+      adjectival: ADJECTIVAL_AFTER.has(tokens[at + 1] ?? ''),
+      ...(patient === undefined ? {} : { patient }),
+      ...(agent === undefined ? {} : { agent }),
+    });
+  });
+  return clauses;
+}
+
+/**
+ * Whether one question puts a verb in the passive and the other has the roles the other way round:
+ * "animals eaten by owls" is "owls eat animals", not "animals eat owls"; "my teenager is being
+ * bullied" is not "my teenager is bullying others"; "who was Snape killed by" is not "who was
+ * killed by Snape". The same roles in either voice ("what is eaten by owls" / "what do owls eat")
+ * are a rewording.
+ */
+function voiceSwapped(passive: Features, other: Features): boolean {
+  const theirPassives = passivesOf(other.tokens);
+  const passiveAt = new Set(theirPassives.map((clause) => clause.at));
+  return passivesOf(passive.tokens).some((clause) => {
+    const bothPassive = theirPassives.some(
+      (theirs) =>
+        theirs.verb === clause.verb &&
+        ((clause.patient !== undefined && clause.patient === theirs.agent) ||
+          (clause.agent !== undefined && clause.agent === theirs.patient)),
+    );
+    if (bothPassive) return true;
+    return other.tokens.some((token, index) => {
+      if (passiveAt.has(index) || isParticiple(token) || verbOf(token) !== clause.verb) return false;
+      const agent = nearestActor(other.tokens, index - 1, -1);
+      const patient = nearestActor(other.tokens, index + 1, 1);
+      // The passive's agent as the active verb's object ("animals eaten by owls" / "animals eat owls").
+      if (clause.agent !== undefined && clause.agent === patient) return true;
+      // Its patient as the subject of an active verb with an object of its own ("is being bullied" /
+      // "is bullying others"); without one it may be the same event ("volcanoes are formed" /
+      // "volcanoes form").
+      return (
+        !clause.adjectival &&
+        clause.patient !== undefined &&
+        clause.patient === agent &&
+        patient !== undefined &&
+        patient !== clause.patient
+      );
+    });
+  });
+}
+
+/**
+ * Whether the two open with different question words ("why" / "when", "how often" / "how much").
+ * "How much" and "how long" are one question when either names a unit of time ("how many days").
+ */
+function askDifferently(asked: Features, cached: Features): boolean {
+  if (asked.asks === undefined || cached.asks === undefined || asked.asks === cached.asks) return false;
+  const pair = new Set([asked.asks, cached.asks]);
+  const timed = (features: Features) => features.words.some((word) => TIME_UNITS.has(word));
+  return !(pair.has('how much') && pair.has('how long') && (timed(asked) || timed(cached)));
+}
+
+/**
+ * Whether the two differ in one run of words, in the middle of the same frame, where one brings a
+ * content word the other lacks in place of words of its own ("if I cancel" / "if the airline
+ * cancels", "rent-to-own" / "rent-controlled"): another subject or kind, not a rewording.
+ */
+function slotReplaced(asked: Features, cached: Features, onlyAsked: string[], onlyCached: string[]): boolean {
+  const replaced = (a: readonly string[], b: readonly string[]) => {
+    const start = commonStart(a, b);
+    let end = 0;
+    while (end < Math.min(a.length, b.length) - start && a[a.length - 1 - end] === b[b.length - 1 - end])
+      end += 1;
+    const mine = a.slice(start, a.length - end);
+    const theirs = b.slice(start, b.length - end);
+    // A slot of prepositions only is the same thing said another way ("the novel X" / "the author of X").
+    const holdsSomething = (slot: string[]) => slot.some((word) => !PREPOSITIONS.has(word));
+    if (
+      !holdsSomething(mine) ||
+      !holdsSomething(theirs) ||
+      (start + end) / Math.max(a.length, b.length) < SAME_FRAME
+    )
+      return false;
+    return mine.some((word) => onlyAsked.includes(word)) || theirs.some((word) => onlyCached.includes(word));
+  };
+  // Articles come and go with the noun they precede ("than Saturn" / "than the Sun").
+  const withoutArticles = (words: readonly string[]) =>
+    words.filter((word) => word !== 'a' && word !== 'the');
+  return (
+    replaced(asked.words, cached.words) ||
+    replaced(withoutArticles(asked.words), withoutArticles(cached.words))
+  );
+}
+
+const PREPOSITIONS: ReadonlySet<string> = new Set(
+  'of in on at for with from to by about into onto as'.split(' '),
+);
+
+/** The actor right before `index`, or undefined. */
+const actorBefore = (tokens: readonly string[], index: number) => {
+  const word = normaliseWord(tokens[index - 1] ?? '')[0];
+  return isActor(word) ? word : undefined;
+};
+
+/** The actor right after `index`, articles and possessives aside, or undefined. */
+function actorAfter(tokens: readonly string[], index: number): string | undefined {
+  let at = index + 1;
+  while (ARTICLES.has(tokens[at] ?? '')) at += 1;
+  const word = normaliseWord(tokens[at] ?? '')[0];
+  return isActor(word) ? word : undefined;
+}
+
+/** Auxiliaries that open a question about a verb's object ("what does a fox eat"). */
+const QUESTION_AUXILIARIES: ReadonlySet<string> = new Set(
+  'do does did can could will would should'.split(' '),
+);
+
+/**
+ * Whether one question asks what does something to a thing and the other what that thing does:
+ * "what eats a fox" (the fox eaten) / "what does a fox eat" (the fox eating).
+ */
+function objectBecameSubject(asked: Features, cached: Features): boolean {
+  const a = asked.tokens;
+  const b = cached.tokens;
+  return a.some((token, index) => {
+    const verb = verbOf(token);
+    const object = actorAfter(a, index);
+    if (!['what', 'which', 'who'].includes(a[index - 1] ?? '') || !isContent(verb) || object === undefined)
+      return false;
+    return b.some((other, at) => {
+      if (verbOf(other) !== verb || actorBefore(b, at) !== object || actorAfter(b, at) !== undefined)
+        return false;
+      let before = at - 2;
+      while (ARTICLES.has(b[before] ?? '')) before -= 1;
+      return QUESTION_AUXILIARIES.has(b[before] ?? '');
+    });
+  });
+}
+
+/** Determiners that take in every one of a thing, and ones that pick one. */
+const EVERY: ReadonlySet<string> = normalisedSet(['all', 'every', 'each', 'both']);
+const ONE: ReadonlySet<string> = new Set(['a', 'one', 'single', 'this', 'that']);
+
+/** Whether a shared word is taken as a whole on one side and one of it on the other ("one layer" / "all layers"). */
+function quantifiedDifferently(asked: Features, cached: Features): boolean {
+  const determiners = (features: Features) => {
+    const before = new Map<string, string>();
+    features.words.forEach((word, index) => {
+      const previous = features.words[index - 1];
+      if (isContent(word) && previous !== undefined) before.set(word, previous);
+    });
+    return before;
+  };
+  const mine = determiners(asked);
+  const theirs = determiners(cached);
+  return [...mine].some(([word, determiner]) => {
+    const other = theirs.get(word);
+    return (
+      other !== undefined &&
+      ((EVERY.has(determiner) && ONE.has(other)) || (ONE.has(determiner) && EVERY.has(other)))
+    );
+  });
+}
+
+/** Whether the same word is counted differently ("two mortgages on one house" / "one mortgage on two houses"). */
+function recounted(asked: Features, cached: Features): boolean {
+  return [...asked.counted].some(([word, value]) => {
+    const theirs = cached.counted.get(word);
+    return theirs !== undefined && theirs !== value;
+  });
+}
+
+/** Whether a name is written differently in each ("Alien" / "Aliens" are two films). */
+function renamed(asked: Features, cached: Features): boolean {
+  return [...asked.names].some(([word, written]) => {
+    const theirs = cached.names.get(word);
+    return theirs !== undefined && theirs !== written;
+  });
+}
+
 /** Whether `candidate` (a cached question) may answer `question`. */
 export function checkHitGuard(question: string, candidate: string): GuardVerdict {
   const asked = featuresOf(question);
   const cached = featuresOf(candidate);
-  if (!sameNumbers(asked.numbers, cached.numbers)) return { ok: false, reason: 'numbers' };
+  if (!sameNumbers(asked.numbers, cached.numbers) || recounted(asked, cached))
+    return { ok: false, reason: 'numbers' };
   const quotedOk = (mine: Features, theirs: Features) =>
     mine.quoted.every((phrase) => containsPhrase(theirs.words, phrase));
   const symbolsOk = (mine: Features, theirs: Features) =>
@@ -402,6 +824,7 @@ export function checkHitGuard(question: string, candidate: string): GuardVerdict
     return { ok: false, reason: 'quoted' };
   const frame = sameFrame(asked.words, cached.words);
   const template = commonStart(asked.words, cached.words);
+  if (reordered(asked, cached, frame)) return { ok: false, reason: 'numbers' };
   if (asked.negated !== cached.negated && frame >= SAME_FRAME) return { ok: false, reason: 'negation' };
   // An identifier only one side names is context ("in SQL"); each side naming one the other lacks is a swap.
   const lackedIdentifier = (mine: Features, theirs: Features) =>
@@ -411,10 +834,19 @@ export function checkHitGuard(question: string, candidate: string): GuardVerdict
   if ((opposed(asked, cached) && frame >= OPPOSED_FRAME) || undone(asked, cached) || undone(cached, asked))
     return { ok: false, reason: 'opposite' };
   if (reversed(asked, cached)) return { ok: false, reason: 'direction' };
+  if (askDifferently(asked, cached) && frame >= OPPOSED_FRAME) return { ok: false, reason: 'question' };
+  if (renamed(asked, cached)) return { ok: false, reason: 'names' };
+  if (quantifiedDifferently(asked, cached)) return { ok: false, reason: 'numbers' };
   if (rolesSwapped(asked, cached)) return { ok: false, reason: 'swapped' };
-  const onlyAsked = lacking(asked.content, cached.content);
-  const onlyCached = lacking(cached.content, asked.content);
-  if (onlyAsked.length > 0 && onlyCached.length > 0 && (frame >= SAME_FRAME || template >= SAME_TEMPLATE))
+  if (voiceSwapped(asked, cached) || voiceSwapped(cached, asked)) return { ok: false, reason: 'voice' };
+  if (objectBecameSubject(asked, cached) || objectBecameSubject(cached, asked))
+    return { ok: false, reason: 'swapped' };
+  const onlyAsked = lacking(asked, cached);
+  const onlyCached = lacking(cached, asked);
+  if (
+    (onlyAsked.length > 0 && onlyCached.length > 0 && (frame >= SAME_FRAME || template >= SAME_TEMPLATE)) ||
+    slotReplaced(asked, cached, onlyAsked, onlyCached)
+  )
     return { ok: false, reason: 'content' };
   if (
     frame >= SAME_FRAME &&

@@ -14,6 +14,7 @@ import type { RuntimeStore, SemanticCandidate } from '../../stores/types.ts';
 import type { CacheEntry, CacheLocation, ResponseCache } from '../response-cache.ts';
 import type { DepthValve } from './depth-valve.ts';
 import { type Embedder, quantise, similarity } from './embedder.ts';
+import { loadEnglishWords } from './english-words.ts';
 import { checkHitGuard } from './hit-guard.ts';
 import type { SemanticMetrics } from './semantic-metrics.ts';
 
@@ -102,6 +103,14 @@ export class SemanticCache {
 
   constructor(options: SemanticCacheOptions) {
     this.#options = options;
+    // The guard forgives a typo ("recieve") only once it can tell a typo from another word.
+    if (options.guard)
+      loadEnglishWords().catch((error: unknown) =>
+        options.log.warn(
+          { err: error },
+          'semantic cache: word list not loaded; the hit guard forgives no typos',
+        ),
+      );
   }
 
   get embedderName(): string {
