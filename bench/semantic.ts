@@ -4,7 +4,7 @@
  * part, redis-server on PATH.
  *
  * 1. Accuracy on the labelled pair sets under bench/data: `semantic-pairs.jsonl` (the set the hit
- *    guard was built against) and eight held-out sets written apart from the code
+ *    guard was built against) and nine held-out sets written apart from the code
  *    (`semantic-pairs-holdout*.jsonl`; bench/README.md says which ones later revisions of the guard
  *    saw). Each pair's first question is cached, the second asked: the
  *    similarity is the one a lookup computes (the asked question's float vector against the cached
@@ -294,6 +294,7 @@ async function main(): Promise<void> {
       { name: 'holdout-6', file: 'semantic-pairs-holdout-6.jsonl' },
       { name: 'holdout-7', file: 'semantic-pairs-holdout-7.jsonl' },
       { name: 'holdout-8', file: 'semantic-pairs-holdout-8.jsonl' },
+      { name: 'holdout-9', file: 'semantic-pairs-holdout-9.jsonl' },
     ];
     // The guard as the gateway runs it: with the word list that tells a typo from another word.
     await loadEnglishWords();

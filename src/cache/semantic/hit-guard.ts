@@ -7,7 +7,10 @@
  *
  * - numbers: digits (also inside words: `401k`, `3-day`, `4th`), fractions, number words and
  *   ordinals as their values, Roman numerals after a name ("World War II"). A lone "one"/"1" on one
- *   side only is an article ("a day", "one day"), not a difference;
+ *   side only is an article ("a day", "one day"), not a difference. The same numbers in another
+ *   order ("2 to the power of 10"), counting other things ("two mortgages on one house" / "one
+ *   mortgage on two houses"), or all of a thing against one of it ("one layer" / "all layers")
+ *   differ too;
  * - quoted strings ('...', "...", `...`) and code identifiers (camelCase, snake_case, dotted or
  *   called names, words with digits): each must appear, as words, in the other question, quoted or
  *   not ("what does 'FOMO' mean" is "what is the meaning of FOMO");
@@ -15,21 +18,36 @@
  *   order ("miles to kilometers" and "kilometers to miles");
  * - substitution: each question has a content word the other lacks (autumn for spring, gold for
  *   silver, read for write) while the rest of the two questions is the same words in the same order
- *   (at least SAME_FRAME of the longer one). Rewordings change the frame around the question
- *   ("who wrote X" / "X: who was its author?"), near misses keep it and swap one slot;
+ *   (at least SAME_FRAME of the longer one), or one run of words in the middle of the same frame is
+ *   replaced by one with a content word the other lacks ("if I cancel" / "if the airline cancels").
+ *   Rewordings change the frame around the question ("who wrote X" / "X: who was its author?"),
+ *   near misses keep it and swap one slot;
  * - narrowing: one question is the other plus a word put right before a word both share ("table
  *   tennis" / "tennis", "white keys" / "keys"), or right after a number both share ("iPhone 15 Pro
  *   Max" / "iPhone 15"): a narrower subject, where a word added after a shared one is a rewording
- *   ("capital city" / "capital"). Adverbs and a few words that only weigh ("good", "best",
- *   "simple") are not narrowing;
+ *   ("capital city" / "capital"). A hyphenated word counts too ("bone-in chicken", "kilowatt-hours"
+ *   / "kilowatts"), and "used" before a noun. Adverbs and a few words that only weigh ("good",
+ *   "best", "simple") are not narrowing;
  * - roles swapped: the same words, two runs of them trading places around a content word ("can
  *   dogs catch colds from humans" / "can humans catch colds from dogs", "butter instead of oil" /
- *   "oil instead of butter"). Around stop words only it is a rewording ("A and B" / "B and A").
+ *   "oil instead of butter"), or a person and a verb ("who I have blocked" / "who has blocked
+ *   me"). Around stop words only it is a rewording ("A and B" / "B and A"). A subject question
+ *   against an object question ("what eats a fox" / "what does a fox eat");
+ * - voice: a passive whose roles the other question gives the other way round ("animals eaten by
+ *   owls" / "animals eat owls", "my teenager is being bullied" / "... is bullying others"); the same
+ *   roles in either voice are a rewording ("what is eaten by owls" / "what do owls eat");
+ * - the question word: "why", "when", "where", "who", "how" and "how often", "how much", "how long"
+ *   (one question when time is named: "how many days") ask different things;
+ * - names: a capitalised name written otherwise ("Alien" / "Aliens" are two films).
  *
  * Words are compared lowercased, contractions expanded, Porter-stemmed, with a short list of
- * everyday synonyms and spellings folded ("automobile" is "car", "colour" is "color") and one typo
- * or spelling letter forgiven in longer words. Plain rules, no model: cheap, explainable, the same
- * on every replica. Measured on bench/data (bench/README.md, "Semantic cache").
+ * everyday synonyms and spellings folded ("automobile" is "car", "colour" is "color"). One letter
+ * apart in longer words is forgiven when it is a British spelling ("licence") or a typo of an
+ * English word ("seperate"), never between two English words ("megabits" / "megabytes") or two
+ * words no list has ("roguelike" / "roguelite"): english-words.ts. Plain rules, no model: cheap
+ * (about 60 µs a candidate), explainable, the same on every replica. Measured on bench/data
+ * (bench/README.md, "Semantic cache"), including how much they miss on questions they were not
+ * built on.
  */
 import { stemmer } from 'stemmer';
 import { isEnglishWord } from './english-words.ts';
