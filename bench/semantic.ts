@@ -295,6 +295,8 @@ async function main(): Promise<void> {
       { name: 'holdout-7', file: 'semantic-pairs-holdout-7.jsonl' },
       { name: 'holdout-8', file: 'semantic-pairs-holdout-8.jsonl' },
       { name: 'holdout-9', file: 'semantic-pairs-holdout-9.jsonl' },
+      { name: 'holdout-10', file: 'semantic-pairs-holdout-10.jsonl' },
+      { name: 'holdout-11', file: 'semantic-pairs-holdout-11.jsonl' },
     ];
     // The guard as the gateway runs it: with the word list that tells a typo from another word.
     await loadEnglishWords();
