@@ -50,6 +50,19 @@ describe('LruCache', () => {
     expect(cacheEntryBytes('k', text) - cacheEntryBytes('k', '')).toBe(Buffer.byteLength(text, 'utf8'));
   });
 
+  it('frees an evicted or overwritten value at once, not at the next garbage collection', () => {
+    // One string for every write: no heap churn, so no collection happens during the loop.
+    const value = 'x'.repeat(100_000);
+    const cache = new LruCache(cacheEntryBytes('k000', value) * 10);
+    const before = process.memoryUsage().arrayBuffers;
+    for (let index = 0; index < 200; index += 1) cache.set(`k${String(index).padStart(3, '0')}`, value, 60_000);
+    for (let index = 190; index < 200; index += 1) cache.set(`k${index}`, value, 60_000);
+    // The ten held, not the two hundred written.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(value.length * 12);
+    cache.clear();
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(value.length);
+  });
+
   it('charges an overwritten entry once', () => {
     const cache = new LruCache(10_000);
     cache.set('k1', 'short', 60_000);
