@@ -19,7 +19,11 @@
  * 3. Lookup time (SemanticCache.lookup with the vector given: the bucket's key, its newest
  *    candidates read, scored, the best kept) at bucket sizes 10, 1,000 and 10,000 on the memory
  *    store and on Redis: p50/p99 with the depth valve as the gateway sets it up (ceiling 2,000, scan
- *    budget 5 ms) and with the whole bucket scanned.
+ *    budget 5 ms), with the whole bucket scanned, and with the valve while another store (on
+ *    Redis another connection: another pod) adds a candidate before each lookup, the bucket kept at
+ *    its size. On Redis a lookup reads only what its process's copy lacks (semantic-mirror.ts):
+ *    nothing in the first two modes once warm, the one new record (or, past a trim, the tail) in
+ *    the third.
  *
  * Options (flags or env): --quick (fewer samples), --details, BENCH_EMBED_SAMPLES (default 1000),
  * BENCH_LOOKUP_SAMPLES (default 500). Results also in bench/results/semantic-<stamp>.json.
@@ -183,7 +187,13 @@ function randomUnitRecord(dimensions: number): Int8Array {
  * vectors (none near the question: the miss path, which scans and scores everything it may). With
  * the depth valve as the gateway sets it up, and with the whole bucket scanned.
  */
-async function lookupTimes(store: RuntimeStore, storeName: string, dimensions: number, query: Float32Array) {
+async function lookupTimes(
+  store: RuntimeStore,
+  storeName: string,
+  dimensions: number,
+  query: Float32Array,
+  writer: RuntimeStore = store,
+) {
   const registry = new Registry();
   const log = createLogger('warn', 'bench');
   const mirror = new CacheScopeMirror(store);
@@ -220,9 +230,9 @@ async function lookupTimes(store: RuntimeStore, storeName: string, dimensions: n
         3_600_000,
       );
     }
-    for (const mode of ['valve', 'full scan'] as const) {
+    for (const mode of ['valve', 'full scan', 'valve, writes'] as const) {
       const valve =
-        mode === 'valve'
+        mode !== 'full scan'
           ? new DepthValve({ maxDepth: VALVE_DEPTH, minDepth: 50, budgetMs: SCAN_BUDGET_MS, maxInFlight: 32 })
           : new DepthValve({
               maxDepth: size,
@@ -248,10 +258,29 @@ async function lookupTimes(store: RuntimeStore, storeName: string, dimensions: n
           { question: 'q', bucket: 'bucket', threshold: 0.8, vector: query },
           'bench',
         );
-      for (let index = 0; index < 20; index += 1) await lookup();
+      // Another pod adds a candidate before each lookup (not timed), the bucket kept at its size.
+      const write = async () => {
+        if (mode !== 'valve, writes') return;
+        const index = Math.floor(Math.random() * 1e12);
+        await writer.addSemanticCandidate(
+          key,
+          {
+            id: createHash('sha256').update(`w${index}`).digest('hex'),
+            expiresAtMs: Date.now() + 3_600_000,
+            vector: randomUnitRecord(dimensions),
+          },
+          size,
+          3_600_000,
+        );
+      };
+      for (let index = 0; index < 20; index += 1) {
+        await write();
+        await lookup();
+      }
       const samples = new Float64Array(LOOKUP_SAMPLES);
       const depths = new Float64Array(LOOKUP_SAMPLES);
       for (let index = 0; index < LOOKUP_SAMPLES; index += 1) {
+        await write();
         depths[index] = Math.min(size, valve.depthOf(location.scopeId));
         const started = performance.now();
         const hit = await lookup();
@@ -345,10 +374,11 @@ async function main(): Promise<void> {
     }
     const redis = await startRedis();
     const redisStore = new RedisRuntimeStore({ url: redis.url, keyPrefix: 'bench:' });
+    const otherPod = new RedisRuntimeStore({ url: redis.url, keyPrefix: 'bench:' });
     try {
-      lookupRows.push(...(await lookupTimes(redisStore, 'redis', embedder.dimensions, query)));
+      lookupRows.push(...(await lookupTimes(redisStore, 'redis', embedder.dimensions, query, otherPod)));
     } finally {
-      await redisStore.close();
+      await Promise.all([redisStore.close(), otherPod.close()]);
     }
     process.stdout.write(
       `\nSemantic lookup after an exact miss, embedding aside (ms): read the newest candidates, score, keep the best\n${table(

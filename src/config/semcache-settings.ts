@@ -38,6 +38,11 @@ export interface SemanticCacheSettings {
    * (GATEWAY_SEMCACHE_MODEL_IDLE_MS, default 900000; 0 keeps it once loaded).
    */
   modelIdleMs: number;
+  /**
+   * Bytes of semantic buckets a process on Redis keeps a copy of, so that a lookup reads only the
+   * candidates written since (GATEWAY_SEMCACHE_MIRROR_BYTES, default 64 MiB; 0 keeps none).
+   */
+  mirrorBytes: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -76,5 +81,6 @@ export function readSemanticCacheSettings(
     guard: readBool('GATEWAY_SEMCACHE_GUARD', true),
     embedTimeoutMs: readInt('GATEWAY_SEMCACHE_EMBED_TIMEOUT_MS', 1000, 10, 60_000),
     modelIdleMs: readInt('GATEWAY_SEMCACHE_MODEL_IDLE_MS', 900_000, 0, 7 * 24 * 3_600_000),
+    mirrorBytes: readInt('GATEWAY_SEMCACHE_MIRROR_BYTES', 64 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
   });
 }

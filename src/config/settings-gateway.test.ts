@@ -81,3 +81,12 @@ describe('loadSettings: shutdown', () => {
     );
   });
 });
+
+describe('loadSettings: the semantic cache', () => {
+  it('mirrors 64 MiB of semantic buckets by default, any bound from 0 (none) when told', () => {
+    expect(load({}).semanticCache.mirrorBytes).toBe(64 * 1024 * 1024);
+    expect(load({ GATEWAY_SEMCACHE_MIRROR_BYTES: '0' }).semanticCache.mirrorBytes).toBe(0);
+    expect(load({ GATEWAY_SEMCACHE_MIRROR_BYTES: '1048576' }).semanticCache.mirrorBytes).toBe(1048576);
+    expect(() => load({ GATEWAY_SEMCACHE_MIRROR_BYTES: '-1' })).toThrow(SettingsError);
+  });
+});

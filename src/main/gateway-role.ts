@@ -42,6 +42,7 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
     encryptionKey,
     ephemeral,
     ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
+    ...(stores.semanticMirrorStats === undefined ? {} : { semanticMirrorStats: stores.semanticMirrorStats }),
     tracing: await startTracing(process.env, 'gateway', log),
   });
   const address = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });

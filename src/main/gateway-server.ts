@@ -25,6 +25,7 @@ import { TRACING_OFF, type Tracing } from '../observability/tracing.ts';
 import { createPlatformEndpoints } from '../providers/platform-routes.ts';
 import { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
+import type { SemanticMirrorStats } from '../stores/redis-runtime/semantic-mirror.ts';
 import type { StoreBreaker } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import { UpstreamClient } from '../upstream/upstream-client.ts';
@@ -47,6 +48,8 @@ export async function createGatewayServer(options: {
   encryptionKey: Uint8Array;
   /** The runtime store's circuit breaker (Redis stores): spend journaled during an outage is replayed when it closes. */
   breaker?: StoreBreaker;
+  /** The Redis store's copy of the semantic buckets: its work is exported with the semantic metrics. */
+  semanticMirrorStats?: () => Readonly<SemanticMirrorStats>;
   /** OpenTelemetry traces (startTracing); off by default. Shut down (flushed) when the app closes. */
   tracing?: Tracing;
 }): Promise<GatewayServer> {
@@ -89,6 +92,7 @@ export async function createGatewayServer(options: {
     metrics,
     upstream: { upstream, metrics, log },
     log,
+    ...(options.semanticMirrorStats === undefined ? {} : { mirrorStats: options.semanticMirrorStats }),
   });
   const app = await buildGatewayApp({
     settings,

@@ -12,6 +12,7 @@ import { MemoryConfigStore } from '../stores/memory-config-store.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
 import type { RedisStoreOptions } from '../stores/redis-client.ts';
 import { RedisConfigStore } from '../stores/redis-config-store.ts';
+import type { SemanticMirrorStats } from '../stores/redis-runtime/semantic-mirror.ts';
 import { RedisRuntimeStore } from '../stores/redis-runtime-store.ts';
 import { StoreBreaker } from '../stores/store-breaker.ts';
 import type { ConfigStore, RuntimeStore } from '../stores/types.ts';
@@ -23,6 +24,8 @@ export interface Stores {
   kind: 'redis' | 'memory';
   /** On Redis: fails calls fast while Redis is away (degraded mode), probes, and tells when it is back. */
   breaker?: StoreBreaker;
+  /** On Redis: the work of the pod's copy of the semantic buckets, for the metrics. */
+  semanticMirrorStats?: () => Readonly<SemanticMirrorStats>;
 }
 
 /** Where the Redis stores connect: one server or a cluster; undefined without either setting. */
@@ -45,6 +48,7 @@ export async function openStores(settings: Readonly<Settings>, log?: Logger): Pr
       ...redis,
       commandTimeoutMs: settings.redisCommandTimeoutMs,
       failFastWhenDown: true,
+      semanticMirrorBytes: settings.semanticCache.mirrorBytes,
     });
     // Best effort: a Redis unreachable at start is the outage path's business (the next start migrates).
     await direct.migrateKeyLayout().catch(() => 0);
@@ -54,7 +58,13 @@ export async function openStores(settings: Readonly<Settings>, log?: Logger): Pr
       log: log ?? createLogger('silent', 'stores'),
     });
     const runtime = guardRuntimeStore(direct, breaker);
-    return { config: new RedisConfigStore(redis), runtime, kind: 'redis', breaker };
+    return {
+      config: new RedisConfigStore(redis),
+      runtime,
+      kind: 'redis',
+      breaker,
+      semanticMirrorStats: () => direct.semanticMirrorStats,
+    };
   }
   await mkdir(settings.stateDir, { recursive: true, mode: 0o700 });
   return {

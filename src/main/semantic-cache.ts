@@ -13,13 +13,14 @@ import type { Embedder } from '../cache/semantic/embedder.ts';
 import { LazyEmbedder } from '../cache/semantic/lazy-embedder.ts';
 import { LocalEmbedder, localModelFile, missingModelFiles } from '../cache/semantic/local-embedder.ts';
 import { SemanticCache } from '../cache/semantic/semantic-cache.ts';
-import { createSemanticMetrics } from '../cache/semantic/semantic-metrics.ts';
+import { createSemanticMetrics, registerSemanticMirrorMetrics } from '../cache/semantic/semantic-metrics.ts';
 import type { Settings } from '../config/settings.ts';
 import { RouteEmbedder } from '../gateway/route-embedder.ts';
 import type { UpstreamCallDeps } from '../gateway/upstream-call.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { createPlatformEndpoints } from '../providers/platform-routes.ts';
+import type { SemanticMirrorStats } from '../stores/redis-runtime/semantic-mirror.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 
 /** all-MiniLM-L6-v2's vectors. */
@@ -78,6 +79,8 @@ export async function startSemanticCache(options: {
   metrics: GatewayMetrics;
   upstream: UpstreamCallDeps;
   log: Logger;
+  /** The Redis store's copy of the semantic buckets, counted in the semantic metrics. */
+  mirrorStats?: () => Readonly<SemanticMirrorStats>;
 }): Promise<SemanticCache | undefined> {
   const { settings, log } = options;
   const semantic = settings.semanticCache;
@@ -108,6 +111,8 @@ export async function startSemanticCache(options: {
       },
     });
   }
+  if (options.mirrorStats !== undefined)
+    registerSemanticMirrorMetrics(options.metrics.registry, options.mirrorStats);
   return new SemanticCache({
     runtime: options.runtime,
     cache: options.cache,

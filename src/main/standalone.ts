@@ -81,6 +81,7 @@ export async function startStandalone(
     encryptionKey,
     ephemeral,
     ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
+    ...(stores.semanticMirrorStats === undefined ? {} : { semanticMirrorStats: stores.semanticMirrorStats }),
     tracing,
   });
   const control = await buildControlPlaneApp({

@@ -22,7 +22,7 @@
  * | `<prefix>cache:lock:<name>` | string  | lock: a random token (SET NX PX; released by compare-and-delete) |
  * | `<prefix>cache:{<scope>}:gens` | hash | purge generations of a cache scope (`<tenant>/<workspace>`): field '' = the workspace's, field = namespace (as given) → integer (HINCRBY; no TTL) |
  * | `<prefix>cache:{<scope>}:tags` | hash | tag invalidation times: field = tag → ms (never moves back; no TTL) |
- * | `<prefix>cache:sem:<bucket>` | string | semantic candidates of one bucket: fixed-size binary records end to end, newest last (semantic-records.ts); PX = the longest candidate's life |
+ * | `<prefix>cache:sem2:<bucket>` | string | semantic candidates of one bucket: a 16-byte header (the key's incarnation, 8 random bytes; the count of records ever appended, float64 LE), then fixed-size binary records end to end, newest last (semantic-records.ts, redis-runtime/semantic-index.ts); PX = the longest candidate's life. (`cache:sem:`, the layout without the header, is no longer written: its keys expire.) |
  * | `<prefix>rt:cache`          | channel | cache feed: JSON `{type:'purge',workspaceId,namespace?,generation}` or `{type:'tags',workspaceId,tags,atMs}` |
  *
  * Redis Cluster: every script, transaction and pipeline keeps its keys in one hash slot, by the
@@ -104,6 +104,6 @@ export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): Redis
     cacheGenerations: (scope) => `${prefix}cache:{${scope}}:gens`,
     cacheTags: (scope) => `${prefix}cache:{${scope}}:tags`,
     cacheFeed: `${prefix}rt:cache`,
-    semanticBucket: (bucket) => `${prefix}cache:sem:${bucket}`,
+    semanticBucket: (bucket) => `${prefix}cache:sem2:${bucket}`,
   };
 }

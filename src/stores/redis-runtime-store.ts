@@ -21,6 +21,7 @@ import { RedisLocks } from './redis-runtime/locks.ts';
 import { RedisResponseCache } from './redis-runtime/response-cache.ts';
 import { RedisRevocations } from './redis-runtime/revocations.ts';
 import { RedisSemanticIndex } from './redis-runtime/semantic-index.ts';
+import { assertSemanticMirrorBytes, type SemanticMirrorStats } from './redis-runtime/semantic-mirror.ts';
 import { RedisUsage } from './redis-runtime/usage.ts';
 import { assertAuditLimit } from './runtime-records.ts';
 import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
@@ -28,6 +29,11 @@ import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
 export interface RedisRuntimeStoreOptions extends RedisStoreOptions {
   /** Audit entries kept per tenant; default AUDIT_LOG_LIMIT (smaller in tests). */
   auditLimit?: number;
+  /**
+   * Bytes of semantic buckets this process mirrors, so that a scan reads only the records written
+   * since (redis-runtime/semantic-mirror.ts); default 64 MiB, 0 mirrors nothing.
+   */
+  semanticMirrorBytes?: number;
 }
 
 export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeStore {
@@ -35,11 +41,13 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
   readonly #keys: RedisKeyLayout;
   readonly #revocations: RedisRevocations;
   readonly #cache: RedisResponseCache;
+  readonly #semantic: RedisSemanticIndex;
 
   constructor(options: RedisRuntimeStoreOptions) {
     const auditLimit = options.auditLimit ?? AUDIT_LOG_LIMIT;
     // Checked before the connection opens: a refused option must not leave a client behind.
     assertAuditLimit(auditLimit);
+    if (options.semanticMirrorBytes !== undefined) assertSemanticMirrorBytes(options.semanticMirrorBytes);
     const connection: RedisRuntimeConnection = {
       keys: createRedisKeyLayout(options.keyPrefix),
       onError: options.onError ?? (() => {}),
@@ -47,19 +55,26 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
     };
     const revocations = new RedisRevocations(connection);
     const cache = new RedisResponseCache(connection);
+    const semantic = new RedisSemanticIndex(connection, options.semanticMirrorBytes);
     super({
       counters: new RedisCounters(connection),
       revocations,
       auditLog: new RedisAuditLog(connection, auditLimit),
       cache,
       locks: new RedisLocks(connection),
-      semantic: new RedisSemanticIndex(connection),
+      semantic,
       usage: new RedisUsage(connection),
     });
     this.#client = connection.client;
     this.#keys = connection.keys;
     this.#revocations = revocations;
     this.#cache = cache;
+    this.#semantic = semantic;
+  }
+
+  /** The work of the semantic buckets' mirror so far, and what it holds. */
+  get semanticMirrorStats(): Readonly<SemanticMirrorStats> {
+    return this.#semantic.mirrorStats;
   }
 
   /**

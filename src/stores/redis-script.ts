@@ -6,6 +6,15 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './redis-client.ts';
 
+/**
+ * ioredis defines `<command>Buffer` for every command but types few of them. Not callBuffer: with
+ * auto-pipelining it loses the command's name (ioredis 5 hands the pipeline the arguments without it).
+ */
+interface BufferEval {
+  evalshaBuffer(sha: string, numberOfKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
+  evalBuffer(source: string, numberOfKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
+}
+
 export class RedisScript {
   readonly #source: string;
   readonly #sha: string;
@@ -22,14 +31,38 @@ export class RedisScript {
     keys: readonly string[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
-    if (keys.length !== this.#numberOfKeys) {
-      throw new Error(`script expects ${this.#numberOfKeys} keys, got ${keys.length}`);
-    }
+    this.#checkKeys(keys);
     try {
       return await client.evalsha(this.#sha, this.#numberOfKeys, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       return client.eval(this.#source, this.#numberOfKeys, ...keys, ...args);
+    }
+  }
+
+  /** As run, with the reply's strings as Buffers (binary replies). */
+  async runBuffer(
+    client: RedisClient,
+    keys: readonly string[],
+    args: readonly (string | number | Buffer)[],
+  ): Promise<unknown> {
+    this.#checkKeys(keys);
+    try {
+      return await (client as unknown as BufferEval).evalshaBuffer(
+        this.#sha,
+        this.#numberOfKeys,
+        ...keys,
+        ...args,
+      );
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return (client as unknown as BufferEval).evalBuffer(this.#source, this.#numberOfKeys, ...keys, ...args);
+    }
+  }
+
+  #checkKeys(keys: readonly string[]): void {
+    if (keys.length !== this.#numberOfKeys) {
+      throw new Error(`script expects ${this.#numberOfKeys} keys, got ${keys.length}`);
     }
   }
 }

@@ -1,5 +1,6 @@
 /** The semantic cache's Prometheus metrics (no tenant-controlled label values). */
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { SemanticMirrorStats } from '../../stores/redis-runtime/semantic-mirror.ts';
 
 export interface SemanticMetrics {
   lookups: Counter<'route'>;
@@ -57,4 +58,44 @@ export function createSemanticMetrics(registry: Registry): SemanticMetrics {
       registers: [registry],
     }),
   };
+}
+
+/**
+ * The Redis store's copy of the semantic buckets (redis-runtime/semantic-mirror.ts), read at
+ * scrape time: how its syncs were answered, the bytes they moved, what it holds.
+ */
+export function registerSemanticMirrorMetrics(
+  registry: Registry,
+  read: () => Readonly<SemanticMirrorStats>,
+): void {
+  new Counter({
+    name: 'gateway_semcache_mirror_reads_total',
+    help: 'Semantic scans on Redis by what they read: delta (only the candidates written since this pod last read the bucket, often none), full (the newest candidates: first read, copy evicted, trimmed past or recreated), missing (no bucket)',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      const stats = read();
+      this.reset();
+      this.inc({ kind: 'delta' }, stats.deltaReads);
+      this.inc({ kind: 'full' }, stats.fullReads);
+      this.inc({ kind: 'missing' }, stats.missingReads);
+    },
+  });
+  new Counter({
+    name: 'gateway_semcache_mirror_read_bytes_total',
+    help: 'Candidate bytes semantic scans read from Redis',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read().bytesRead);
+    },
+  });
+  new Gauge({
+    name: 'gateway_semcache_mirror_bytes',
+    help: 'Bytes of semantic buckets this process holds a copy of (GATEWAY_SEMCACHE_MIRROR_BYTES bounds it)',
+    registers: [registry],
+    collect() {
+      this.set(read().bytes);
+    },
+  });
 }
