@@ -26,6 +26,59 @@ function parseJson(data: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * Whether a chunk's `usage` holds an object (not absent, not null): found in its text, which is
+ * cheaper than parsing every chunk (the gateway asks for usage, so every chunk says `"usage":null`
+ * and only the last one carries it). A key written `"usage"` cannot occur inside a string value,
+ * where its quotes would be escaped; a false positive only costs a parse.
+ */
+function carriesUsage(data: string): boolean {
+  let at = data.indexOf('"usage"');
+  while (at !== -1) {
+    let next = at + 7;
+    while (data.charCodeAt(next) === 32) next += 1;
+    if (data.charCodeAt(next) === 58 /* : */) {
+      next += 1;
+      while (data.charCodeAt(next) === 32) next += 1;
+      if (!data.startsWith('null', next)) return true;
+    }
+    at = data.indexOf('"usage"', next);
+  }
+  return false;
+}
+
+/**
+ * Characters of the string values of every `"content"` and `"arguments"` key in a chunk's text,
+ * an escape counted as one character: the generated output, for an estimate when no usage comes.
+ * Read off the text rather than a parse; other keys and non-string values are not counted.
+ */
+export function outputCharsOf(data: string): number {
+  let chars = 0;
+  for (const key of ['"content"', '"arguments"']) {
+    let at = data.indexOf(key);
+    while (at !== -1) {
+      let next = at + key.length;
+      while (data.charCodeAt(next) === 32) next += 1;
+      if (data.charCodeAt(next) === 58 /* : */) {
+        next += 1;
+        while (data.charCodeAt(next) === 32) next += 1;
+        if (data.charCodeAt(next) === 34 /* " */) {
+          next += 1;
+          while (next < data.length) {
+            const code = data.charCodeAt(next);
+            if (code === 34) break;
+            // An escape is one character: \n, \", or \uXXXX.
+            next += code === 92 ? (data.charCodeAt(next + 1) === 117 ? 6 : 2) : 1;
+            chars += 1;
+          }
+        }
+      }
+      at = data.indexOf(key, next);
+    }
+  }
+  return chars;
+}
+
 /** OpenAI chat-completion chunks; `clientWantsUsage` mirrors the client's `stream_options.include_usage`. */
 export function createOpenAiStreamObserver(clientWantsUsage: boolean): StreamObserver {
   let usage: TokenUsage | undefined;
@@ -37,24 +90,15 @@ export function createOpenAiStreamObserver(clientWantsUsage: boolean): StreamObs
         done = true;
         return true;
       }
+      // Only a chunk with usage is parsed; the others are counted off their text.
+      if (!carriesUsage(event.data)) {
+        chars += outputCharsOf(event.data);
+        return true;
+      }
       const chunk = parseJson(event.data);
       if (chunk === undefined) return true;
+      chars += outputCharsOf(event.data);
       const choices = chunk.choices;
-      if (Array.isArray(choices)) {
-        for (const choice of choices) {
-          const delta = (choice as Record<string, unknown> | null)?.delta as
-            | Record<string, unknown>
-            | undefined;
-          if (typeof delta?.content === 'string') chars += delta.content.length;
-          const toolCalls = delta?.tool_calls;
-          if (Array.isArray(toolCalls)) {
-            for (const call of toolCalls) {
-              const args = (call as { function?: { arguments?: unknown } })?.function?.arguments;
-              if (typeof args === 'string') chars += args.length;
-            }
-          }
-        }
-      }
       if (chunk.usage !== undefined && chunk.usage !== null) {
         usage = parseOpenAiUsage(chunk.usage) ?? usage;
         if (!clientWantsUsage && Array.isArray(choices) && choices.length === 0) return false;

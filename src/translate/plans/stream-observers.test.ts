@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { createOpenAiStreamObserver, outputCharsOf } from './stream-observers.ts';
+
+/** What a full parse counts: each choice's delta content and its tool calls' arguments. */
+function parsedChars(data: string): number {
+  const chunk = JSON.parse(data) as {
+    choices?: { delta?: { content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] } }[];
+  };
+  let chars = 0;
+  for (const choice of chunk.choices ?? []) {
+    if (typeof choice.delta?.content === 'string') chars += choice.delta.content.length;
+    for (const call of choice.delta?.tool_calls ?? [])
+      if (typeof call.function?.arguments === 'string') chars += call.function.arguments.length;
+  }
+  return chars;
+}
+
+const chunk = (delta: unknown, usage: unknown = null) =>
+  JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta }], usage });
+
+describe('outputCharsOf', () => {
+  it('counts what a parse counts, escapes as one character each', () => {
+    const samples = [
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ content: 'Hello' }),
+      chunk({ content: 'a "quoted" word,\na tab\there, a backslash \\ and é, 日本, 😀' }),
+      chunk({ content: '\u0001\u001f control characters' }),
+      chunk({ content: 'mentions "content":"x" and "usage":{} inside the text' }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'f', arguments: '{"city": "Paris"}' } }] }),
+      chunk({ content: null }),
+      chunk({}),
+      JSON.stringify({ choices: [{ delta: { content: 'two' } }, { delta: { content: 'choices' } }] }),
+    ];
+    for (const data of samples) expect(outputCharsOf(data), data).toBe(parsedChars(data));
+  });
+
+  it('reads keys written with spaces, as some servers write JSON', () => {
+    expect(outputCharsOf('{"choices": [{"delta": {"content" : "four"}}]}')).toBe(4);
+  });
+});
+
+describe('createOpenAiStreamObserver', () => {
+  it('reads usage from the chunk that carries it, however spaced, and counts the output', () => {
+    const observer = createOpenAiStreamObserver(true);
+    expect(observer.accept({ data: chunk({ content: 'Hi' }) })).toBe(true);
+    expect(observer.accept({ data: chunk({ content: ' there' }) })).toBe(true);
+    expect(observer.usage()).toBeUndefined();
+    const last = '{"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 2, "total_tokens": 9}}';
+    expect(observer.accept({ data: last })).toBe(true);
+    expect(observer.accept({ data: '[DONE]' })).toBe(true);
+    expect(observer.usage()).toMatchObject({ inputTokens: 7, outputTokens: 2 });
+    expect(observer.outputChars()).toBe(8);
+    expect(observer.completed()).toBe(true);
+  });
+
+  it('drops the usage-only chunk the gateway asked for when the client did not', () => {
+    const observer = createOpenAiStreamObserver(false);
+    expect(observer.accept({ data: chunk({ content: 'Hi' }) })).toBe(true);
+    const usageOnly = JSON.stringify({
+      choices: [],
+      usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+    });
+    expect(observer.accept({ data: usageOnly })).toBe(false);
+    expect(observer.usage()).toMatchObject({ inputTokens: 3, outputTokens: 1 });
+    // Usage on a chunk that also has content is kept: the client sees its content.
+    const both = chunk({ content: 'x' }, { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 });
+    expect(observer.accept({ data: both })).toBe(true);
+    expect(observer.usage()).toMatchObject({ outputTokens: 2 });
+  });
+
+  it('is not taken in by the word usage in the generated text', () => {
+    const observer = createOpenAiStreamObserver(false);
+    expect(observer.accept({ data: chunk({ content: 'the "usage": {"prompt_tokens": 1} field' }) })).toBe(
+      true,
+    );
+    expect(observer.usage()).toBeUndefined();
+  });
+});
