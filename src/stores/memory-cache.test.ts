@@ -27,7 +27,7 @@ describe('LruCache', () => {
     const cache = new LruCache(small * 5);
     for (let index = 0; index < 5; index += 1) cache.set(`k${index}`, 'x'.repeat(50), 60_000);
     // Worth about two and a half small ones: the three oldest go.
-    const big = 'x'.repeat(Math.floor(small * 2.5) - 400);
+    const big = 'x'.repeat(Math.floor(small * 2.5) - cacheEntryBytes('big', ''));
     cache.set('big', big, 60_000);
     expect(cache.get('big')).toBe(big);
     expect(cache.bytes).toBeLessThanOrEqual(small * 5);
@@ -50,17 +50,48 @@ describe('LruCache', () => {
     expect(cacheEntryBytes('k', text) - cacheEntryBytes('k', '')).toBe(Buffer.byteLength(text, 'utf8'));
   });
 
-  it('frees an evicted or overwritten value at once, not at the next garbage collection', () => {
+  it('keeps every value in one buffer of the budget, however much is written through it', () => {
     // One string for every write: no heap churn, so no collection happens during the loop.
     const value = 'x'.repeat(100_000);
-    const cache = new LruCache(cacheEntryBytes('k000', value) * 10);
     const before = process.memoryUsage().arrayBuffers;
-    for (let index = 0; index < 200; index += 1) cache.set(`k${String(index).padStart(3, '0')}`, value, 60_000);
+    const cache = new LruCache(cacheEntryBytes('k000', value) * 10);
+    for (let index = 0; index < 200; index += 1)
+      cache.set(`k${String(index).padStart(3, '0')}`, value, 60_000);
     for (let index = 190; index < 200; index += 1) cache.set(`k${index}`, value, 60_000);
-    // The ten held, not the two hundred written.
-    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(value.length * 12);
-    cache.clear();
-    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(value.length);
+    expect(cache.size).toBe(10);
+    expect(cache.get('k199')).toBe(value);
+    // The budget, not the two hundred values written.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(value.length * 11);
+  });
+
+  it('serves every entry intact as the ring turns, reads moving entries and values of all sizes', () => {
+    // A small budget, so that the ring wraps many times; a model of it checks every answer.
+    const budget = 20_000;
+    const cache = new LruCache(budget);
+    const model = new Map<string, string>();
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let step = 0; step < 20_000; step += 1) {
+      const key = `key-${Math.floor(random() * 300)}`;
+      const roll = random();
+      if (roll < 0.5) {
+        const value = `${key}:${step}:${'é'.repeat(Math.floor(random() * 600))}`;
+        cache.set(key, value, 60_000, 0);
+        model.set(key, value);
+      } else if (roll < 0.95) {
+        const found = cache.get(key, 0);
+        // Evicted is allowed; a wrong or stale value never is.
+        if (found !== undefined) expect(found).toBe(model.get(key));
+      } else {
+        cache.delete(key);
+        model.delete(key);
+      }
+      expect(cache.bytes).toBeLessThanOrEqual(budget);
+    }
+    expect(cache.size).toBeGreaterThan(10);
   });
 
   it('charges an overwritten entry once', () => {

@@ -2,27 +2,20 @@
  * The memory runtime store's cache pieces: a byte-bounded LRU of expiring entries and a table of
  * expiring locks. Neither is ever persisted.
  */
+import { constants as bufferConstants } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 
 export const DEFAULT_MAX_CACHE_BYTES = 128 * 1024 * 1024;
 
 /**
- * What each entry costs besides its key's characters and its value's bytes, measured (bench
- * `memory-detail.ts`): the entry record, its Map slot, the key string's header, and the value's
- * Buffer (a Uint8Array, its ArrayBuffer and the allocator's header around the bytes).
+ * What each entry costs besides its key's characters and its value's bytes: its Map slot, the key
+ * string's header, its row in the slot tables and its record header in the ring (LruCache).
  */
-const ENTRY_OVERHEAD_BYTES = 320;
+const ENTRY_OVERHEAD_BYTES = 128;
 
-interface CacheEntry {
-  key: string;
-  /** The value's UTF-8, outside the V8 heap (see LruCache). */
-  value: Buffer;
-  expiresAt: number;
-  bytes: number;
-  /** Neighbours in the recency list: `newer` towards the most recent end. */
-  older: CacheEntry | undefined;
-  newer: CacheEntry | undefined;
-}
+/** Before each value in the ring: the entry's slot (int32; WRAP marks the end's unused bytes) and the value's length (uint32). */
+const RECORD_HEADER_BYTES = 8;
+const WRAP = -1;
 
 /**
  * An entry's size as charged against the budget: what it really takes, its value's UTF-8 bytes,
@@ -33,51 +26,45 @@ export function cacheEntryBytes(key: string, value: string): number {
 }
 
 /**
- * The value's UTF-8 in a Buffer of its own (never a slice of Node's shared pool, which it would
- * pin), so that `release` can free exactly its bytes.
- */
-function encode(value: string): Buffer {
-  const length = Buffer.byteLength(value, 'utf8');
-  const buffer = Buffer.allocUnsafeSlow(length);
-  buffer.write(value, 0, length, 'utf8');
-  return buffer;
-}
-
-/**
- * Frees a value's bytes now rather than when the garbage collector next collects its wrapper:
- * detaching the ArrayBuffer (a transfer to length 0) hands its memory back to the allocator at
- * once, where the next entry written reuses it. Left to the collector, an evicted entry's bytes
- * stayed resident until a full GC reached its wrapper in old space: under a steady stream of
- * misses that was half the budget again (bench/README.md, Throughput). Only for a Buffer made by
- * `encode` (its ArrayBuffer is its own) and never read again: `get` hands out copies.
- */
-function release(value: Buffer): void {
-  const backing = value.buffer;
-  if (backing instanceof ArrayBuffer) backing.transfer(0);
-}
-
-/**
- * Entries by key in a Map, and in a doubly linked recency list. Values are kept as UTF-8 Buffers,
- * outside the V8 heap: the budget is then what the entries really take, and a full cache does not
- * make the garbage collector's old space (and the pages it keeps committed) grow with it. Keys
- * stay strings (the Map's). a read moves the entry to the
- * most recent end in O(1), eviction takes from the least recent end. (Moving an entry by deleting
- * and re-inserting its Map key would be simpler, but V8 keeps the deleted slots in the bucket chain
- * until a rehash, so every read of a hot key gets slower as the store grows.) Expiry is checked on
- * read; `sweep` drops the expired.
+ * A byte-bounded cache of expiring entries, evicted least recently used first, that puts nothing
+ * on the garbage collector's heap per entry but its key: values live in one ring buffer of the
+ * budget's size (outside the V8 heap), and an entry's place, length, expiry and charge in typed
+ * arrays indexed by a slot number that a Map gives for the key. (Entries as objects, each value a
+ * Buffer of its own, made every full-cache miss promote five objects and an ArrayBuffer to old
+ * space and every collection walk the whole cache: a third of a miss's CPU at the default budget,
+ * bench/README.md, Throughput.)
+ *
+ * Values are written at the ring's head; space is taken back at its tail, where the oldest record
+ * is: a live entry there is evicted, a record whose entry moved or went is skipped. A read moves
+ * an entry to the head (its bytes written again) when it sits in the older half of the ring's
+ * contents, so the tail reaches entries in the order they were last written or read, as an LRU
+ * would, without copying an entry on every read (a hot entry moves at most once per half turn).
+ * Expiry is checked on read; `sweep` drops the expired.
  */
 export class LruCache {
-  readonly #entries = new Map<string, CacheEntry>();
+  readonly #index = new Map<string, number>();
   readonly #maxBytes: number;
+  readonly #ring: Buffer;
+  /** Next write position; oldest record; bytes from tail to head (records, gaps and skipped ones). */
+  #head = 0;
+  #tail = 0;
+  #used = 0;
   #bytes = 0;
-  #oldest: CacheEntry | undefined;
-  #newest: CacheEntry | undefined;
+  // Per slot: the key, the record's position in the ring, the value's length, expiry, charge.
+  #keys: (string | undefined)[] = [];
+  #offsets = new Float64Array(64);
+  #lengths = new Uint32Array(64);
+  #expiries = new Float64Array(64);
+  #charges = new Float64Array(64);
+  #freeSlots: number[] = [];
 
   constructor(maxBytes: number = DEFAULT_MAX_CACHE_BYTES) {
     if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
       throw new TypeError(`maxCacheBytes must be a positive integer, got ${maxBytes}`);
     }
     this.#maxBytes = maxBytes;
+    // Never zeroed: the pages are the operating system's until a value is written to them.
+    this.#ring = Buffer.allocUnsafeSlow(Math.min(maxBytes, bufferConstants.MAX_LENGTH));
   }
 
   /** Bytes currently charged against the budget. */
@@ -86,87 +73,174 @@ export class LruCache {
   }
 
   get size(): number {
-    return this.#entries.size;
-  }
-
-  #unlink(entry: CacheEntry): void {
-    if (entry.older === undefined) this.#oldest = entry.newer;
-    else entry.older.newer = entry.newer;
-    if (entry.newer === undefined) this.#newest = entry.older;
-    else entry.newer.older = entry.older;
-    entry.older = undefined;
-    entry.newer = undefined;
-  }
-
-  #linkNewest(entry: CacheEntry): void {
-    entry.older = this.#newest;
-    entry.newer = undefined;
-    if (this.#newest === undefined) this.#oldest = entry;
-    else this.#newest.newer = entry;
-    this.#newest = entry;
-  }
-
-  #remove(entry: CacheEntry): void {
-    this.#entries.delete(entry.key);
-    this.#unlink(entry);
-    this.#bytes -= entry.bytes;
-    release(entry.value);
+    return this.#index.size;
   }
 
   get(key: string, now: number = Date.now()): string | undefined {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt <= now) {
-      this.#remove(entry);
+    const slot = this.#index.get(key);
+    if (slot === undefined) return undefined;
+    if ((this.#expiries[slot] as number) <= now) {
+      this.#remove(slot);
       return undefined;
     }
-    if (entry !== this.#newest) {
-      this.#unlink(entry);
-      this.#linkNewest(entry);
+    const start = (this.#offsets[slot] as number) + RECORD_HEADER_BYTES;
+    const value = this.#ring.toString('utf8', start, start + (this.#lengths[slot] as number));
+    // In the older half of the ring's contents: its bytes copied to the head, as the newest, when
+    // there is room for them there without evicting anything (a read never evicts).
+    // (Its distance behind the head; a record at the head's own position is a whole turn behind.)
+    const offset = this.#offsets[slot] as number;
+    let age = this.#head - offset;
+    if (age <= 0) age += this.#ring.length;
+    if (age > this.#used / 2) {
+      const record = RECORD_HEADER_BYTES + (this.#lengths[slot] as number);
+      const at = this.#reserve(record, false);
+      if (at !== -1) {
+        this.#ring.copy(this.#ring, at, offset, offset + record);
+        this.#offsets[slot] = at;
+      }
     }
-    return entry.value.toString('utf8');
+    return value;
   }
 
   /** Stores the entry as the most recent, evicting the least recent ones beyond the budget. */
   set(key: string, value: string, ttlMs: number, now: number = Date.now()): void {
     this.delete(key);
-    const encoded = encode(value);
-    const bytes = key.length + encoded.length + ENTRY_OVERHEAD_BYTES;
+    const length = Buffer.byteLength(value, 'utf8');
     // Larger than the whole budget: storing it would only evict everything else, then itself.
-    if (bytes > this.#maxBytes) return;
-    const entry: CacheEntry = {
-      key,
-      value: encoded,
-      expiresAt: now + ttlMs,
-      bytes,
-      older: undefined,
-      newer: undefined,
-    };
-    this.#entries.set(key, entry);
-    this.#linkNewest(entry);
-    this.#bytes += bytes;
-    // Least recent first (expired ones included: the sweep may not have reached them yet).
-    while (this.#bytes > this.#maxBytes && this.#oldest !== undefined) this.#remove(this.#oldest);
+    if (key.length + length + ENTRY_OVERHEAD_BYTES > this.#maxBytes) return;
+    if (length + RECORD_HEADER_BYTES > this.#ring.length) return;
+    this.#insert(key, value, length, now + ttlMs);
   }
 
   delete(key: string): void {
-    const entry = this.#entries.get(key);
-    if (entry !== undefined) this.#remove(entry);
+    const slot = this.#index.get(key);
+    if (slot !== undefined) this.#remove(slot);
   }
 
   sweep(now: number = Date.now()): void {
-    for (const entry of this.#entries.values()) {
-      if (entry.expiresAt <= now) this.#remove(entry);
+    for (const slot of this.#index.values()) {
+      if ((this.#expiries[slot] as number) <= now) this.#remove(slot);
     }
   }
 
   clear(): void {
-    for (const entry of this.#entries.values()) release(entry.value);
-    this.#entries.clear();
-    this.#oldest = undefined;
-    this.#newest = undefined;
+    this.#index.clear();
+    this.#keys = [];
+    this.#freeSlots = [];
+    this.#head = 0;
+    this.#tail = 0;
+    this.#used = 0;
     this.#bytes = 0;
   }
+
+  #insert(key: string, value: string, length: number, expiresAt: number): void {
+    const record = RECORD_HEADER_BYTES + length;
+    const at = this.#reserve(record, true);
+    const slot = this.#newSlot();
+    this.#ring.writeInt32LE(slot, at);
+    this.#ring.writeUInt32LE(length, at + 4);
+    this.#ring.write(value, at + RECORD_HEADER_BYTES, length, 'utf8');
+    const charge = key.length + length + ENTRY_OVERHEAD_BYTES;
+    this.#keys[slot] = key;
+    this.#offsets[slot] = at;
+    this.#lengths[slot] = length;
+    this.#expiries[slot] = expiresAt;
+    this.#charges[slot] = charge;
+    this.#index.set(key, slot);
+    this.#bytes += charge;
+    // Least recent first (expired ones included: the sweep may not have reached them yet).
+    while (this.#bytes > this.#maxBytes && this.#used > 0) this.#advanceTail();
+  }
+
+  /**
+   * Room for `record` bytes at the head, taken back from the tail as needed (`evict`), or only if
+   * it is free already (else -1); returns where.
+   */
+  #reserve(record: number, evict: boolean): number {
+    const size = this.#ring.length;
+    for (;;) {
+      if (this.#used === 0) {
+        this.#head = 0;
+        this.#tail = 0;
+      }
+      if (this.#head >= this.#tail && this.#used < size) {
+        // Free space runs from the head to the end, then from the start to the tail.
+        if (size - this.#head >= record) return this.#take(record);
+        if (this.#tail >= record) {
+          this.#wrap();
+          continue;
+        }
+      } else if (this.#tail - this.#head >= record) {
+        return this.#take(record);
+      }
+      if (!evict) return -1;
+      this.#advanceTail();
+    }
+  }
+
+  #take(record: number): number {
+    const at = this.#head;
+    this.#head += record;
+    if (this.#head === this.#ring.length) this.#head = 0;
+    this.#used += record;
+    return at;
+  }
+
+  /** The bytes from the head to the end go unused this turn (a marker says so when it fits). */
+  #wrap(): void {
+    const gap = this.#ring.length - this.#head;
+    if (gap >= 4) this.#ring.writeInt32LE(WRAP, this.#head);
+    this.#used += gap;
+    this.#head = 0;
+  }
+
+  /** Takes back the oldest record: evicts its entry if it still lives there, else skips it. */
+  #advanceTail(): void {
+    if (this.#used === 0) return;
+    const size = this.#ring.length;
+    const gap = size - this.#tail;
+    if (gap < RECORD_HEADER_BYTES || this.#ring.readInt32LE(this.#tail) === WRAP) {
+      this.#used -= gap;
+      this.#tail = 0;
+      return;
+    }
+    const slot = this.#ring.readInt32LE(this.#tail);
+    const record = RECORD_HEADER_BYTES + this.#ring.readUInt32LE(this.#tail + 4);
+    if (this.#keys[slot] !== undefined && this.#offsets[slot] === this.#tail) this.#remove(slot);
+    this.#used -= record;
+    this.#tail += record;
+    if (this.#tail === size) this.#tail = 0;
+  }
+
+  /** Drops an entry; its record stays in the ring until the tail passes it. */
+  #remove(slot: number): void {
+    const key = this.#keys[slot] as string;
+    this.#index.delete(key);
+    this.#keys[slot] = undefined;
+    this.#offsets[slot] = -1;
+    this.#bytes -= this.#charges[slot] as number;
+    this.#freeSlots.push(slot);
+  }
+
+  #newSlot(): number {
+    const free = this.#freeSlots.pop();
+    if (free !== undefined) return free;
+    const slot = this.#keys.length;
+    this.#keys.push(undefined);
+    if (slot === this.#offsets.length) {
+      const capacity = slot * 2;
+      this.#offsets = grow(this.#offsets, new Float64Array(capacity));
+      this.#lengths = grow(this.#lengths, new Uint32Array(capacity));
+      this.#expiries = grow(this.#expiries, new Float64Array(capacity));
+      this.#charges = grow(this.#charges, new Float64Array(capacity));
+    }
+    return slot;
+  }
+}
+
+function grow<T extends Float64Array | Uint32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 /** A random lock token: unguessable, so only the holder can release. */
