@@ -55,7 +55,8 @@ describe('LruCache', () => {
     const value = 'x'.repeat(100_000);
     const cache = new LruCache(cacheEntryBytes('k000', value) * 10);
     const before = process.memoryUsage().arrayBuffers;
-    for (let index = 0; index < 200; index += 1) cache.set(`k${String(index).padStart(3, '0')}`, value, 60_000);
+    for (let index = 0; index < 200; index += 1)
+      cache.set(`k${String(index).padStart(3, '0')}`, value, 60_000);
     for (let index = 190; index < 200; index += 1) cache.set(`k${index}`, value, 60_000);
     // The ten held, not the two hundred written.
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(value.length * 12);
