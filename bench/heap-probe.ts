@@ -104,7 +104,8 @@ if (isMainThread && dir !== undefined && dir !== '') {
         await post('HeapProfiler.startSampling', {
           samplingInterval: command.intervalBytes ?? 16_384,
           includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
+          // BENCH_SAMPLE_PROMOTED=1: only what outlived the young generation (what fills old space).
+          includeObjectsCollectedByMinorGC: process.env.BENCH_SAMPLE_PROMOTED !== '1',
         });
         return { now: sample() };
       }

@@ -29,15 +29,56 @@ function askToClose(response: ServerResponse): void {
   if (!response.headersSent) response.setHeader('connection', 'close');
 }
 
+/**
+ * The responses in progress, as an intrusive doubly linked list rather than a `Set`: a long-lived
+ * `Set` with one add and one delete per request keeps every request's objects alive through young
+ * generation GCs. V8 replaces a hash table's backing store when it fills up, and the replaced store
+ * keeps its entries and a pointer to its successor; once one replaced store is in old space, every
+ * store after it, and every response it ever held with all that response reaches (the request, its
+ * upstream call), is promoted before a full GC finds it dead. An unlinked node here points nowhere.
+ */
+interface InProgress {
+  response: ServerResponse | undefined;
+  previous: InProgress | undefined;
+  next: InProgress | undefined;
+}
+
+class InProgressList {
+  readonly #head: InProgress = { response: undefined, previous: undefined, next: undefined };
+
+  add(response: ServerResponse): InProgress {
+    const node: InProgress = { response, previous: this.#head, next: this.#head.next };
+    if (this.#head.next !== undefined) this.#head.next.previous = node;
+    this.#head.next = node;
+    return node;
+  }
+
+  remove(node: InProgress): void {
+    // Removed already (by clear()): its neighbours are no longer its neighbours.
+    if (node.previous === undefined) return;
+    node.previous.next = node.next;
+    if (node.next !== undefined) node.next.previous = node.previous;
+    node.response = node.previous = node.next = undefined;
+  }
+
+  /** Every response still listed, each unlinked as it is handed out. */
+  *drain(): Generator<ServerResponse> {
+    for (let node = this.#head.next; node !== undefined; ) {
+      const { next, response } = node;
+      node.response = node.previous = node.next = undefined;
+      if (response !== undefined) yield response;
+      node = next;
+    }
+    this.#head.next = undefined;
+  }
+}
+
 export function registerDrain(app: FastifyInstance): void {
   let draining = false;
   let closing = false;
   // Responses in progress whose headers may not be written yet (a stream waiting for the upstream's
   // first byte, a JSON answer waiting for its body): they must say `connection: close` too.
-  const inProgress = new Set<ServerResponse>();
-  function forget(this: ServerResponse): void {
-    inProgress.delete(this);
-  }
+  const inProgress = new InProgressList();
 
   app.decorate('draining', {
     getter: () => draining,
@@ -45,8 +86,7 @@ export function registerDrain(app: FastifyInstance): void {
   app.decorate('beginDrain', () => {
     if (draining) return;
     draining = true;
-    for (const response of inProgress) askToClose(response);
-    inProgress.clear();
+    for (const response of inProgress.drain()) askToClose(response);
   });
 
   app.addHook('onRequest', (_request, reply, done) => {
@@ -54,8 +94,8 @@ export function registerDrain(app: FastifyInstance): void {
     if (draining) {
       askToClose(response);
     } else {
-      inProgress.add(response);
-      response.once('close', forget);
+      const node = inProgress.add(response);
+      response.once('close', () => inProgress.remove(node));
     }
     done();
   });
