@@ -1,9 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { isEnglishWord, loadEnglishWords } from './english-words.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadEnglishWords } from './english-words.ts';
 import { checkHitGuard } from './hit-guard.ts';
 
 describe('isEnglishWord', () => {
   it('answers undefined until the list is loaded, then whether a word is in it', async () => {
+    // A module of its own: unit files share a process, and another may have loaded the list.
+    vi.resetModules();
+    const { isEnglishWord, loadEnglishWords } = await import('./english-words.ts');
     expect(isEnglishWord('receive')).toBeUndefined();
     await loadEnglishWords();
     expect(isEnglishWord('receive')).toBe(true);
