@@ -15,6 +15,12 @@ interface BufferEval {
   evalBuffer(source: string, numberOfKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
 }
 
+/** EVALSHA and EVAL, as one kind of reply. */
+interface Eval {
+  evalsha(sha: string, numberOfKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
+  eval(source: string, numberOfKeys: number, ...args: (string | number | Buffer)[]): Promise<unknown>;
+}
+
 export class RedisScript {
   readonly #source: string;
   readonly #sha: string;
@@ -26,37 +32,41 @@ export class RedisScript {
     this.#numberOfKeys = numberOfKeys;
   }
 
-  async run(
+  run(
     client: RedisClient,
     keys: readonly string[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
-    this.#checkKeys(keys);
-    try {
-      return await client.evalsha(this.#sha, this.#numberOfKeys, ...keys, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return client.eval(this.#source, this.#numberOfKeys, ...keys, ...args);
-    }
+    return this.#send(keys, args, {
+      evalsha: (...call) => client.evalsha(...call),
+      eval: (...call) => client.eval(...call),
+    });
   }
 
   /** As run, with the reply's strings as Buffers (binary replies). */
-  async runBuffer(
+  runBuffer(
     client: RedisClient,
     keys: readonly string[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
+    const buffers = client as unknown as BufferEval;
+    return this.#send(keys, args, {
+      evalsha: (...call) => buffers.evalshaBuffer(...call),
+      eval: (...call) => buffers.evalBuffer(...call),
+    });
+  }
+
+  async #send(
+    keys: readonly string[],
+    args: readonly (string | number | Buffer)[],
+    commands: Eval,
+  ): Promise<unknown> {
     this.#checkKeys(keys);
     try {
-      return await (client as unknown as BufferEval).evalshaBuffer(
-        this.#sha,
-        this.#numberOfKeys,
-        ...keys,
-        ...args,
-      );
+      return await commands.evalsha(this.#sha, this.#numberOfKeys, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return (client as unknown as BufferEval).evalBuffer(this.#source, this.#numberOfKeys, ...keys, ...args);
+      return commands.eval(this.#source, this.#numberOfKeys, ...keys, ...args);
     }
   }
 
