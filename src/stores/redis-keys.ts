@@ -30,7 +30,7 @@
  * revocations and their indexes (`{rev}`, written by one script), a cache scope's generations and
  * tags (`{<scope>}`, read in one pipeline), a balance or counter and the markers of the journaled
  * changes applied to it (`{<tenantId>}`, `{<name>}`, one script). Every other operation touches one key; the commands of
- * one request leave together per node (auto-pipelining), so a request still pays one round trip.
+ * one request's step leave back to back, before any answer, so a request still pays one round trip.
  *
  * The two revocation indexes let loadRevocations read the whole denylist without SCAN; they are
  * trimmed of expired members (ZREMRANGEBYSCORE) on every revocation and every load. The per-item
