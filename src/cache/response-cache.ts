@@ -63,9 +63,27 @@ export interface ResponseCacheOptions {
 
 class CacheTimeoutError extends Error {}
 
-function parseEntry(text: string): CacheEntry | undefined {
+/**
+ * An entry as stored: its fields but the body as JSON, a newline, then the body as it is. The body
+ * (often the longest part, an SSE answer full of quotes and line breaks) is neither escaped on a
+ * write nor unescaped on a read. JSON never holds a raw newline, so the first one ends the fields.
+ */
+export function serializeEntry(entry: CacheEntry): string {
+  const { body, ...fields } = entry;
+  return `${JSON.stringify(fields)}\n${body}`;
+}
+
+/**
+ * The entry `text` holds; undefined when it is unreadable (a miss). Entries written whole as JSON,
+ * before the body went apart, are still read.
+ */
+export function parseEntry(text: string): CacheEntry | undefined {
   try {
-    const entry = JSON.parse(text) as CacheEntry;
+    const newline = text.indexOf('\n');
+    const entry =
+      newline === -1
+        ? (JSON.parse(text) as CacheEntry)
+        : ({ ...JSON.parse(text.slice(0, newline)), body: text.slice(newline + 1) } as CacheEntry);
     return entry?.v === 1 && typeof entry.body === 'string' ? entry : undefined;
   } catch {
     return undefined;
@@ -185,7 +203,7 @@ export class ResponseCache {
 
   /** Writes an entry; returns whether it was written (too large or a failing store: not). */
   async store(location: CacheLocation, entry: CacheEntry): Promise<boolean> {
-    const text = JSON.stringify(entry);
+    const text = serializeEntry(entry);
     const bytes = Buffer.byteLength(text);
     if (bytes > this.#options.maxEntryBytes) {
       this.#options.metrics.skipped.inc({ reason: 'too_large' });
