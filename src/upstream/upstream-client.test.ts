@@ -1,0 +1,144 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamUnreachableError } from '../errors/gateway-error.ts';
+import { UpstreamAbortedError, UpstreamClient } from './upstream-client.ts';
+
+type Route = (request: IncomingMessage, response: ServerResponse) => void;
+
+describe('UpstreamClient', () => {
+  const routes = new Map<string, Route>();
+  /** Whether the server saw each path's connection close before its answer ended. */
+  const cutShort = new Map<string, Promise<boolean>>();
+  let server: Server;
+  let origin: string;
+  const client = new UpstreamClient({ connectMs: 2000, headersMs: 5000, bodyMs: 5000 });
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const path = request.url ?? '/';
+      cutShort.set(
+        path,
+        new Promise((resolve) => response.once('close', () => resolve(!response.writableFinished))),
+      );
+      request.resume();
+      request.once('end', () => routes.get(path)?.(request, response));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await client.close();
+    server.closeAllConnections();
+    server.close();
+  });
+
+  const send = (path: string, signal?: AbortSignal) =>
+    client.send({
+      provider: 'test',
+      url: `${origin}${path}`,
+      headers: {},
+      body: '{}',
+      ...(signal ? { signal } : {}),
+    });
+
+  it('hands over status and headers, then the body whole, however many chunks it came in', async () => {
+    const parts = Array.from({ length: 300 }, (_, index) => `part ${index} é;`);
+    routes.set('/chunks', (_request, response) => {
+      response.writeHead(201, { 'content-type': 'text/plain', 'x-extra': 'yes' });
+      for (const part of parts) response.write(part);
+      response.end();
+    });
+    const answer = await send('/chunks');
+    expect(answer.statusCode).toBe(201);
+    expect(answer.headers['x-extra']).toBe('yes');
+    expect(await answer.body.text()).toBe(parts.join(''));
+  });
+
+  it('gives a slow reader every byte of a large stream, holding only a few chunks at a time', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    const count = 200;
+    routes.set('/large', async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      for (let index = 0; index < count; index += 1) {
+        if (!response.write(chunk)) await once(response, 'drain');
+      }
+      response.end();
+    });
+    const answer = await send('/large');
+    let received = 0;
+    for await (const part of answer.body) {
+      received += part.length;
+      if (received % (1024 * 1024) < part.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(received).toBe(chunk.length * count);
+    expect(await cutShort.get('/large')).toBe(false);
+  });
+
+  it('drops the connection when the reader stops early or destroys the body', async () => {
+    const never = (_request: IncomingMessage, response: ServerResponse) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('first');
+      // The rest never comes: only the client can end this.
+    };
+    routes.set('/break', never);
+    routes.set('/destroy', never);
+    const broken = await send('/break');
+    for await (const _part of broken.body) break;
+    expect(await cutShort.get('/break')).toBe(true);
+
+    const destroyed = await send('/destroy');
+    destroyed.body.destroy();
+    expect(await cutShort.get('/destroy')).toBe(true);
+    await expect(destroyed.body.text()).rejects.toThrow();
+  });
+
+  it('reads the rest and discards it on dump, the connection kept', async () => {
+    routes.set('/dump', (_request, response) => {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: 'x'.repeat(100_000) }));
+    });
+    const answer = await send('/dump');
+    await answer.body.dump();
+    expect(await cutShort.get('/dump')).toBe(false);
+  });
+
+  it('aborts on the signal, before the answer and while its body is read', async () => {
+    routes.set('/slow-headers', () => {});
+    const early = new AbortController();
+    const pending = send('/slow-headers', early.signal);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    early.abort();
+    await expect(pending).rejects.toBeInstanceOf(UpstreamAbortedError);
+
+    routes.set('/slow-body', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('some');
+    });
+    const late = new AbortController();
+    const answer = await send('/slow-body', late.signal);
+    const reading = answer.body.text();
+    late.abort();
+    await expect(reading).rejects.toBeInstanceOf(UpstreamAbortedError);
+    expect(await cutShort.get('/slow-body')).toBe(true);
+
+    const already = new AbortController();
+    already.abort();
+    await expect(send('/chunks', already.signal)).rejects.toBeInstanceOf(UpstreamAbortedError);
+  });
+
+  it('reports an upstream it cannot reach as unreachable', async () => {
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const port = (closed.address() as AddressInfo).port;
+    closed.close();
+    await once(closed, 'close');
+    await expect(
+      client.send({ provider: 'test', url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}' }),
+    ).rejects.toBeInstanceOf(UpstreamUnreachableError);
+  });
+});
