@@ -76,6 +76,9 @@ describe('UpstreamClient', () => {
     }
     expect(received).toBe(chunk.length * count);
     expect(await cutShort.get('/large')).toBe(false);
+    // Read whole, the same stream is collected without pausing the upstream.
+    const whole = await send('/large');
+    expect((await whole.body.text()).length).toBe(chunk.length * count);
   });
 
   it('drops the connection when the reader stops early or destroys the body', async () => {

@@ -146,6 +146,8 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
   /** The reader waiting for the next chunk, the end or a failure. */
   #wake: (() => void) | undefined;
   #consumed = false;
+  /** Read whole by `text()`: chunks are only collected until the end. */
+  #whole = false;
   readonly #onAbort = () => this.#abort(new UpstreamAbortedError());
 
   constructor(
@@ -177,6 +179,8 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.#chunks.push(chunk);
+    // Read whole (text): the reader wants only the end, so neither a pause nor a wake per chunk.
+    if (this.#whole) return;
     if (this.#chunks.length >= HIGH_WATER_CHUNKS) controller.pause();
     this.#notify();
   }
@@ -195,16 +199,22 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
     reject?.(classifyTransportError(this.#request.provider, error, this.#request.signal));
   }
 
+  /** Waits for the end with the chunks left queued (no pause: the whole body is wanted), then joins them. */
   async text(): Promise<string> {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    for await (const chunk of this) {
-      chunks.push(chunk);
-      length += chunk.length;
+    if (this.#consumed) throw new Error('an upstream body can be read once');
+    this.#consumed = true;
+    this.#whole = true;
+    if (this.#controller?.paused === true) this.#controller.resume();
+    while (!this.#ended && this.#failure === undefined) {
+      await new Promise<void>((wake) => {
+        this.#wake = wake;
+      });
     }
+    if (this.#failure !== undefined) throw this.#failure;
+    const chunks = this.#chunks.splice(0);
     return chunks.length === 1
       ? (chunks[0] as Buffer).toString('utf8')
-      : Buffer.concat(chunks, length).toString('utf8');
+      : Buffer.concat(chunks).toString('utf8');
   }
 
   async dump(): Promise<void> {
