@@ -39,3 +39,10 @@ if (!isSupported(version)) {
   );
   process.exit(1);
 }
+
+// Node's compile cache (the TypeScript with its types stripped, and V8's code), in the folder
+// NODE_COMPILE_CACHE names or else under the system's temporary folder: from the second start on,
+// the type stripper is never loaded (about 20 MB resident for the life of the process) and the
+// start is quicker. Each entry is checked against its file's contents, so an edit is picked up.
+var nodeModule = require('module');
+if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache();

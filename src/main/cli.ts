@@ -25,6 +25,10 @@ function usage(): string {
 
 async function main(argv: string[]): Promise<void> {
   const role = argv[0] ?? 'standalone';
+  if (role === 'help' || role === '--help' || role === '-h') {
+    process.stdout.write(usage());
+    return;
+  }
   if (!Object.hasOwn(ROLES, role)) {
     process.stderr.write(`unknown role '${role}'\n${usage()}`);
     process.exit(2);
