@@ -26,7 +26,8 @@ function folder(): string {
 }
 
 /** Node's own list of the internal modules it loaded: the stripper is `internal/deps/amaro`. */
-const PROBE = "process.on('exit', () => console.log(process.moduleLoadList.some((m) => m.includes('amaro'))))";
+const PROBE =
+  "process.on('exit', () => console.log(process.moduleLoadList.some((m) => m.includes('amaro'))))";
 
 function strippedTypes(cache: string, script: string[]): boolean {
   const env: Record<string, string | undefined> = { ...process.env, NODE_COMPILE_CACHE: cache };
@@ -67,7 +68,11 @@ describe('the compile cache', () => {
   it('refuses to run without a folder to fill', () => {
     const env: Record<string, string | undefined> = { ...process.env };
     delete env.NODE_COMPILE_CACHE;
-    const warm = spawnSync(process.execPath, ['scripts/warm-compile-cache.mjs'], { cwd: ROOT, encoding: 'utf8', env });
+    const warm = spawnSync(process.execPath, ['scripts/warm-compile-cache.mjs'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env,
+    });
     expect(warm.status).toBe(2);
     expect(warm.stderr).toContain('set NODE_COMPILE_CACHE');
   });
