@@ -807,7 +807,7 @@ async function main(): Promise<void> {
         ]),
       ),
       `charged against GATEWAY_CACHE_MEMORY_BYTES per entry: ${memory.chargedBytesPerEntry} B ` +
-        `((key + entry text) x 2 + 64); heap used per entry / charged: ${(memory.perEntry.heapUsed / memory.chargedBytesPerEntry).toFixed(2)}`,
+        `(key + entry bytes + 128); heap used per entry / charged: ${(memory.perEntry.heapUsed / memory.chargedBytesPerEntry).toFixed(2)}`,
       `write rate: control ${(memory.entries / memory.secondsControl).toFixed(0)} req/s, ` +
         `entries ${(memory.entries / memory.secondsEntries).toFixed(0)} req/s`,
       '',

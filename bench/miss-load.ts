@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { cacheEntryBytes } from '../src/stores/memory-cache.ts';
 import type { Tracked } from './harness.ts';
 import { closedLoop, type LoadRequest } from './load.ts';
 import { type ProcessUsage, SegmentWatch } from './proc-stats.ts';
@@ -112,7 +113,7 @@ export interface FillResult {
   entries: number;
   /** Entry text written (UTF-8 bytes, = chars here), from gateway_cache_written_bytes_total. */
   writtenBytes: number;
-  /** What the store charged for them: (key + entry text) × 2 + 64 each, summed. */
+  /** What the store charged for them (its `cacheEntryBytes`: key, entry text and overhead), summed. */
   chargedBytes: number;
   /** Entries that fit the budget at the average charge (the store holds about this many). */
   entriesHeld: number;
@@ -132,7 +133,9 @@ export async function fillMemoryStore(
   budgetBytes: number,
   maxMs = 180_000,
 ): Promise<FillResult> {
-  const keyChars = `${target.workspaceId}:-:0.0:`.length + 64;
+  // The store's key: `<tenant>/<workspace>:<namespace>:<generations>:<sha-256 hex>` (the bench's
+  // tenant and workspace are both `default`).
+  const keyChars = `${target.workspaceId}/${target.workspaceId}:-:0.0:`.length + 64;
   const pool = new Pool(target.url, { connections: concurrency, pipelining: 1 });
   const requests = kinds.map((kind) => requestFor(target, kind));
   const writtenBefore = await metric(target.url, 'gateway_cache_written_bytes_total');
@@ -152,7 +155,7 @@ export async function fillMemoryStore(
       // Stream entries are written when the stream ends: let the last ones land.
       await sleep(50);
       writtenBytes = (await metric(target.url, 'gateway_cache_written_bytes_total')) - writtenBefore;
-      chargedBytes = (writtenBytes + entries * keyChars) * 2 + entries * 64;
+      chargedBytes = writtenBytes + entries * cacheEntryBytes('k'.repeat(keyChars), '');
     }
   } finally {
     await pool.close();
