@@ -72,10 +72,10 @@ describe('the Node version check of npm start', () => {
   it('loads before any TypeScript in the start scripts', () => {
     // The V8 flag first (the image's NODE_OPTIONS, see the Dockerfile), then the check, then the code.
     expect(scripts.start).toBe(
-      'node --max-semi-space-size=16 --require ./scripts/check-node.cjs src/main/cli.ts standalone',
+      'node --max-semi-space-size=8 --require ./scripts/check-node.cjs src/main/cli.ts standalone',
     );
     expect(scripts.gateway).toBe(
-      'node --max-semi-space-size=16 --require ./scripts/check-node.cjs src/main/cli.ts gateway',
+      'node --max-semi-space-size=8 --require ./scripts/check-node.cjs src/main/cli.ts gateway',
     );
   });
 
