@@ -100,17 +100,27 @@ const WARN_INTERVAL_MS = 60_000;
 export class SemanticCache {
   readonly #options: SemanticCacheOptions;
   #warnedAt = Number.NEGATIVE_INFINITY;
+  /** The guard's word list, loaded by the first semantic request (like the model). */
+  #words: Promise<void> | undefined;
 
   constructor(options: SemanticCacheOptions) {
     this.#options = options;
-    // The guard forgives a typo ("recieve") only once it can tell a typo from another word.
-    if (options.guard)
-      loadEnglishWords().catch((error: unknown) =>
-        options.log.warn(
-          { err: error },
-          'semantic cache: word list not loaded; the hit guard forgives no typos',
-        ),
-      );
+  }
+
+  /**
+   * The guard forgives a typo ("recieve") only once it can tell a typo from another word: its word
+   * list (about 4 MB resident) is read when the first request needs an embedding, not at start, so
+   * a gateway whose clients never ask for semantic matching never holds it.
+   */
+  #wordList(): Promise<void> | undefined {
+    if (!this.#options.guard) return undefined;
+    this.#words ??= loadEnglishWords().catch((error: unknown) =>
+      this.#options.log.warn(
+        { err: error },
+        'semantic cache: word list not loaded; the hit guard forgives no typos',
+      ),
+    );
+    return this.#words;
   }
 
   get embedderName(): string {
@@ -213,6 +223,7 @@ export class SemanticCache {
 
   async #embed(plan: SemanticPlan): Promise<Float32Array | undefined> {
     if (plan.vector !== undefined) return plan.vector;
+    await this.#wordList();
     const started = performance.now();
     try {
       plan.vector = await bounded(
