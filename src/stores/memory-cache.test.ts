@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheEntryBytes, LockTable, LruCache } from './memory-cache.ts';
+import { cacheEntryBytes, cacheKeyHash, LockTable, LruCache } from './memory-cache.ts';
 
 const entry = (key: string) => cacheEntryBytes(key, 'value');
 
@@ -92,6 +92,67 @@ describe('LruCache', () => {
       expect(cache.bytes).toBeLessThanOrEqual(budget);
     }
     expect(cache.size).toBeGreaterThan(10);
+  });
+
+  it('keeps keys that share a hash apart, through writes, reads, deletes and evictions', () => {
+    // Pairs of keys with the same 30-bit hash, found by trying (about 180,000 keys give a few).
+    const seen = new Map<number, string>();
+    const pairs: [string, string][] = [];
+    for (let index = 0; pairs.length < 6; index += 1) {
+      const key = `ws/default:-:0.0:${index.toString(16)}`;
+      const other = seen.get(cacheKeyHash(key));
+      if (other !== undefined) pairs.push([other, key]);
+      else seen.set(cacheKeyHash(key), key);
+    }
+    const keys = pairs.flat();
+    for (const [a, b] of pairs) expect(cacheKeyHash(a)).toBe(cacheKeyHash(b));
+
+    const cache = new LruCache(100_000);
+    for (const key of keys) cache.set(key, `value of ${key}`, 60_000);
+    for (const key of keys) expect(cache.get(key)).toBe(`value of ${key}`);
+    // Either one of a pair deleted or overwritten: the other is untouched.
+    const [[first, second], [third, fourth]] = pairs as [[string, string], [string, string]];
+    cache.delete(second);
+    cache.delete(third);
+    cache.set(first, 'new', 60_000);
+    expect([cache.get(first), cache.get(second), cache.get(third), cache.get(fourth)]).toEqual([
+      'new',
+      undefined,
+      undefined,
+      `value of ${fourth}`,
+    ]);
+
+    // The same model check as below, over colliding keys only, with a ring that turns often.
+    const small = new LruCache(3_000);
+    const model = new Map<string, string>();
+    for (let step = 0; step < 5_000; step += 1) {
+      const key = keys[(step * 7919) % keys.length] as string;
+      if (step % 3 === 0) {
+        const value = `${key}:${step}:${'x'.repeat(step % 400)}`;
+        small.set(key, value, 60_000, 0);
+        model.set(key, value);
+      } else if (step % 11 === 0) {
+        small.delete(key);
+        model.delete(key);
+      } else {
+        const found = small.get(key, 0);
+        if (found !== undefined) expect(found).toBe(model.get(key));
+      }
+    }
+  });
+
+  it('tells keys apart by their characters, non-ASCII ones included', () => {
+    const cache = new LruCache(10_000);
+    // 'é' is the bytes C3 A9 in UTF-8, which are also the codes of the two characters 'Ã©'.
+    const keys = ['é', 'Ã©', 'e', 'ée', '東京', '🎉', 'ab'];
+    for (const key of keys) cache.set(key, `v:${key}`, 60_000);
+    for (const key of keys) expect(cache.get(key)).toBe(`v:${key}`);
+    expect(cache.get('Ã')).toBeUndefined();
+    expect(cache.bytes).toBe(keys.reduce((sum, key) => sum + cacheEntryBytes(key, `v:${key}`), 0));
+    cache.clear();
+    expect([cache.size, cache.bytes, cache.get('é')]).toEqual([0, 0, undefined]);
+    cache.set('é', 'again', 60_000);
+    expect(cache.get('é')).toBe('again');
   });
 
   it('charges an overwritten entry once', () => {

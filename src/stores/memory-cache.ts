@@ -8,45 +8,49 @@ import { randomBytes } from 'node:crypto';
 export const DEFAULT_MAX_CACHE_BYTES = 128 * 1024 * 1024;
 
 /**
- * What each entry costs besides its key's characters and its value's bytes: its Map slot, the key
- * string's header, its row in the slot tables and its record header in the ring (LruCache).
+ * What each entry costs besides its key's and its value's bytes: its record header in the ring,
+ * its row in the slot tables and its share of the index Map (LruCache).
  */
 const ENTRY_OVERHEAD_BYTES = 128;
 
-/** Before each value in the ring: the entry's slot (int32; WRAP marks the end's unused bytes) and the value's length (uint32). */
-const RECORD_HEADER_BYTES = 8;
-
-/**
- * Makes V8 hold a string as one run of characters. A key built by concatenation (a template
- * literal of scope, namespace, generations and hash) is held as a tree of its parts, and a Map
- * neither copies nor flattens its keys: a heap snapshot of a full cache found each key kept as a
- * chain of seven nodes plus its parts, about 600 bytes against the 128 charged. Converting a
- * string to a number is the cheapest operation that flattens it in place (the garbage collector
- * then drops the tree for the flat string); the number is not used.
- */
-function flatten(text: string): void {
-  Number(text);
-}
+/** A record's header in the ring: its slot, its value's length, its key's length. */
+const RECORD_HEADER_BYTES = 12;
 const WRAP = -1;
+/** No slot: the end of a hash chain, or a free slot's offset. */
+const NONE = -1;
 
 /**
- * An entry's size as charged against the budget: what it really takes, its value's UTF-8 bytes,
- * its key's characters (cache keys are ASCII: one byte each in V8) and the overhead above.
+ * An entry's size as charged against the budget: what it really takes, its key's and its value's
+ * UTF-8 bytes (both are in the ring) and the overhead above.
  */
 export function cacheEntryBytes(key: string, value: string): number {
-  return key.length + Buffer.byteLength(value, 'utf8') + ENTRY_OVERHEAD_BYTES;
+  return Buffer.byteLength(key, 'utf8') + Buffer.byteLength(value, 'utf8') + ENTRY_OVERHEAD_BYTES;
+}
+
+/**
+ * The index's hash of a key: 32-bit FNV-1a over its UTF-16 code units, cut to 30 bits so that V8
+ * keeps it as a small integer (no number object per entry). Keys that share one are chained.
+ */
+export function cacheKeyHash(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index += 1) {
+    hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  }
+  return hash & 0x3fffffff;
 }
 
 /**
  * A byte-bounded cache of expiring entries, evicted least recently used first, that puts nothing
- * on the garbage collector's heap per entry but its key: values live in one ring buffer of the
- * budget's size (outside the V8 heap), and an entry's place, length, expiry and charge in typed
- * arrays indexed by a slot number that a Map gives for the key. (Entries as objects, each value a
- * Buffer of its own, made every full-cache miss promote five objects and an ArrayBuffer to old
- * space and every collection walk the whole cache: a third of a miss's CPU at the default budget,
- * bench/README.md, Throughput.)
+ * on the garbage collector's heap per entry but its row in a Map of small integers: keys and
+ * values live in one ring buffer of the budget's size (outside the V8 heap), and an entry's place,
+ * lengths, expiry, charge and hash chain in typed arrays indexed by a slot number. The Map goes
+ * from a key's hash to the first slot of its chain; a lookup compares the key with the bytes in
+ * the ring. (Entries as objects, each value a Buffer of its own, made every full-cache miss promote
+ * five objects and an ArrayBuffer to old space and every collection walk the whole cache: a third
+ * of a miss's CPU at the default budget. Keys as strings in a Map cost about 150 bytes of heap an
+ * entry, 13 MiB at the default budget, for the collector to trace: bench/README.md, Throughput.)
  *
- * Values are written at the ring's head; space is taken back at its tail, where the oldest record
+ * Records are written at the ring's head; space is taken back at its tail, where the oldest record
  * is: a live entry there is evicted, a record whose entry moved or went is skipped. A read moves
  * an entry to the head (its bytes written again) when it sits in the older half of the ring's
  * contents, so the tail reaches entries in the order they were last written or read, as an LRU
@@ -54,7 +58,8 @@ export function cacheEntryBytes(key: string, value: string): number {
  * Expiry is checked on read; `sweep` drops the expired.
  */
 export class LruCache {
-  readonly #index = new Map<string, number>();
+  /** A key's hash → the first slot of the entries whose keys have it. */
+  readonly #index = new Map<number, number>();
   readonly #maxBytes: number;
   readonly #ring: Buffer;
   /** Next write position; oldest record; bytes from tail to head (records, gaps and skipped ones). */
@@ -62,12 +67,18 @@ export class LruCache {
   #tail = 0;
   #used = 0;
   #bytes = 0;
-  // Per slot: the key, the record's position in the ring, the value's length, expiry, charge.
-  #keys: (string | undefined)[] = [];
+  #size = 0;
+  /** Slots ever handed out (live or free). */
+  #slots = 0;
+  // Per slot: the record's position in the ring (NONE: a free slot), the value's and the key's
+  // lengths in bytes, expiry, charge, the key's hash and the next slot of its chain.
   #offsets = new Float64Array(64);
   #lengths = new Uint32Array(64);
+  #keyLengths = new Uint32Array(64);
   #expiries = new Float64Array(64);
   #charges = new Float64Array(64);
+  #hashes = new Int32Array(64);
+  #next = new Int32Array(64);
   #freeSlots: number[] = [];
 
   constructor(maxBytes: number = DEFAULT_MAX_CACHE_BYTES) {
@@ -75,7 +86,7 @@ export class LruCache {
       throw new TypeError(`maxCacheBytes must be a positive integer, got ${maxBytes}`);
     }
     this.#maxBytes = maxBytes;
-    // Never zeroed: the pages are the operating system's until a value is written to them.
+    // Never zeroed: the pages are the operating system's until a record is written to them.
     this.#ring = Buffer.allocUnsafeSlow(Math.min(maxBytes, bufferConstants.MAX_LENGTH));
   }
 
@@ -85,26 +96,26 @@ export class LruCache {
   }
 
   get size(): number {
-    return this.#index.size;
+    return this.#size;
   }
 
   get(key: string, now: number = Date.now()): string | undefined {
-    const slot = this.#index.get(key);
-    if (slot === undefined) return undefined;
+    const slot = this.#find(key, cacheKeyHash(key));
+    if (slot === NONE) return undefined;
     if ((this.#expiries[slot] as number) <= now) {
       this.#remove(slot);
       return undefined;
     }
-    const start = (this.#offsets[slot] as number) + RECORD_HEADER_BYTES;
+    const offset = this.#offsets[slot] as number;
+    const start = offset + RECORD_HEADER_BYTES + (this.#keyLengths[slot] as number);
     const value = this.#ring.toString('utf8', start, start + (this.#lengths[slot] as number));
     // In the older half of the ring's contents: its bytes copied to the head, as the newest, when
     // there is room for them there without evicting anything (a read never evicts).
     // (Its distance behind the head; a record at the head's own position is a whole turn behind.)
-    const offset = this.#offsets[slot] as number;
     let age = this.#head - offset;
     if (age <= 0) age += this.#ring.length;
     if (age > this.#used / 2) {
-      const record = RECORD_HEADER_BYTES + (this.#lengths[slot] as number);
+      const record = start + (this.#lengths[slot] as number) - offset;
       const at = this.#reserve(record, false);
       if (at !== -1) {
         this.#ring.copy(this.#ring, at, offset, offset + record);
@@ -116,51 +127,90 @@ export class LruCache {
 
   /** Stores the entry as the most recent, evicting the least recent ones beyond the budget. */
   set(key: string, value: string, ttlMs: number, now: number = Date.now()): void {
-    this.delete(key);
+    const hash = cacheKeyHash(key);
+    const previous = this.#find(key, hash);
+    if (previous !== NONE) this.#remove(previous);
+    const keyLength = Buffer.byteLength(key, 'utf8');
     const length = Buffer.byteLength(value, 'utf8');
     // Larger than the whole budget: storing it would only evict everything else, then itself.
-    if (key.length + length + ENTRY_OVERHEAD_BYTES > this.#maxBytes) return;
-    if (length + RECORD_HEADER_BYTES > this.#ring.length) return;
-    this.#insert(key, value, length, now + ttlMs);
+    if (keyLength + length + ENTRY_OVERHEAD_BYTES > this.#maxBytes) return;
+    if (RECORD_HEADER_BYTES + keyLength + length > this.#ring.length) return;
+    this.#insert(key, hash, keyLength, value, length, now + ttlMs);
   }
 
   delete(key: string): void {
-    const slot = this.#index.get(key);
-    if (slot !== undefined) this.#remove(slot);
+    const slot = this.#find(key, cacheKeyHash(key));
+    if (slot !== NONE) this.#remove(slot);
   }
 
   sweep(now: number = Date.now()): void {
-    for (const slot of this.#index.values()) {
-      if ((this.#expiries[slot] as number) <= now) this.#remove(slot);
+    for (let slot = 0; slot < this.#slots; slot += 1) {
+      if ((this.#offsets[slot] as number) !== NONE && (this.#expiries[slot] as number) <= now)
+        this.#remove(slot);
     }
   }
 
   clear(): void {
     this.#index.clear();
-    this.#keys = [];
+    this.#slots = 0;
     this.#freeSlots = [];
     this.#head = 0;
     this.#tail = 0;
     this.#used = 0;
     this.#bytes = 0;
+    this.#size = 0;
   }
 
-  #insert(key: string, value: string, length: number, expiresAt: number): void {
-    const record = RECORD_HEADER_BYTES + length;
+  /** The live slot holding `key`, or NONE. */
+  #find(key: string, hash: number): number {
+    let slot = this.#index.get(hash) ?? NONE;
+    while (slot !== NONE && !this.#holds(slot, key)) slot = this.#next[slot] as number;
+    return slot;
+  }
+
+  /** Whether the record of `slot` has `key` for its key (byte by byte when the key is ASCII). */
+  #holds(slot: number, key: string): boolean {
+    const keyLength = this.#keyLengths[slot] as number;
+    const start = (this.#offsets[slot] as number) + RECORD_HEADER_BYTES;
+    if (keyLength === key.length) {
+      const ring = this.#ring;
+      for (let index = 0; index < keyLength; index += 1) {
+        const code = key.charCodeAt(index);
+        // A non-ASCII key takes more bytes than it has code units: not this one.
+        if (code >= 0x80 || ring[start + index] !== code) return false;
+      }
+      return true;
+    }
+    return keyLength > key.length && this.#ring.toString('utf8', start, start + keyLength) === key;
+  }
+
+  #insert(
+    key: string,
+    hash: number,
+    keyLength: number,
+    value: string,
+    length: number,
+    expiresAt: number,
+  ): void {
+    const record = RECORD_HEADER_BYTES + keyLength + length;
     const at = this.#reserve(record, true);
     const slot = this.#newSlot();
     this.#ring.writeInt32LE(slot, at);
     this.#ring.writeUInt32LE(length, at + 4);
-    this.#ring.write(value, at + RECORD_HEADER_BYTES, length, 'utf8');
-    const charge = key.length + length + ENTRY_OVERHEAD_BYTES;
-    flatten(key);
-    this.#keys[slot] = key;
+    this.#ring.writeUInt32LE(keyLength, at + 8);
+    this.#ring.write(key, at + RECORD_HEADER_BYTES, keyLength, 'utf8');
+    this.#ring.write(value, at + RECORD_HEADER_BYTES + keyLength, length, 'utf8');
+    const charge = keyLength + length + ENTRY_OVERHEAD_BYTES;
     this.#offsets[slot] = at;
     this.#lengths[slot] = length;
+    this.#keyLengths[slot] = keyLength;
     this.#expiries[slot] = expiresAt;
     this.#charges[slot] = charge;
-    this.#index.set(key, slot);
+    this.#hashes[slot] = hash;
+    this.#next[slot] = this.#index.get(hash) ?? NONE;
+    this.#index.set(hash, slot);
     this.#bytes += charge;
+    this.#size += 1;
     // Least recent first (expired ones included: the sweep may not have reached them yet).
     while (this.#bytes > this.#maxBytes && this.#used > 0) this.#advanceTail();
   }
@@ -218,8 +268,9 @@ export class LruCache {
       return;
     }
     const slot = this.#ring.readInt32LE(this.#tail);
-    const record = RECORD_HEADER_BYTES + this.#ring.readUInt32LE(this.#tail + 4);
-    if (this.#keys[slot] !== undefined && this.#offsets[slot] === this.#tail) this.#remove(slot);
+    const record =
+      RECORD_HEADER_BYTES + this.#ring.readUInt32LE(this.#tail + 4) + this.#ring.readUInt32LE(this.#tail + 8);
+    if (this.#offsets[slot] === this.#tail) this.#remove(slot);
     this.#used -= record;
     this.#tail += record;
     if (this.#tail === size) this.#tail = 0;
@@ -227,31 +278,43 @@ export class LruCache {
 
   /** Drops an entry; its record stays in the ring until the tail passes it. */
   #remove(slot: number): void {
-    const key = this.#keys[slot] as string;
-    this.#index.delete(key);
-    this.#keys[slot] = undefined;
-    this.#offsets[slot] = -1;
+    const hash = this.#hashes[slot] as number;
+    const next = this.#next[slot] as number;
+    const first = this.#index.get(hash) as number;
+    if (first === slot) {
+      if (next === NONE) this.#index.delete(hash);
+      else this.#index.set(hash, next);
+    } else {
+      let previous = first;
+      while ((this.#next[previous] as number) !== slot) previous = this.#next[previous] as number;
+      this.#next[previous] = next;
+    }
+    this.#offsets[slot] = NONE;
     this.#bytes -= this.#charges[slot] as number;
+    this.#size -= 1;
     this.#freeSlots.push(slot);
   }
 
   #newSlot(): number {
     const free = this.#freeSlots.pop();
     if (free !== undefined) return free;
-    const slot = this.#keys.length;
-    this.#keys.push(undefined);
+    const slot = this.#slots;
+    this.#slots += 1;
     if (slot === this.#offsets.length) {
       const capacity = slot * 2;
       this.#offsets = grow(this.#offsets, new Float64Array(capacity));
       this.#lengths = grow(this.#lengths, new Uint32Array(capacity));
+      this.#keyLengths = grow(this.#keyLengths, new Uint32Array(capacity));
       this.#expiries = grow(this.#expiries, new Float64Array(capacity));
       this.#charges = grow(this.#charges, new Float64Array(capacity));
+      this.#hashes = grow(this.#hashes, new Int32Array(capacity));
+      this.#next = grow(this.#next, new Int32Array(capacity));
     }
     return slot;
   }
 }
 
-function grow<T extends Float64Array | Uint32Array>(from: T, to: T): T {
+function grow<T extends Float64Array | Uint32Array | Int32Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }
