@@ -43,6 +43,8 @@ export class SpendReservation {
    * refusal is given back by `release`.
    */
   async reserve(route: ResolvedRoute, estimatedMicros: number): Promise<void> {
+    // Neither a token nor a capped Connection (a platform key's request): nothing to hold.
+    if (this.#token === undefined && (!route.byok || route.credential === undefined)) return;
     const [token, cap] = await Promise.allSettled([
       this.#limiter.reserve(this.#token, estimatedMicros),
       this.#caps.admit(this.#principal, route, estimatedMicros),
@@ -56,6 +58,7 @@ export class SpendReservation {
   async settle(costMicros: number, usage: TokenUsage): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
+    if (this.#token === undefined && this.#cap === undefined) return;
     await Promise.all([
       this.#limiter.settle(this.#token, costMicros, usage),
       this.#caps.settle(this.#cap, costMicros),
