@@ -45,6 +45,13 @@ export interface CacheLocation {
   scopeId: string;
   namespace: string;
   hash: string;
+  /**
+   * Scope, namespace and purge generations, as the request's first key found them (set by
+   * ResponseCache): the request's later keys (its cache write, its semantic bucket, its lock)
+   * use the same generations, so an answer that was on its way during a purge is written where
+   * the purged entries were, and never served after the purge.
+   */
+  scopePrefix?: string;
 }
 
 export interface ResponseCacheOptions {
@@ -125,13 +132,20 @@ export class ResponseCache {
     return `${await this.#scopePrefix(location)}:${location.hash}`;
   }
 
-  /** Workspace, namespace and both purge generations: a purge moves every key under it at once. */
-  async #scopePrefix(location: Pick<CacheLocation, 'scopeId' | 'namespace'>): Promise<string> {
+  /**
+   * Workspace, namespace and both purge generations: a purge moves every key under it at once.
+   * Computed once per location (see CacheLocation.scopePrefix).
+   */
+  async #scopePrefix(
+    location: Pick<CacheLocation, 'scopeId' | 'namespace' | 'scopePrefix'>,
+  ): Promise<string> {
+    if (location.scopePrefix !== undefined) return location.scopePrefix;
     const scope = await this.#options.mirror.scope(location.scopeId);
     const namespaceGeneration =
       location.namespace === '' ? 0 : (scope.namespaces.get(location.namespace) ?? 0);
     const namespace = location.namespace === '' ? '-' : namespaceDigest(location.namespace);
-    return `${location.scopeId}:${namespace}:${scope.generation}.${namespaceGeneration}`;
+    location.scopePrefix = `${location.scopeId}:${namespace}:${scope.generation}.${namespaceGeneration}`;
+    return location.scopePrefix;
   }
 
   /**
@@ -139,7 +153,7 @@ export class ResponseCache {
    * context's hash and the vectors' dimensions.
    */
   async semanticBucketKey(
-    location: Pick<CacheLocation, 'scopeId' | 'namespace'>,
+    location: Pick<CacheLocation, 'scopeId' | 'namespace' | 'scopePrefix'>,
     bucket: string,
     dimensions: number,
   ): Promise<string> {

@@ -359,6 +359,45 @@ export function describeCache(name: string, env: () => Record<string, string> | 
       expect(await next.text()).not.toContain('old data');
     });
 
+    it('does not serve an answer that was on its way when the cache was purged (workspace or namespace)', async () => {
+      for (const namespace of [undefined, 'in-flight']) {
+        const body = unique();
+        const headers: Record<string, string> =
+          namespace === undefined ? {} : { 'x-service-cache-namespace': namespace };
+        const { promise: released, resolve: release } = Promise.withResolvers<void>();
+        openai.overrideNext(async (_request, response) => {
+          await released;
+          sendJson(response, 200, {
+            id: 'before-purge',
+            object: 'chat.completion',
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: 'before the purge' },
+                finish_reason: 'stop',
+              },
+            ],
+            usage: { prompt_tokens: 1, completion_tokens: 1 },
+          });
+        });
+        const before = calls();
+        const inFlight = send(body, headers);
+        await openai.waitForRequests(before + 1);
+        const purged = await admin(
+          'mutation($ws: String!, $ns: String) { purgeGatewayCache(workspaceId: $ws, namespace: $ns) { purged } }',
+          { ws: gateway.credentials.workspaceId, ns: namespace ?? null },
+        );
+        expect(purged.errors).toBeUndefined();
+        release();
+        const answered = await inFlight;
+        expect(answered.headers.get('x-service-cache')).toBe('miss');
+        expect(await answered.text()).toContain('before the purge');
+        const next = await send(body, headers);
+        expect(next.headers.get('x-service-cache')).toBe('miss');
+        expect(await next.text()).not.toContain('before the purge');
+      }
+    });
+
     it('refuses more than 64 tags in a revalidation', async () => {
       const tags = Array.from({ length: 65 }, (_v, i) => `t${i}`);
       const result = await admin(
