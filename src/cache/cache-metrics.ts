@@ -1,5 +1,6 @@
 /** The response cache's Prometheus metrics. */
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { LeanCounter as Counter } from '../observability/lean-metrics.ts';
 
 export interface CacheMetrics {
   results: Counter<'route' | 'result'>;

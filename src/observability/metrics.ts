@@ -1,7 +1,8 @@
 /**
  * The gateway's Prometheus metrics, on a Registry that is injected, never the global one.
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { LeanCounter as Counter, LeanHistogram as Histogram } from './lean-metrics.ts';
 
 /** Fine buckets for the gateway's own overhead (sub-millisecond matters). */
 const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25];
