@@ -8,12 +8,8 @@ import { join } from 'node:path';
 import type { Settings } from '../config/settings.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { guardRuntimeStore } from '../stores/guarded-runtime-store.ts';
-import { MemoryConfigStore } from '../stores/memory-config-store.ts';
-import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
 import type { RedisStoreOptions } from '../stores/redis-client.ts';
-import { RedisConfigStore } from '../stores/redis-config-store.ts';
 import type { SemanticMirrorStats } from '../stores/redis-runtime/semantic-mirror.ts';
-import { RedisRuntimeStore } from '../stores/redis-runtime-store.ts';
 import { StoreBreaker } from '../stores/store-breaker.ts';
 import type { ConfigStore, RuntimeStore } from '../stores/types.ts';
 
@@ -41,9 +37,17 @@ export function redisConnectionOf(
   return settings.redisUrl === undefined ? undefined : { url: settings.redisUrl };
 }
 
+/**
+ * Each kind's modules are loaded only when it is the one opened: a process on the memory stores
+ * never loads ioredis (about 6 MB of heap).
+ */
 export async function openStores(settings: Readonly<Settings>, log?: Logger): Promise<Stores> {
   const redis = redisConnectionOf(settings);
   if (redis !== undefined) {
+    const [{ RedisConfigStore }, { RedisRuntimeStore }] = await Promise.all([
+      import('../stores/redis-config-store.ts'),
+      import('../stores/redis-runtime-store.ts'),
+    ]);
     const direct = new RedisRuntimeStore({
       ...redis,
       commandTimeoutMs: settings.redisCommandTimeoutMs,
@@ -67,6 +71,10 @@ export async function openStores(settings: Readonly<Settings>, log?: Logger): Pr
     };
   }
   await mkdir(settings.stateDir, { recursive: true, mode: 0o700 });
+  const [{ MemoryConfigStore }, { MemoryRuntimeStore }] = await Promise.all([
+    import('../stores/memory-config-store.ts'),
+    import('../stores/memory-runtime-store.ts'),
+  ]);
   return {
     config: new MemoryConfigStore(),
     runtime: await MemoryRuntimeStore.open({

@@ -4,12 +4,33 @@
  * (model ids already percent-encoded, `:` as `%3A`), which the signer URI-encodes once more for
  * the canonical request (`%253A`), as every AWS service but S3 expects.
  */
-import { Hash } from '@smithy/hash-node';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredential, OutgoingRequest, RequestSigner } from './types.ts';
 
-/** SHA-256 from node:crypto, in the constructor shape the signer takes. */
-const Sha256 = Hash.bind(null, 'sha256') as unknown as ConstructorParameters<typeof SignatureV4>[0]['sha256'];
+/** @smithy's signer (about 2.6 MB of heap), loaded by the first request signed, not at start. */
+async function loadSigner(options: SigV4Options): Promise<SignatureV4> {
+  const [{ Hash }, { SignatureV4 }] = await Promise.all([
+    import('@smithy/hash-node'),
+    import('@smithy/signature-v4'),
+  ]);
+  // SHA-256 from node:crypto, in the constructor shape the signer takes.
+  const sha256 = Hash.bind(null, 'sha256') as unknown as ConstructorParameters<
+    typeof SignatureV4
+  >[0]['sha256'];
+  return new SignatureV4({
+    service: options.service,
+    region: options.region,
+    credentials: {
+      accessKeyId: options.credential.accessKeyId,
+      secretAccessKey: options.credential.secretAccessKey,
+      ...(options.credential.sessionToken === undefined
+        ? {}
+        : { sessionToken: options.credential.sessionToken }),
+    },
+    sha256,
+    uriEscapePath: true,
+  });
+}
 
 export interface SigV4Options {
   /** Signing service name: `bedrock` (runtime and control plane), `bedrock-mantle`, `sts`. */
@@ -34,20 +55,11 @@ function queryOf(url: URL): Record<string, string | string[]> {
  * `host`, `x-amz-date`, `x-amz-content-sha256`, `x-amz-security-token` and `authorization`).
  */
 export function createSigV4Signer(options: SigV4Options): RequestSigner {
-  const signer = new SignatureV4({
-    service: options.service,
-    region: options.region,
-    credentials: {
-      accessKeyId: options.credential.accessKeyId,
-      secretAccessKey: options.credential.secretAccessKey,
-      ...(options.credential.sessionToken === undefined
-        ? {}
-        : { sessionToken: options.credential.sessionToken }),
-    },
-    sha256: Sha256,
-    uriEscapePath: true,
-  });
-  return async (request: OutgoingRequest) => signRequest(signer, request);
+  let signer: Promise<SignatureV4> | undefined;
+  return async (request: OutgoingRequest) => {
+    signer ??= loadSigner(options);
+    return signRequest(await signer, request);
+  };
 }
 
 async function signRequest(signer: SignatureV4, request: OutgoingRequest): Promise<Record<string, string>> {

@@ -4,7 +4,11 @@
  * hour) exchanged at the key's own `token_uri` (so tests point it at a fake). Tokens are cached per
  * account until shortly before they expire, and concurrent requests share one exchange.
  */
-import { type CryptoKey, importPKCS8, SignJWT } from 'jose';
+import type { CryptoKey } from 'jose';
+
+/** jose (about 2.6 MB of heap) is loaded by the first Vertex token exchange, not at start. */
+const loadJose = () => import('jose');
+
 import { InvalidRequestError, UpstreamError } from '../errors/gateway-error.ts';
 import { type FormAnswer, postForm } from '../upstream/form-post.ts';
 
@@ -159,6 +163,7 @@ export class GoogleAccessTokens {
     // later, so the token is refreshed before Google stops taking it.
     const requestedAt = this.#now();
     const issuedAt = Math.floor(requestedAt / 1000);
+    const { SignJWT } = await loadJose();
     const assertion = await new SignJWT({ scope: CLOUD_PLATFORM_SCOPE })
       .setProtectedHeader({
         alg: 'RS256',
@@ -208,12 +213,14 @@ export class GoogleAccessTokens {
   #signingKey(account: ServiceAccount, key: string): Promise<CryptoKey> {
     let signingKey = this.#keys.get(key);
     if (signingKey === undefined) {
-      signingKey = importPKCS8(account.privateKey, 'RS256').catch((error: unknown) => {
-        this.#keys.delete(key);
-        throw new InvalidRequestError('the Vertex service-account private_key is not a PKCS#8 RSA key', {
-          cause: error,
+      signingKey = loadJose()
+        .then(({ importPKCS8 }) => importPKCS8(account.privateKey, 'RS256'))
+        .catch((error: unknown) => {
+          this.#keys.delete(key);
+          throw new InvalidRequestError('the Vertex service-account private_key is not a PKCS#8 RSA key', {
+            cause: error,
+          });
         });
-      });
       this.#keys.set(key, signingKey);
       this.#trim(this.#keys);
     }

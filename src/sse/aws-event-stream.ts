@@ -4,8 +4,8 @@
  * stream into whole frames, which arrive split across and packed within network chunks
  * (reference/providers.md section 4, "AWS event-stream framing").
  */
-import { EventStreamCodec, type Message, type MessageHeaders } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { createRequire } from 'node:module';
+import type { Message, MessageHeaders } from '@smithy/eventstream-codec';
 import type { SseEvent } from './sse-events.ts';
 
 export type EventStreamMessageType = 'event' | 'exception' | 'error';
@@ -26,7 +26,27 @@ const FRAME_OVERHEAD = 16;
 /** Bedrock frames are small; a larger length means the stream is not what it claims to be. */
 const MAX_FRAME_BYTES = 24 * 1024 * 1024;
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+interface Smithy {
+  codec: import('@smithy/eventstream-codec').EventStreamCodec;
+  toUtf8: typeof import('@smithy/util-utf8').toUtf8;
+  fromUtf8: typeof import('@smithy/util-utf8').fromUtf8;
+}
+let smithy: Smithy | undefined;
+
+/**
+ * The codec, loaded by the first Bedrock stream (synchronously: a reader is fed bytes as they
+ * come), so that a gateway with no Bedrock traffic never holds @smithy's modules.
+ */
+function aws(): Smithy {
+  if (smithy === undefined) {
+    const require = createRequire(import.meta.url);
+    const { EventStreamCodec } =
+      require('@smithy/eventstream-codec') as typeof import('@smithy/eventstream-codec');
+    const { fromUtf8, toUtf8 } = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
+    smithy = { codec: new EventStreamCodec(toUtf8, fromUtf8), toUtf8, fromUtf8 };
+  }
+  return smithy;
+}
 
 function headerText(headers: MessageHeaders, name: string): string | undefined {
   const header = headers[name];
@@ -40,7 +60,7 @@ export function toAwsEventStreamEvent(message: Message): AwsEventStreamEvent {
   if (kind === 'exception')
     return {
       event: headerText(headers, ':exception-type') ?? 'unknownException',
-      data: toUtf8(message.body),
+      data: aws().toUtf8(message.body),
       messageType: 'exception',
     };
   if (kind === 'error')
@@ -51,7 +71,7 @@ export function toAwsEventStreamEvent(message: Message): AwsEventStreamEvent {
     };
   return {
     event: headerText(headers, ':event-type') ?? '',
-    data: toUtf8(message.body),
+    data: aws().toUtf8(message.body),
     messageType: 'event',
   };
 }
@@ -83,7 +103,7 @@ export class AwsEventStreamReader {
       if (total < FRAME_OVERHEAD || total > MAX_FRAME_BYTES)
         throw new Error(`event-stream frame length ${total} is out of range`);
       if (bytes.length - offset < total) break;
-      this.#onEvent(toAwsEventStreamEvent(codec.decode(bytes.subarray(offset, offset + total))));
+      this.#onEvent(toAwsEventStreamEvent(aws().codec.decode(bytes.subarray(offset, offset + total))));
       offset += total;
     }
     // Copied, so a small remainder does not pin a large network buffer.
@@ -106,12 +126,12 @@ export function encodeAwsEventStreamFrame(
   messageType: 'event' | 'exception' = 'event',
 ): Uint8Array {
   const nameHeader = messageType === 'event' ? ':event-type' : ':exception-type';
-  return codec.encode({
+  return aws().codec.encode({
     headers: {
       ':message-type': { type: 'string', value: messageType },
       [nameHeader]: { type: 'string', value: event },
       ':content-type': { type: 'string', value: 'application/json' },
     },
-    body: fromUtf8(JSON.stringify(payload)),
+    body: aws().fromUtf8(JSON.stringify(payload)),
   });
 }
