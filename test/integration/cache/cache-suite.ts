@@ -42,6 +42,20 @@ export function describeCache(name: string, env: () => Record<string, string> | 
     const calls = () => openai.requests.length;
     const admin = (query: string, variables: Record<string, unknown> = {}) =>
       graphql(gateway.controlUrl, gateway.credentials.pat, query, variables);
+    /** The upstream's next answer says `content`, held back until the returned function is called. */
+    const holdNextAnswer = (content: string) => {
+      const { promise: released, resolve: release } = Promise.withResolvers<void>();
+      openai.overrideNext(async (_request, response) => {
+        await released;
+        sendJson(response, 200, {
+          id: 'held',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1 },
+        });
+      });
+      return release;
+    };
 
     it('answers a repeat from the cache: hit, age, no upstream call, no charge, balance headers kept', async () => {
       const body = unique();
@@ -333,16 +347,7 @@ export function describeCache(name: string, env: () => Record<string, string> | 
 
     it('does not serve an answer that was on its way when its tag was revalidated', async () => {
       const body = unique();
-      const { promise: released, resolve: release } = Promise.withResolvers<void>();
-      openai.overrideNext(async (_request, response) => {
-        await released;
-        sendJson(response, 200, {
-          id: 'old-data',
-          object: 'chat.completion',
-          choices: [{ index: 0, message: { role: 'assistant', content: 'old data' }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 1, completion_tokens: 1 },
-        });
-      });
+      const release = holdNextAnswer('old data');
       const before = calls();
       const inFlight = send(body, { 'x-service-cache-tags': 'price-list' });
       await openai.waitForRequests(before + 1);
@@ -364,22 +369,7 @@ export function describeCache(name: string, env: () => Record<string, string> | 
         const body = unique();
         const headers: Record<string, string> =
           namespace === undefined ? {} : { 'x-service-cache-namespace': namespace };
-        const { promise: released, resolve: release } = Promise.withResolvers<void>();
-        openai.overrideNext(async (_request, response) => {
-          await released;
-          sendJson(response, 200, {
-            id: 'before-purge',
-            object: 'chat.completion',
-            choices: [
-              {
-                index: 0,
-                message: { role: 'assistant', content: 'before the purge' },
-                finish_reason: 'stop',
-              },
-            ],
-            usage: { prompt_tokens: 1, completion_tokens: 1 },
-          });
-        });
+        const release = holdNextAnswer('before the purge');
         const before = calls();
         const inFlight = send(body, headers);
         await openai.waitForRequests(before + 1);
@@ -535,18 +525,7 @@ export function describeCache(name: string, env: () => Record<string, string> | 
       await (await send(body, headers)).text();
       // Only time makes an entry stale: wait out the one-second TTL.
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      const { promise: released, resolve: release } = Promise.withResolvers<void>();
-      openai.overrideNext(async (_request, response) => {
-        await released;
-        sendJson(response, 200, {
-          id: 'refreshed',
-          object: 'chat.completion',
-          choices: [
-            { index: 0, message: { role: 'assistant', content: 'refreshed' }, finish_reason: 'stop' },
-          ],
-          usage: { prompt_tokens: 1, completion_tokens: 1 },
-        });
-      });
+      const release = holdNextAnswer('refreshed');
       const before = calls();
       const answered: Response[] = [];
       const parallel = Array.from({ length: 10 }, () =>
