@@ -21,7 +21,7 @@ import {
 } from '../resources/validate.ts';
 import type { TenantRecord } from '../stores/records.ts';
 import type { AbuseLimiter } from './abuse-limits.ts';
-import { recordAudit } from './graphql/audit.ts';
+import { recordAudit } from './audit-record.ts';
 import type { ControlPlaneServices } from './graphql/context.ts';
 import { RestError, useRestErrors, validationFailure } from './rest-errors.ts';
 import { createTenant, FIRST_WORKSPACE, issueCredential } from './tenant-writes.ts';

@@ -24,7 +24,7 @@ import type { Logger } from '../observability/logger.ts';
 import { ResourceConflictError } from '../resources/local-resources.ts';
 import type { ProvisioningKeyRecord } from '../stores/records.ts';
 import type { AbuseLimiter } from './abuse-limits.ts';
-import { recordAudit } from './graphql/audit.ts';
+import { recordAudit } from './audit-record.ts';
 import type { ControlPlaneServices } from './graphql/context.ts';
 import { RestError, useRestErrors, validationFailure } from './rest-errors.ts';
 import { awaitTenant, createTenant, FIRST_WORKSPACE, issueCredential } from './tenant-writes.ts';

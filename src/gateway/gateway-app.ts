@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import { lazySchemaController } from '../config/fastify-schema-compilers.ts';
 import { GatewayError, InvalidRequestError, PayloadTooLargeError } from '../errors/gateway-error.ts';
 import { asGatewayError, renderError } from '../errors/render-error.ts';
 import { DRAINING_BODY, registerDrain } from '../observability/drain.ts';
@@ -70,6 +71,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     childLoggerFactory: (logger) => logger,
     // URLs the router refuses (a malformed percent-escape) get the envelope too.
     frameworkErrors: renderFrameworkError,
+    schemaController: lazySchemaController,
   });
   registerDrain(app);
   registerClientDialect(app);

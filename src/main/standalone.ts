@@ -89,6 +89,7 @@ export async function startStandalone(
     tracing,
     isReady: () => stores.runtime.ping(),
     limits: { introspection: settings.graphqlIntrospection },
+    graphqlOnFirstRequest: true,
     tenancy: settings.tenancy,
     services: {
       view,

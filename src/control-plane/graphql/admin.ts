@@ -7,8 +7,8 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import type { TenantRecord } from '../../stores/records.ts';
+import { recordAudit } from '../audit-record.ts';
 import { awaitTenant, changeTenantSpec } from '../tenant-writes.ts';
-import { recordAudit } from './audit.ts';
 import { asValidation, forbidden, notFound, type ResolverContext, validationError } from './context.ts';
 import { readBalance } from './tenancy.ts';
 

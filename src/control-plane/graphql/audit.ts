@@ -2,10 +2,10 @@
  * The audit log: every mutation records who, what, when and the outcome (never a secret), and
  * `auditLog` reads it back, newest first.
  */
-import { randomBytes } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { AuditEntry } from '../../stores/types.ts';
-import { type ControlPlaneServices, type ResolverContext, validationError } from './context.ts';
+import { recordAudit } from '../audit-record.ts';
+import { type ResolverContext, validationError } from './context.ts';
 
 export const auditTypeDefs = /* GraphQL */ `
   type AuditEntry {
@@ -23,41 +23,6 @@ export const auditTypeDefs = /* GraphQL */ `
     auditLog(limit: Int = 50, before: String): [AuditEntry!]!
   }
 `;
-
-let sequence = 0;
-
-/** Time-ordered unique ids: milliseconds, a per-process sequence, and randomness. */
-function auditId(now: number): string {
-  sequence = (sequence + 1) % 0x1000000;
-  return `${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(5, '0')}${randomBytes(4).toString('hex')}`;
-}
-
-/**
- * Appends one entry to a tenant's audit log; a failure to write is logged, never thrown (the
- * action it records has happened).
- */
-export function recordAudit(
-  services: ControlPlaneServices,
-  tenantId: string,
-  entry: {
-    actor: string;
-    operation: string;
-    target: string;
-    outcome: AuditEntry['outcome'];
-    message?: string;
-  },
-): Promise<void> {
-  const now = Date.now();
-  return services.runtime
-    .appendAudit(tenantId, {
-      id: auditId(now),
-      at: new Date(now).toISOString(),
-      ...entry,
-    })
-    .catch((error: unknown) =>
-      services.log.error({ err: error, operation: entry.operation }, 'writing the audit log failed'),
-    );
-}
 
 type Resolver<Args> = (parent: unknown, args: Args, context: ResolverContext) => Promise<unknown>;
 
