@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createOpenAiStreamObserver, outputCharsOf } from './stream-observers.ts';
 
@@ -36,6 +37,41 @@ describe('outputCharsOf', () => {
 
   it('reads keys written with spaces, as some servers write JSON', () => {
     expect(outputCharsOf('{"choices": [{"delta": {"content" : "four"}}]}')).toBe(4);
+    expect(outputCharsOf('{"choices":[{"delta":{"content"\n:\t"tabs"}}]}')).toBe(4);
+  });
+
+  it('counts what a parse counts for any content and arguments, keys and escapes inside them included', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('"content":"', '\\"arguments\\":\\"', '\\', '"', '\\u0041'),
+      fc
+        .array(fc.constantFrom('a', '"', '\\', 'content', ':', '\n', '\u00e9', '\ud83d'), { maxLength: 30 })
+        .map((parts) => parts.join('')),
+    );
+    const delta = fc.record(
+      {
+        role: fc.constant('assistant'),
+        content: fc.oneof(text, fc.constant(null)),
+        tool_calls: fc.array(
+          fc.record({ index: fc.nat(3), function: fc.record({ name: text, arguments: text }) }),
+          {
+            maxLength: 2,
+          },
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(delta, { maxLength: 3 }), (deltas) => {
+        const data = JSON.stringify({
+          id: 'c',
+          choices: deltas.map((d, index) => ({ index, delta: d })),
+          usage: null,
+        });
+        expect(outputCharsOf(data)).toBe(parsedChars(data));
+      }),
+      { seed: 20261126, numRuns: 2000 },
+    );
   });
 });
 

@@ -47,34 +47,36 @@ function carriesUsage(data: string): boolean {
   return false;
 }
 
+/** The start of a `"content"` or `"arguments"` key's string value (JSON's whitespace allowed). */
+const OUTPUT_VALUE = /"(?:content|arguments)"[ \t\n\r]*:[ \t\n\r]*"/g;
+
 /**
  * Characters of the string values of every `"content"` and `"arguments"` key in a chunk's text,
  * an escape counted as one character: the generated output, for an estimate when no usage comes.
- * Read off the text rather than a parse; other keys and non-string values are not counted.
+ * Read off the text rather than a parse (one regular-expression scan for the keys, then the
+ * value's end and escapes found with indexOf); other keys and non-string values are not counted.
  */
 export function outputCharsOf(data: string): number {
   let chars = 0;
-  for (const key of ['"content"', '"arguments"']) {
-    let at = data.indexOf(key);
-    while (at !== -1) {
-      let next = at + key.length;
-      while (data.charCodeAt(next) === 32) next += 1;
-      if (data.charCodeAt(next) === 58 /* : */) {
-        next += 1;
-        while (data.charCodeAt(next) === 32) next += 1;
-        if (data.charCodeAt(next) === 34 /* " */) {
-          next += 1;
-          while (next < data.length) {
-            const code = data.charCodeAt(next);
-            if (code === 34) break;
-            // An escape is one character: \n, \", or \uXXXX.
-            next += code === 92 ? (data.charCodeAt(next + 1) === 117 ? 6 : 2) : 1;
-            chars += 1;
-          }
-        }
+  OUTPUT_VALUE.lastIndex = 0;
+  while (OUTPUT_VALUE.test(data)) {
+    let next = OUTPUT_VALUE.lastIndex;
+    let slash = data.indexOf('\\', next);
+    for (;;) {
+      const quote = data.indexOf('"', next);
+      const end = quote === -1 ? data.length : quote;
+      if (slash === -1 || slash > end) {
+        chars += end - next;
+        next = end + 1;
+        break;
       }
-      at = data.indexOf(key, next);
+      // An escape is one character: \n, \", or \uXXXX.
+      chars += slash - next + 1;
+      next = slash + (data.charCodeAt(slash + 1) === 117 ? 6 : 2);
+      slash = data.indexOf('\\', next);
     }
+    if (next >= data.length) break;
+    OUTPUT_VALUE.lastIndex = next;
   }
   return chars;
 }
