@@ -4,7 +4,7 @@
  * tools' cache declarations (`x-service-cache`) removed, so that equivalent requests share a key
  * and any difference in model, messages or tool list does not.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 export const TOOL_CACHE_DECLARATION = 'x-service-cache';
 
@@ -60,7 +60,8 @@ export function canonicalRequest(body: Record<string, unknown>): string {
 
 /** Hex SHA-256 of the route and the canonical body. */
 export function requestHash(route: string, body: Record<string, unknown>): string {
-  return createHash('sha256').update(route).update('\n').update(canonicalRequest(body)).digest('hex');
+  // One-shot: a fraction of createHash's cost, on every cacheable request.
+  return hash('sha256', `${route}\n${canonicalRequest(body)}`, 'hex');
 }
 
 /** A short, key-safe digest of a free-form namespace. */
