@@ -196,6 +196,14 @@ export function startBareForwarder(
   return startPortChild('bare-forwarder.ts', [upstreamUrl], 'bare forwarder', nodeArgs);
 }
 
+/** `framework-floor.ts` in front of `upstreamUrl`: the gateway's HTTP layers without its logic. */
+export function startFrameworkFloor(
+  upstreamUrl: string,
+  nodeArgs: string[] = [],
+): Promise<{ tracked: Tracked; url: string }> {
+  return startPortChild('framework-floor.ts', [upstreamUrl], 'framework floor', nodeArgs);
+}
+
 /** redis-server on a free loopback port, no persistence; killed by the kernel if the bench dies. */
 export async function startRedis(
   options: { port?: number } = {},

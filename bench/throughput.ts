@@ -8,7 +8,9 @@
  * - `memory`: `standalone` without REDIS_URL (memory stores), default cache budget, cache on;
  * - `redis`: the `gateway` role on a redis-server child (REDIS_URL), its config written by a
  *   standalone with the same REDIS_URL (the control plane and operator, idle while measured);
- * - `redis-standalone` (only when named in BENCH_SIDES): that standalone itself, measured.
+ * - `redis-standalone` (only when named in BENCH_SIDES): that standalone itself, measured;
+ * - `floor` (only when named): `framework-floor.ts`, the gateway's fastify setup, body parsing and
+ *   upstream client without any of its logic: what the framework alone costs.
  *
  * Kinds: chat JSON and chat SSE (`"stream": true`). Every body is unique (a counter in the message),
  * so every gateway request misses the cache, goes upstream and writes its entry; every gateway
@@ -47,6 +49,7 @@ import {
   runBench,
   startBareForwarder,
   startFake,
+  startFrameworkFloor,
   startGatewayRole,
   startOtlpSink,
   startRedis,
@@ -128,10 +131,11 @@ const config = {
   },
 };
 
-type SideName = 'bare' | 'memory' | 'redis' | 'redis-standalone';
-const SIDE_NAMES: SideName[] = ['bare', 'memory', 'redis', 'redis-standalone'];
+type SideName = 'bare' | 'floor' | 'memory' | 'redis' | 'redis-standalone';
+const SIDE_NAMES: SideName[] = ['bare', 'floor', 'memory', 'redis', 'redis-standalone'];
 const SIDE_LABEL: Record<SideName, string> = {
   bare: 'bare forwarder',
+  floor: 'framework floor',
   memory: 'gateway, memory stores',
   redis: 'gateway, Redis stores',
   'redis-standalone': 'standalone, Redis stores',
@@ -148,7 +152,7 @@ interface Target extends MissTarget {
 }
 
 function target(side: SideName, fields: Omit<MissTarget, 'expectMiss'>): Target {
-  return { side, ...fields, expectMiss: side !== 'bare' };
+  return { side, ...fields, expectMiss: side !== 'bare' && side !== 'floor' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -501,6 +505,17 @@ async function main(): Promise<void> {
           workspaceId: '',
         }),
       );
+    } else if (side === 'floor') {
+      const floor = await startFrameworkFloor(fake.url, config.gatewayNodeArgs);
+      targets.push(
+        target(side, {
+          url: floor.url,
+          apiKey: 'none',
+          model: 'gpt-4o-mini',
+          tracked: floor.tracked,
+          workspaceId: '',
+        }),
+      );
     } else if (side === 'memory') {
       const nodeArgs = [...config.gatewayNodeArgs];
       if (profileDir !== undefined) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
@@ -608,11 +623,15 @@ async function main(): Promise<void> {
   const mib = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / MiB).toFixed(0));
   const percent = (share: number | undefined) => (share === undefined ? '' : `${(share * 100).toFixed(0)}%`);
   const aimShare = (side: SideName) =>
-    side === 'memory' ? config.aims.memoryShare : side === 'bare' ? undefined : config.aims.redisShare;
+    side === 'memory'
+      ? config.aims.memoryShare
+      : side === 'bare' || side === 'floor'
+        ? undefined
+        : config.aims.redisShare;
   const aimRss = (side: SideName) =>
     side === 'memory'
       ? config.aims.memoryPeakRssMiB
-      : side === 'bare'
+      : side === 'bare' || side === 'floor'
         ? undefined
         : config.aims.redisPeakRssMiB;
   const verdict = (result: SideResult) => {
