@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../observability/logger.ts';
 import { StoreUnavailableError } from '../stores/store-breaker.ts';
-import type { RuntimeStore } from '../stores/types.ts';
+import type { CacheScopeState, RuntimeStore } from '../stores/types.ts';
 import { namespaceDigest } from './cache-key.ts';
 import type { CacheMetrics } from './cache-metrics.ts';
 import type { CacheScopeMirror } from './scope-mirror.ts';
@@ -97,6 +97,17 @@ export function parseEntry(text: string): CacheEntry | undefined {
   }
 }
 
+/** The scope prefix of `location` under `scope`'s generations, kept on the location (computed once). */
+function prefixOf(
+  location: Pick<CacheLocation, 'scopeId' | 'namespace' | 'scopePrefix'>,
+  scope: CacheScopeState,
+): string {
+  const namespaceGeneration = location.namespace === '' ? 0 : (scope.namespaces.get(location.namespace) ?? 0);
+  const namespace = location.namespace === '' ? '-' : namespaceDigest(location.namespace);
+  location.scopePrefix = `${location.scopeId}:${namespace}:${scope.generation}.${namespaceGeneration}`;
+  return location.scopePrefix;
+}
+
 export class ResponseCache {
   readonly #options: ResponseCacheOptions;
 
@@ -104,8 +115,12 @@ export class ResponseCache {
     this.#options = options;
   }
 
-  async #bounded<T>(operation: Promise<T>): Promise<T> {
-    if (this.#options.timeoutMs === 0) return operation;
+  /** `operation` bounded by the store timeout (itself when there is none: no promise more). */
+  #bounded<T>(operation: Promise<T>): Promise<T> {
+    return this.#options.timeoutMs === 0 ? operation : this.#raced(operation);
+  }
+
+  async #raced<T>(operation: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
@@ -127,25 +142,28 @@ export class ResponseCache {
     this.#options.log.warn({ err: error, operation }, 'response cache unavailable: bypassing it');
   }
 
-  /** The store key: workspace, namespace, both purge generations, request hash. */
-  async #entryKey(location: CacheLocation): Promise<string> {
-    return `${await this.#scopePrefix(location)}:${location.hash}`;
+  /**
+   * The store key: workspace, namespace, both purge generations, request hash. A string when the
+   * scope is at hand (the mirror holds it, or the request's first key found it): no promise then.
+   */
+  #entryKey(location: CacheLocation): string | Promise<string> {
+    const prefix = this.#scopePrefix(location);
+    return typeof prefix === 'string'
+      ? `${prefix}:${location.hash}`
+      : prefix.then((known) => `${known}:${location.hash}`);
   }
 
   /**
    * Workspace, namespace and both purge generations: a purge moves every key under it at once.
    * Computed once per location (see CacheLocation.scopePrefix).
    */
-  async #scopePrefix(
+  #scopePrefix(
     location: Pick<CacheLocation, 'scopeId' | 'namespace' | 'scopePrefix'>,
-  ): Promise<string> {
+  ): string | Promise<string> {
     if (location.scopePrefix !== undefined) return location.scopePrefix;
-    const scope = await this.#options.mirror.scope(location.scopeId);
-    const namespaceGeneration =
-      location.namespace === '' ? 0 : (scope.namespaces.get(location.namespace) ?? 0);
-    const namespace = location.namespace === '' ? '-' : namespaceDigest(location.namespace);
-    location.scopePrefix = `${location.scopeId}:${namespace}:${scope.generation}.${namespaceGeneration}`;
-    return location.scopePrefix;
+    const known = this.#options.mirror.known(location.scopeId);
+    if (known !== undefined) return prefixOf(location, known);
+    return this.#options.mirror.scope(location.scopeId).then((scope) => prefixOf(location, scope));
   }
 
   /**
@@ -189,13 +207,15 @@ export class ResponseCache {
   }
 
   async #lookup(location: CacheLocation, lockForStale: boolean, nowMs: number): Promise<Lookup> {
-    const key = await this.#entryKey(location);
+    const entryKey = this.#entryKey(location);
+    const key = typeof entryKey === 'string' ? entryKey : await entryKey;
     const text = await this.#options.runtime.getCacheEntry(key);
     const entry = text === undefined ? undefined : parseEntry(text);
     if (entry === undefined) return { kind: 'miss' };
     // Served only if its request began after every invalidation of its tags. (Pod clocks are
     // taken to be NTP-synchronised: their skew is the margin of error.)
-    const scope = await this.#options.mirror.scope(location.scopeId);
+    const scope =
+      this.#options.mirror.known(location.scopeId) ?? (await this.#options.mirror.scope(location.scopeId));
     const requestedAtMs = entry.requestedAtMs ?? entry.createdAtMs;
     for (const tag of entry.tags) {
       const invalidatedAt = scope.tags.get(tag);
@@ -224,7 +244,8 @@ export class ResponseCache {
       return false;
     }
     try {
-      const key = await this.#bounded(this.#entryKey(location));
+      const entryKey = this.#entryKey(location);
+      const key = typeof entryKey === 'string' ? entryKey : await this.#bounded(entryKey);
       await this.#bounded(this.#options.runtime.setCacheEntry(key, text, entry.ttlMs + entry.swrMs));
       this.#options.metrics.bytesWritten.inc(bytes);
       return true;
@@ -237,7 +258,8 @@ export class ResponseCache {
   /** Gives the refresh lock back (after a failed refresh, so another caller may try). */
   async release(location: CacheLocation, lockToken: string): Promise<void> {
     try {
-      const key = await this.#bounded(this.#entryKey(location));
+      const entryKey = this.#entryKey(location);
+      const key = typeof entryKey === 'string' ? entryKey : await this.#bounded(entryKey);
       await this.#bounded(this.#options.runtime.releaseLock(`swr:${key}`, lockToken));
     } catch (error) {
       this.#failed('release', error);

@@ -49,6 +49,11 @@ export class CacheScopeMirror {
     }
   }
 
+  /** The workspace's invalidation state when it is held and current, without waiting; else undefined. */
+  known(workspaceId: string): CacheScopeState | undefined {
+    return this.#trusted ? this.#scopes.get(workspaceId) : undefined;
+  }
+
   /** The workspace's invalidation state. */
   async scope(workspaceId: string): Promise<CacheScopeState> {
     if (!this.#trusted) return this.#runtime.loadCacheScope(workspaceId);
