@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOpenAiStreamObserver, outputCharsOf } from './stream-observers.ts';
+import { createOpenAiStreamObserver, outputCharsOf, scanOpenAiChunk } from './stream-observers.ts';
 
 /** What a full parse counts: each choice's delta content and its tool calls' arguments. */
 function parsedChars(data: string): number {
@@ -62,14 +62,24 @@ describe('outputCharsOf', () => {
       { requiredKeys: [] },
     );
     fc.assert(
-      fc.property(fc.array(delta, { maxLength: 3 }), (deltas) => {
-        const data = JSON.stringify({
-          id: 'c',
-          choices: deltas.map((d, index) => ({ index, delta: d })),
-          usage: null,
-        });
-        expect(outputCharsOf(data)).toBe(parsedChars(data));
-      }),
+      fc.property(
+        fc.array(delta, { maxLength: 3 }),
+        fc.oneof(fc.constant(null), fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat() })),
+        fc.constantFrom(undefined, 1, '\t'),
+        (deltas, usage, space) => {
+          const data = JSON.stringify(
+            { id: 'c', choices: deltas.map((d, index) => ({ index, delta: d })), usage },
+            null,
+            space,
+          );
+          expect(outputCharsOf(data)).toBe(parsedChars(data));
+          // One scan says both: the output, and whether the chunk carries usage worth a parse.
+          expect(scanOpenAiChunk(data, { chars: -1, usage: true })).toEqual({
+            chars: parsedChars(data),
+            usage: usage !== null,
+          });
+        },
+      ),
       { seed: 20261126, numRuns: 2000 },
     );
   });

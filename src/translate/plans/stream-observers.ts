@@ -26,65 +26,71 @@ function parseJson(data: string): Record<string, unknown> | undefined {
   }
 }
 
-/**
- * Whether a chunk's `usage` holds an object (not absent, not null): found in its text, which is
- * cheaper than parsing every chunk (the gateway asks for usage, so every chunk says `"usage":null`
- * and only the last one carries it). A key written `"usage"` cannot occur inside a string value,
- * where its quotes would be escaped; a false positive only costs a parse.
- */
-function carriesUsage(data: string): boolean {
-  let at = data.indexOf('"usage"');
-  while (at !== -1) {
-    let next = at + 7;
-    while (data.charCodeAt(next) === 32) next += 1;
-    if (data.charCodeAt(next) === 58 /* : */) {
-      next += 1;
-      while (data.charCodeAt(next) === 32) next += 1;
-      if (!data.startsWith('null', next)) return true;
-    }
-    at = data.indexOf('"usage"', next);
-  }
-  return false;
+/** A `"content"`, `"arguments"` or `"usage"` key and its colon (JSON's whitespace allowed). */
+const OUTPUT_KEY = /"(?:content|arguments|usage)"[ \t\n\r]*:[ \t\n\r]*/g;
+
+/** What one scan of a chunk's text found. */
+export interface ChunkScan {
+  /** Characters of the string values of its `"content"` and `"arguments"` keys. */
+  chars: number;
+  /** Whether a `"usage"` key holds something other than null (then the chunk is worth a parse). */
+  usage: boolean;
 }
 
-/** The start of a `"content"` or `"arguments"` key's string value (JSON's whitespace allowed). */
-const OUTPUT_VALUE = /"(?:content|arguments)"[ \t\n\r]*:[ \t\n\r]*"/g;
-
 /**
- * Characters of the string values of every `"content"` and `"arguments"` key in a chunk's text,
- * an escape counted as one character: the generated output, for an estimate when no usage comes.
- * Read off the text rather than a parse (one regular-expression scan for the keys, then the
- * value's end and escapes found with indexOf); other keys and non-string values are not counted.
+ * One pass over an OpenAI chunk's text, without parsing it: the characters of the string values of
+ * every `"content"` and `"arguments"` key, an escape counted as one character (the generated output,
+ * for an estimate when no usage comes), and whether a `"usage"` key holds anything but null (the
+ * gateway asks for usage, so every chunk says `"usage":null` and only the last one carries it). In
+ * JSON such a key cannot occur inside a string value, where its quotes would be escaped; a false
+ * positive for usage only costs a parse. Keys are found with one regular-expression scan, a value's
+ * end and its escapes with indexOf.
  */
-export function outputCharsOf(data: string): number {
-  let chars = 0;
-  OUTPUT_VALUE.lastIndex = 0;
-  while (OUTPUT_VALUE.test(data)) {
-    let next = OUTPUT_VALUE.lastIndex;
+export function scanOpenAiChunk(data: string, scan: ChunkScan): ChunkScan {
+  scan.chars = 0;
+  scan.usage = false;
+  OUTPUT_KEY.lastIndex = 0;
+  while (OUTPUT_KEY.test(data)) {
+    let next = OUTPUT_KEY.lastIndex;
+    // The key's last letter, found back over the colon and the whitespace: content, arguments, usage.
+    let back = next - 1;
+    while (data.charCodeAt(back) !== 0x22 /* " */) back--;
+    if (data.charCodeAt(back - 1) === 0x65 /* e: usage */) {
+      if (!data.startsWith('null', next)) scan.usage = true;
+      continue;
+    }
+    if (data.charCodeAt(next) !== 0x22) continue;
+    next++;
     let slash = data.indexOf('\\', next);
     for (;;) {
       const quote = data.indexOf('"', next);
       const end = quote === -1 ? data.length : quote;
       if (slash === -1 || slash > end) {
-        chars += end - next;
+        scan.chars += end - next;
         next = end + 1;
         break;
       }
       // An escape is one character: \n, \", or \uXXXX.
-      chars += slash - next + 1;
+      scan.chars += slash - next + 1;
       next = slash + (data.charCodeAt(slash + 1) === 117 ? 6 : 2);
       slash = data.indexOf('\\', next);
     }
     if (next >= data.length) break;
-    OUTPUT_VALUE.lastIndex = next;
+    OUTPUT_KEY.lastIndex = next;
   }
-  return chars;
+  return scan;
+}
+
+/** The output characters of an OpenAI chunk's text (see scanOpenAiChunk). */
+export function outputCharsOf(data: string): number {
+  return scanOpenAiChunk(data, { chars: 0, usage: false }).chars;
 }
 
 /** OpenAI chat-completion chunks; `clientWantsUsage` mirrors the client's `stream_options.include_usage`. */
 export function createOpenAiStreamObserver(clientWantsUsage: boolean): StreamObserver {
   let usage: TokenUsage | undefined;
   let chars = 0;
+  const scan: ChunkScan = { chars: 0, usage: false };
   let done = false;
   return {
     accept(event) {
@@ -93,13 +99,14 @@ export function createOpenAiStreamObserver(clientWantsUsage: boolean): StreamObs
         return true;
       }
       // Only a chunk with usage is parsed; the others are counted off their text.
-      if (!carriesUsage(event.data)) {
-        chars += outputCharsOf(event.data);
+      scanOpenAiChunk(event.data, scan);
+      if (!scan.usage) {
+        chars += scan.chars;
         return true;
       }
       const chunk = parseJson(event.data);
       if (chunk === undefined) return true;
-      chars += outputCharsOf(event.data);
+      chars += scan.chars;
       const choices = chunk.choices;
       if (chunk.usage !== undefined && chunk.usage !== null) {
         usage = parseOpenAiUsage(chunk.usage) ?? usage;
