@@ -33,6 +33,9 @@ describe('topLevelUsageText', () => {
     expect(topLevelUsageText('[{"usage":{"a":1}}]')).toBeUndefined();
     expect(topLevelUsageText('{"usage":{"a":1}} {"b":2}')).toBeUndefined();
     expect(topLevelUsageText('{"text":"the word \\"usage\\": here"}')).toBeUndefined();
+    // A key that ends in "usage" after an escaped quote is not the usage key.
+    expect(topLevelUsageText('{"a\\"usage":{"prompt_tokens":5}}')).toBeUndefined();
+    expect(readClientUsage('{"a\\"usage":{"prompt_tokens":5}}', 'openai')).toBeUndefined();
   });
 });
 
@@ -49,7 +52,10 @@ describe('readClientUsage', () => {
     const nested = fc.record({ usage: usageLike, other: noise }, { requiredKeys: [] });
     const answer = fc
       .tuple(
-        fc.dictionary(fc.constantFrom('id', 'choices', 'content', 'model', 'x'), fc.oneof(noise, nested)),
+        fc.dictionary(
+          fc.constantFrom('id', 'choices', 'content', 'model', 'x', 'a"usage', 'usage\\', 'usage "'),
+          fc.oneof(noise, nested),
+        ),
         fc.option(usageLike, { nil: undefined }),
         fc.boolean(),
         fc.constantFrom(undefined, 1, '\t'),
