@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOpenAiStreamObserver, outputCharsOf, scanOpenAiChunk } from './stream-observers.ts';
+import {
+  createAnthropicStreamObserver,
+  createOpenAiStreamObserver,
+  deltaCharsOf,
+  outputCharsOf,
+  scanOpenAiChunk,
+} from './stream-observers.ts';
 
 /** What a full parse counts: each choice's delta content and its tool calls' arguments. */
 function parsedChars(data: string): number {
@@ -120,5 +126,70 @@ describe('createOpenAiStreamObserver', () => {
       true,
     );
     expect(observer.usage()).toBeUndefined();
+  });
+});
+
+describe('deltaCharsOf', () => {
+  it("counts what a parse counts of an Anthropic delta's text or partial JSON, and nothing of other deltas", () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('"text":"', '\\"partial_json\\":\\"', '\\', '"', '\\u0041'),
+    );
+    const delta = fc.oneof(
+      text.map((value) => ({ type: 'text_delta', text: value })),
+      text.map((value) => ({ type: 'input_json_delta', partial_json: value })),
+      text.map((value) => ({ type: 'thinking_delta', thinking: value })),
+      text.map((value) => ({ type: 'signature_delta', signature: value })),
+      text.map((value) => ({
+        type: 'citations_delta',
+        citation: { type: 'char_location', cited_text: value, document_title: 'text' },
+      })),
+    );
+    /** What the observer counted when it parsed each event. */
+    const parsed = (data: string) => {
+      const value = (JSON.parse(data) as { delta: { text?: unknown; partial_json?: unknown } }).delta;
+      return (
+        (typeof value.text === 'string' ? value.text.length : 0) +
+        (typeof value.partial_json === 'string' ? value.partial_json.length : 0)
+      );
+    };
+    fc.assert(
+      fc.property(delta, fc.nat(5), fc.constantFrom(undefined, 1, '\t'), (d, index, space) => {
+        const data = JSON.stringify({ type: 'content_block_delta', index, delta: d }, null, space);
+        expect(deltaCharsOf(data, { chars: 0, usage: false })).toBe(parsed(data));
+      }),
+      { seed: 20261126, numRuns: 2000 },
+    );
+  });
+
+  it('is what the Anthropic observer counts, with usage from message_start and message_delta', () => {
+    const observer = createAnthropicStreamObserver();
+    const events = [
+      {
+        event: 'message_start',
+        data: '{"type":"message_start","message":{"usage":{"input_tokens":9,"output_tokens":1}}}',
+      },
+      {
+        event: 'content_block_start',
+        data: '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+      },
+      {
+        event: 'content_block_delta',
+        data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hé \\"x\\""}}',
+      },
+      {
+        event: 'content_block_delta',
+        data: '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":"}}',
+      },
+      {
+        event: 'message_delta',
+        data: '{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}',
+      },
+      { event: 'message_stop', data: '{"type":"message_stop"}' },
+    ];
+    for (const event of events) expect(observer.accept(event)).toBe(true);
+    expect(observer.outputChars()).toBe(6 + 5);
+    expect(observer.usage()).toMatchObject({ inputTokens: 9, outputTokens: 7 });
+    expect(observer.completed()).toBe(true);
   });
 });
