@@ -19,9 +19,27 @@ export const CACHE_HEADER = 'x-service-cache';
 const RUN_TAG = randomBytes(4).toString('hex');
 let counter = 0;
 
+/**
+ * BENCH_PROMPT_BYTES: a conversation history of about this many bytes before each request's own
+ * question (turns of prose, user and assistant in turn), as real chat requests carry; 0 (the
+ * default) for none, the one short question.
+ */
+const PROMPT_BYTES = Number(process.env.BENCH_PROMPT_BYTES ?? 0);
+const TURN_TEXT =
+  'Here is what I found about the question, with the details that matter and a short example of each. '.repeat(
+    5,
+  );
+
+function history(bytes: number): string {
+  let text = '';
+  for (let turn = 0; text.length < bytes; turn++)
+    text += `{"role":"${turn % 2 === 0 ? 'user' : 'assistant'}","content":"${turn} ${TURN_TEXT}"},`;
+  return text;
+}
+
 /** Bodies of one model and kind, each with the next counter value (same length within a decade). */
 export function bodyMaker(model: string, kind: Kind): () => Buffer {
-  const head = `{"model":"${model}","messages":[{"role":"user","content":"q ${RUN_TAG} `;
+  const head = `{"model":"${model}","messages":[${history(PROMPT_BYTES)}{"role":"user","content":"q ${RUN_TAG} `;
   const tail = kind === 'sse' ? '"}],"stream":true}' : '"}]}';
   return () => Buffer.from(`${head}${++counter}${tail}`);
 }
