@@ -4,9 +4,11 @@ import {
   createAnthropicStreamObserver,
   createOpenAiStreamObserver,
   deltaCharsOf,
-  outputCharsOf,
   scanOpenAiChunk,
 } from './stream-observers.ts';
+
+/** The output characters one scan finds in an OpenAI chunk's text. */
+const outputCharsOf = (data: string) => scanOpenAiChunk(data, { chars: 0, usage: false }).chars;
 
 /** What a full parse counts: each choice's delta content and its tool calls' arguments. */
 function parsedChars(data: string): number {

@@ -101,11 +101,6 @@ export function deltaCharsOf(data: string, scan: ChunkScan): number {
   return scanValues(data, DELTA_KEY, -1, scan).chars;
 }
 
-/** The output characters of an OpenAI chunk's text (see scanOpenAiChunk). */
-export function outputCharsOf(data: string): number {
-  return scanOpenAiChunk(data, { chars: 0, usage: false }).chars;
-}
-
 /** OpenAI chat-completion chunks; `clientWantsUsage` mirrors the client's `stream_options.include_usage`. */
 export function createOpenAiStreamObserver(clientWantsUsage: boolean): StreamObserver {
   let usage: TokenUsage | undefined;
