@@ -30,28 +30,24 @@ export function readClientUsage(text: string, dialect: ClientDialect): TokenUsag
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** The text of the outermost object's `usage` value (see topLevelValueText). */
-export function topLevelUsageText(text: string): string | undefined {
-  return topLevelValueText(text, '"usage"');
-}
-
 /**
- * The text of the value of the last `quotedKey` (a key with its quotes: `"usage"`) of a JSON
- * object's text when that key belongs to the outermost object, else undefined (then the caller
- * parses the whole text). In JSON a quoted key whose opening quote is not escaped and which a colon
- * follows is a key (inside a string its quotes would be escaped), so only its depth is in doubt: the text after it is scanned, strings skipped, and the key is the outermost
- * object's when the first bracket closing more than was opened after it is followed by nothing but
- * whitespace. (The text before the key is not checked: an answer malformed there has its usage read
- * all the same, where a whole parse would have estimated it.)
+ * The text of the value of the last `"usage"` key of a JSON object's text when that key belongs to
+ * the outermost object, else undefined (then the caller parses the whole text). In JSON a quoted
+ * `"usage"` whose opening quote is not escaped and which a colon follows is a key (inside a string
+ * its quotes would be escaped), so only its depth is in doubt: the text after it is scanned,
+ * strings skipped, and the key is the outermost object's when the first bracket closing more than
+ * was opened after it is followed by nothing but whitespace. (The text before the key is not
+ * checked: an answer malformed there has its usage read all the same, where a whole parse would
+ * have estimated it.)
  */
-export function topLevelValueText(text: string, quotedKey: string): string | undefined {
-  const key = text.lastIndexOf(quotedKey);
+export function topLevelUsageText(text: string): string | undefined {
+  const key = text.lastIndexOf('"usage"');
   if (key === -1) return undefined;
   // Its opening quote escaped: the end of a longer key (`"a\"usage"`), left to a whole parse.
   let slashes = 0;
   while (text.charCodeAt(key - 1 - slashes) === BACKSLASH) slashes++;
   if (slashes % 2 === 1) return undefined;
-  let at = key + quotedKey.length;
+  let at = key + '"usage"'.length;
   while (isJsonSpace(text.charCodeAt(at))) at++;
   if (text.charCodeAt(at) !== 0x3a /* : */) return undefined;
   at++;
