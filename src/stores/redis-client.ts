@@ -55,11 +55,10 @@ export interface RedisStoreOptions {
  * - No `enableAutoPipelining`: the commands one request issues together (the hot path's step
  *   before the upstream call, and the one after) are sent back to back without waiting for a
  *   reply, so each step is still one round trip (test/integration/stores/redis-round-trips.test.ts
- *   holds the count); batching several requests' commands into one write is all that
- *   auto-pipelining added, and it kept every command of a busy gateway alive until a full garbage
- *   collection: a loop of three commands at a time on one client promoted 97% of what survived a
- *   young collection with it (3.7 MB a scavenge) and 18% without (29 KB), and the gateway role's
- *   peak RSS under the throughput load was 25 to 50 MiB higher (bench/README.md, Throughput).
+ *   holds the count), and leave in one write (`coalesceWrites`). Auto-pipelining kept every
+ *   command of a busy gateway alive until a full garbage collection: a loop of three commands at
+ *   a time on one client promoted 97% of what survived a young collection with it (3.7 MB a
+ *   scavenge) and 18% without (29 KB), and the gateway role's peak RSS under the throughput load was 25 to 50 MiB higher (bench/README.md, Throughput).
  * - The default `retryStrategy` (50 ms growing to 2 s, forever) keeps reconnecting in the
  *   background; the process never gives up on Redis and never crashes because of it.
  */
@@ -76,7 +75,7 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
   let client: RedisClient;
   if (options.clusterNodes !== undefined && options.clusterNodes.length > 0) {
     const auth = options.url === undefined ? {} : credentialsOf(options.url);
-    client = new Cluster(
+    const cluster = new Cluster(
       options.clusterNodes.map((node) => parseNode(node)),
       {
         enableAutoPipelining: false,
@@ -86,6 +85,8 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
         redisOptions: { ...redisOptions, ...auth },
       },
     );
+    cluster.on('+node', (node: Redis) => coalesceWrites(node));
+    client = cluster;
   } else {
     if (options.url === undefined) throw new TypeError('a Redis store needs a url or clusterNodes');
     const server = new Redis(options.url, redisOptions);
@@ -94,6 +95,7 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
       server.once('ready', () => {
         server.options.enableOfflineQueue = false;
       });
+    coalesceWrites(server);
     client = server;
   }
   // Without a listener ioredis prints every connection error; with one, errors surface through the
@@ -141,4 +143,31 @@ export async function closeRedisClient(client: RedisClient): Promise<void> {
     }
   }
   client.disconnect();
+}
+
+/**
+ * The commands a tick issues leave in one write. ioredis writes each command to its socket as it
+ * is called, one system call each (five per request on the hot path, each also a read on the
+ * server's side); corked from a tick's first write until the next tick, they leave together, with
+ * those of every other request handled in the same tick. Nothing waits longer than that tick, and
+ * ioredis keeps its commands as it did (unlike `enableAutoPipelining`, see above).
+ */
+function coalesceWrites(server: Redis): void {
+  server.on('connect', () => {
+    const socket = server.stream;
+    const write = socket.write;
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      socket.uncork();
+    };
+    socket.write = function (this: typeof socket, ...args: Parameters<typeof write>) {
+      if (!corked) {
+        corked = true;
+        socket.cork();
+        process.nextTick(uncork);
+      }
+      return write.apply(this, args);
+    } as typeof write;
+  });
 }
