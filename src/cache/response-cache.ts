@@ -120,19 +120,24 @@ export class ResponseCache {
     return this.#options.timeoutMs === 0 ? operation : this.#raced(operation);
   }
 
-  async #raced<T>(operation: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
+  /** `operation`, or a CacheTimeoutError once the timeout passes: one promise and one timer. */
+  #raced<T>(operation: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
         () => reject(new CacheTimeoutError('cache store timed out')),
         this.#options.timeoutMs,
       );
+      operation.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
-    try {
-      return await Promise.race([operation, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   #failed(operation: string, error: unknown): void {

@@ -80,4 +80,19 @@ describe('StoreBreaker', () => {
     expect(breaker.outages).toBe(0);
     breaker.stop();
   });
+
+  it('turns an operation that throws before it returns a promise into a rejection, judged the same way', async () => {
+    const breaker = new StoreBreaker({ name: 'runtime', log, probe: async () => false });
+    const badArgument = breaker.call<string>(() => {
+      throw new TypeError('bad key');
+    });
+    await expect(badArgument).rejects.toBeInstanceOf(TypeError);
+    expect(breaker.open).toBe(false);
+    const unreachable = breaker.call<string>(() => {
+      throw connectionRefused();
+    });
+    await expect(unreachable).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(breaker.open).toBe(true);
+    breaker.stop();
+  });
 });
