@@ -12,6 +12,9 @@ import { type TokenUsage, ZERO_USAGE } from '../shapes/usage.ts';
 import type { ConnectionCapHold, ConnectionCaps } from './connection-caps.ts';
 import type { TokenHold, TokenLimiter } from './ephemeral-token-limits.ts';
 
+/** What a reservation without a hold answers at once (a platform key's request holds nothing). */
+const NOTHING: Promise<void> = Promise.resolve();
+
 export class SpendReservation {
   readonly #limiter: TokenLimiter;
   readonly #caps: ConnectionCaps;
@@ -42,9 +45,13 @@ export class SpendReservation {
    * Connection cap (402 once the day's cap is reached), both at once. What was reserved before a
    * refusal is given back by `release`.
    */
-  async reserve(route: ResolvedRoute, estimatedMicros: number): Promise<void> {
+  reserve(route: ResolvedRoute, estimatedMicros: number): Promise<void> {
     // Neither a token nor a capped Connection (a platform key's request): nothing to hold.
-    if (this.#token === undefined && (!route.byok || route.credential === undefined)) return;
+    if (this.#token === undefined && (!route.byok || route.credential === undefined)) return NOTHING;
+    return this.#reserve(route, estimatedMicros);
+  }
+
+  async #reserve(route: ResolvedRoute, estimatedMicros: number): Promise<void> {
     const [token, cap] = await Promise.allSettled([
       this.#limiter.reserve(this.#token, estimatedMicros),
       this.#caps.admit(this.#principal, route, estimatedMicros),
@@ -54,20 +61,28 @@ export class SpendReservation {
     if (cap.status === 'rejected') throw cap.reason;
   }
 
+  /** Whether settling has anything to do: a hold taken and not yet settled. */
+  get holding(): boolean {
+    return !this.#finished && (this.#token !== undefined || this.#cap !== undefined);
+  }
+
   /** Replaces what was reserved by the actual cost, and counts the tokens used; once. */
-  async settle(costMicros: number, usage: TokenUsage): Promise<void> {
-    if (this.#finished) return;
+  settle(costMicros: number, usage: TokenUsage): Promise<void> {
+    if (!this.holding) {
+      this.#finished = true;
+      return NOTHING;
+    }
     this.#finished = true;
-    if (this.#token === undefined && this.#cap === undefined) return;
-    await Promise.all([
+    return Promise.all([
       this.#limiter.settle(this.#token, costMicros, usage),
       this.#caps.settle(this.#cap, costMicros),
-    ]);
+    ]).then(() => undefined);
   }
 
   /** Gives back whatever was reserved and not settled (nothing was served); never throws. */
   release(onError: (error: unknown) => void): void {
-    this.settle(0, ZERO_USAGE).catch(onError);
+    if (this.holding) this.settle(0, ZERO_USAGE).catch(onError);
+    else this.#finished = true;
   }
 }
 

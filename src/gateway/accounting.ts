@@ -49,10 +49,11 @@ export function createAccounting(
     }
     const { principal, route } = context;
     const costMicros = deps.accountant.price(route.provider.name, route.upstreamModel, usage, route.byok);
-    const charged = Promise.all([
-      deps.accountant.charge(principal, costMicros, route.byok, context.balance),
-      context.reservation.settle(costMicros, usage),
-    ]).then(([charge]) => charge);
+    const charge = deps.accountant.charge(principal, costMicros, route.byok, context.balance);
+    const { reservation } = context;
+    const charged = reservation.holding
+      ? Promise.all([charge, reservation.settle(costMicros, usage)]).then(([done]) => done)
+      : charge;
     return { costMicros, usage, charged };
   };
 }
