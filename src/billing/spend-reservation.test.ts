@@ -9,7 +9,7 @@ import { ConnectionCaps, connectionSpendCounterName } from './connection-caps.ts
 import { TokenLimiter } from './ephemeral-token-limits.ts';
 import { SpendLimits } from './spend-reservation.ts';
 
-const principal = { tenantId: 'acme', workspaceId: 'main', kind: 'api_key' } as Principal;
+const principal = { tenantId: 'acme', workspaceId: 'main' } as Principal;
 const platformRoute = { byok: false } as ResolvedRoute;
 const byokRoute = { byok: true, credential: { id: 'acme/mine', slug: 'mine' } } as ResolvedRoute;
 const noon = Date.UTC(2026, 10, 26, 12);
