@@ -49,9 +49,15 @@ export async function relayStream(
   options: StreamRelayOptions,
 ): Promise<StreamOutcome> {
   const { pipeline, signal, metrics, routeLabel, provider } = options;
+  // Headers the hooks set on the reply (CORS: a page reads a stream only with them) are fastify's
+  // to send, and it sends none once hijacked: they go out here with the stream's own.
+  const hooked: Record<string, string | number | string[]> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) hooked[name] = value;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(response.statusCode, {
+    ...hooked,
     'content-type': SSE_CONTENT_TYPE,
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',

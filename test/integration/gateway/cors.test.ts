@@ -24,16 +24,21 @@ function preflight(gateway: TestGateway, origin: string): Promise<Response> {
   });
 }
 
-function browserPost(gateway: TestGateway, origin: string): Promise<Response> {
-  return fetch(`${gateway.url}/v1/chat/completions`, {
+/** A page's request; `stream` asks for SSE (a live stream is written past fastify's reply). */
+async function browserPost(gateway: TestGateway, origin: string, stream = false): Promise<Response> {
+  const response = await fetch(`${gateway.url}/v1/chat/completions`, {
     method: 'POST',
     headers: {
       origin,
       authorization: `Bearer ${gateway.credentials.apiKey}`,
       'content-type': 'application/json',
+      'x-service-cache': 'off',
     },
-    body: JSON.stringify({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }),
+    body: JSON.stringify({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream }),
   });
+  const text = await response.text();
+  if (stream) expect(text).toContain('data: [DONE]');
+  return response;
 }
 
 describe('CORS, by default (any origin: credentials are bearer tokens, never cookies)', () => {
@@ -55,8 +60,11 @@ describe('CORS, by default (any origin: credentials are bearer tokens, never coo
     );
   });
 
-  it("lets the page read the gateway's routing, balance and cache headers", async () => {
-    const response = await browserPost(gateway, 'https://app.example.com');
+  it.each([
+    ['a JSON answer', false],
+    ['a streamed answer', true],
+  ])("lets the page read %s and the gateway's routing, balance and cache headers", async (_, stream) => {
+    const response = await browserPost(gateway, 'https://app.example.com', stream);
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const exposed = response.headers.get('access-control-expose-headers')!.split(/,\s*/);
@@ -80,11 +88,14 @@ describe('CORS limited to named origins', () => {
     await gateway?.stop();
   });
 
-  it('allows a named origin and no other', async () => {
-    expect(
-      (await browserPost(gateway, 'https://app.example.com')).headers.get('access-control-allow-origin'),
-    ).toBe('https://app.example.com');
-    const other = await browserPost(gateway, 'https://evil.example.com');
+  it.each([
+    ['JSON', false],
+    ['streams', true],
+  ])('allows a named origin and no other (%s)', async (_, stream) => {
+    const allowed = await browserPost(gateway, 'https://app.example.com', stream);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(allowed.headers.get('vary')).toMatch(/origin/i);
+    const other = await browserPost(gateway, 'https://evil.example.com', stream);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     expect(
       (await preflight(gateway, 'https://evil.example.com')).headers.get('access-control-allow-origin'),
@@ -102,9 +113,12 @@ describe('CORS turned off', () => {
   });
 
   it('sends no CORS headers and does not answer preflights', async () => {
-    expect(
-      (await browserPost(gateway, 'https://app.example.com')).headers.get('access-control-allow-origin'),
-    ).toBeNull();
+    for (const stream of [false, true])
+      expect(
+        (await browserPost(gateway, 'https://app.example.com', stream)).headers.get(
+          'access-control-allow-origin',
+        ),
+      ).toBeNull();
     expect((await preflight(gateway, 'https://app.example.com')).status).toBe(404);
   });
 });
