@@ -78,8 +78,9 @@ export async function relayStream(
     (event) => emit(pipeline.push(event)),
     (comment) => pending.push(serializeSseComment(comment)),
   );
-  const flush = async () => {
-    if (pending.length === 0 || raw.writableEnded) return;
+  /** Writes what is pending; a promise only when the client's socket is full (then wait for it). */
+  const flush = (): Promise<unknown> | undefined => {
+    if (pending.length === 0 || raw.writableEnded) return undefined;
     const text = pending.length === 1 ? (pending[0] as string) : pending.join('');
     pending.length = 0;
     firstWriteAt ??= performance.now();
@@ -87,16 +88,19 @@ export async function relayStream(
     // The client's end marker is out ([DONE], message_stop): the answer ends with this write, one
     // syscall less than a write and a later end. The upstream body is still read to its end.
     if (pipeline.completed()) raw.end(text);
-    else if (!raw.write(text)) await once(raw, 'drain', { signal });
+    else if (!raw.write(text)) return once(raw, 'drain', { signal });
+    return undefined;
   };
   try {
     for await (const chunk of response.body) {
       reader.feed(chunk as Uint8Array);
-      await flush();
+      const drained = flush();
+      if (drained !== undefined) await drained;
     }
     reader.end();
     emit(pipeline.end());
-    await flush();
+    const drained = flush();
+    if (drained !== undefined) await drained;
   } catch (error) {
     failed = true;
     if (!signal.aborted) {
