@@ -89,7 +89,10 @@ export function planCache(
   const declarations = readToolDeclarations(body);
   const toolUse = readToolUse(body, context.dialect);
   const toolTags = interpolateToolTags(toolUse, declarations);
-  const tags = toolTags === undefined ? policy.tags : [...new Set([...policy.tags, ...toolTags])];
+  const tags =
+    toolTags === undefined || toolTags.length === 0
+      ? policy.tags
+      : [...new Set([...policy.tags, ...toolTags])];
   const plan: CachePlan = {
     directive,
     policy: { ...policy, tags },

@@ -47,7 +47,10 @@ export function resolveCachePolicy(
     name,
     ttlMs: ttlSeconds * 1000,
     swrMs: policy.swrSeconds * 1000,
-    tags: [...new Set([...directive.tags, ...policy.defaultTags])],
+    tags:
+      directive.tags.length === 0 && policy.defaultTags.length === 0
+        ? []
+        : [...new Set([...directive.tags, ...policy.defaultTags])],
     semantic: policy.semantic,
   };
 }

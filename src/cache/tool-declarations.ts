@@ -141,6 +141,8 @@ export function interpolateToolTags(
   use: ToolUse,
   declarations: ReadonlyMap<string, ToolDeclaration>,
 ): string[] | undefined {
+  // No call (most requests): nothing to make.
+  if (use.calls.length === 0) return [];
   const tags = new Set<string>();
   for (const call of use.calls) {
     for (const template of declarations.get(call.name)?.tags ?? []) {
