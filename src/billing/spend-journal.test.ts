@@ -42,6 +42,29 @@ describe('SpendJournal', () => {
     expect(journal.size).toBe(0);
   });
 
+  it('throws a refused change back, and journals one the store could not be reached for, however it failed', async () => {
+    const { store } = flakyStore();
+    const journal = new SpendJournal({ runtime: store, log });
+    // A bad argument is the caller's: not kept for later.
+    await expect(journal.apply({ kind: 'balance', tenantId: 't1', deltaMicros: 0.5 })).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    expect(journal.size).toBe(0);
+    // A store that fails before it even returns a promise is judged the same way.
+    const throwing = new Proxy(store, {
+      get: (target, property) =>
+        property === 'incrementCounter'
+          ? () => {
+              throw new StoreUnavailableError('runtime');
+            }
+          : Reflect.get(target, property, target),
+    });
+    const early = new SpendJournal({ runtime: throwing, log });
+    const applied = early.apply({ kind: 'counter', name: 'spend:t1', by: 3 });
+    await expect(applied).resolves.toBeUndefined();
+    expect(early.size).toBe(1);
+  });
+
   it('sums changes per balance or counter while the store is down, and applies each sum once after', async () => {
     const { store, inner, state } = flakyStore();
     await inner.initBalance('t1', 1000);

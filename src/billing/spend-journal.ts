@@ -65,15 +65,21 @@ export class SpendJournal {
    * Applies `change` now; when the store cannot be reached, journals it and resolves with
    * undefined. Any other error (a refused argument) is thrown.
    */
-  async apply(change: SpendChange): Promise<number | undefined> {
-    try {
-      return change.kind === 'balance'
-        ? await this.#runtime.adjustBalance(change.tenantId, change.deltaMicros)
-        : await this.#runtime.incrementCounter(change.name, change.by, change.ttlSeconds, change.keep);
-    } catch (error) {
+  apply(change: SpendChange): Promise<number | undefined> {
+    const journalIfUnreachable = (error: unknown): undefined => {
       if (!isUnavailability(error)) throw error;
       this.record(change);
       return undefined;
+    };
+    try {
+      const applied =
+        change.kind === 'balance'
+          ? this.#runtime.adjustBalance(change.tenantId, change.deltaMicros)
+          : this.#runtime.incrementCounter(change.name, change.by, change.ttlSeconds, change.keep);
+      return applied.then(undefined, journalIfUnreachable);
+    } catch (error) {
+      // Thrown before a promise was made: judged the same way, and rejected rather than thrown.
+      return Promise.reject(error).then(undefined, journalIfUnreachable);
     }
   }
 
