@@ -55,10 +55,12 @@ export interface RedisStoreOptions {
  * - No `enableAutoPipelining`: the commands one request issues together (the hot path's step
  *   before the upstream call, and the one after) are sent back to back without waiting for a
  *   reply, so each step is still one round trip (test/integration/stores/redis-round-trips.test.ts
- *   holds the count), and leave in one write (`coalesceWrites`). Auto-pipelining kept every
- *   command of a busy gateway alive until a full garbage collection: a loop of three commands at
- *   a time on one client promoted 97% of what survived a young collection with it (3.7 MB a
- *   scavenge) and 18% without (29 KB), and the gateway role's peak RSS under the throughput load was 25 to 50 MiB higher (bench/README.md, Throughput).
+ *   holds the count), and they leave in one write with those of other requests
+ *   (`coalesceWrites`). Auto-pipelining kept every command of a busy gateway alive until a full
+ *   garbage collection: a loop of three commands at a time on one client promoted 97% of what
+ *   survived a young collection with it (3.7 MB a scavenge) and 18% without (29 KB), and the
+ *   gateway role's peak RSS under the throughput load was 25 to 50 MiB higher (bench/README.md,
+ *   Throughput).
  * - The default `retryStrategy` (50 ms growing to 2 s, forever) keeps reconnecting in the
  *   background; the process never gives up on Redis and never crashes because of it.
  */
@@ -146,11 +148,14 @@ export async function closeRedisClient(client: RedisClient): Promise<void> {
 }
 
 /**
- * The commands a tick issues leave in one write. ioredis writes each command to its socket as it
- * is called, one system call each (five per request on the hot path, each also a read on the
- * server's side); corked from a tick's first write until the next tick, they leave together, with
- * those of every other request handled in the same tick. Nothing waits longer than that tick, and
- * ioredis keeps its commands as it did (unlike `enableAutoPipelining`, see above).
+ * The commands issued in one turn of the event loop leave in one write. ioredis writes each command
+ * to its socket as it is called, one system call each (five per request on the hot path, and on
+ * loopback the sender's call also runs the receiver's side of TCP), and redis-server reads and
+ * answers each batch it finds. Corked from the first write of a turn until the turn's check phase
+ * (`setImmediate`, after the I/O callbacks the turn runs), they leave together with the commands of
+ * every other request handled in that turn. Nothing waits beyond the turn; with one request in
+ * flight the turn is that request's. ioredis keeps its commands as it did (unlike
+ * `enableAutoPipelining`, see above).
  */
 function coalesceWrites(server: Redis): void {
   server.on('connect', () => {
@@ -165,7 +170,7 @@ function coalesceWrites(server: Redis): void {
       if (!corked) {
         corked = true;
         socket.cork();
-        process.nextTick(uncork);
+        setImmediate(uncork);
       }
       return write.apply(this, args);
     } as typeof write;

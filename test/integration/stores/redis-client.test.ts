@@ -1,8 +1,9 @@
 /**
- * The Redis connection's writes: the commands issued in one tick leave the socket in one write (a
- * request's step on the hot path issues four or five at once), against a real redis-server. Counted
- * on the socket's own write functions: one `_writev` carries a tick's commands, where each command
- * was a `_write` of its own (one system call each) before.
+ * The Redis connection's writes: the commands issued in one turn of the event loop leave the socket
+ * in one write (a request's step on the hot path issues two or three at once, and a busy gateway
+ * handles several requests a turn), against a real redis-server. Counted on the socket's own write
+ * functions: one `_writev` carries a turn's commands, where each command was a `_write` of its own
+ * (one system call each) before.
  */
 import type { Socket } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -46,7 +47,7 @@ describe.runIf(redis !== undefined)('the Redis connection', () => {
     await client.quit();
   });
 
-  it('sends the commands of one tick in one write, and answers each of them', async () => {
+  it('sends the commands of one turn in one write, and answers each of them', async () => {
     const writes = countWrites(client.stream as Socket);
     const key = `write-test:${Date.now()}`;
     const answers = await Promise.all([
@@ -59,12 +60,31 @@ describe.runIf(redis !== undefined)('the Redis connection', () => {
     expect(writes).toEqual({ single: 0, batched: [4] });
   });
 
-  it('sends a later tick its own write, not held for anything', async () => {
+  it('sends a later turn its own write, not held for anything', async () => {
     const writes = countWrites(client.stream as Socket);
     expect(await client.ping()).toBe('PONG');
     expect(await client.echo('second')).toBe('second');
-    // One command alone in its tick: one chunk, written as such.
+    // One command alone in its turn: one chunk, written as such.
     expect(writes).toEqual({ single: 2, batched: [] });
+  });
+
+  it('sends the commands of callbacks run in the same turn together (two requests answered at once)', async () => {
+    const writes = countWrites(client.stream as Socket);
+    const key = `write-test:${Date.now()}`;
+    // Two timers due together run in one turn, as the I/O callbacks of two requests would.
+    const steps = await Promise.all(
+      [1, 2].map(
+        (by) =>
+          new Promise<number[]>((resolve, reject) => {
+            setTimeout(() => {
+              Promise.all([client.incrby(key, by), client.incrby(key, by)]).then(resolve, reject);
+            }, 5);
+          }),
+      ),
+    );
+    expect(steps.flat().sort((left, right) => left - right)).toEqual([1, 2, 4, 6]);
+    expect(writes).toEqual({ single: 0, batched: [4] });
+    await client.del(key);
   });
 
   it('batches on the new socket after a reconnect', async () => {
