@@ -42,10 +42,12 @@ registerClientDialect(app);
 registerJsonBodyParser(app);
 await registerCors(app, '*');
 
-app.addHook('onResponse', async (request, reply) => {
+// A callback hook, as the gateway's.
+app.addHook('onResponse', (request, reply, done) => {
   const route = request.routeOptions.url ?? '';
   metrics.requests.inc({ route, status: String(reply.raw.statusCode), provider: 'openai' });
   metrics.requestSeconds.observe({ route, provider: 'openai' }, reply.elapsedTime / 1000);
+  done();
 });
 
 app.post('/v1/chat/completions', async (request, reply) => {

@@ -110,9 +110,9 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
   const { tracing } = deps;
   // A server span per inference request when tracing is on, parented by the caller's traceparent.
   if (tracing.enabled) {
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const route = request.routeOptions.url;
-      if (route === undefined || !route.startsWith('/v1/')) return;
+      if (route === undefined || !route.startsWith('/v1/')) return done();
       request.trace = new RequestTrace(
         tracing.tracer,
         `${request.method} ${route}`,
@@ -126,18 +126,21 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
           observe(request, reply, reply.elapsedTime);
         }
       });
+      done();
     });
   }
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback hooks, not async ones: fastify then makes no promise for them on every request.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
-    if (route === undefined || !route.startsWith('/v1/')) return;
+    if (route === undefined || !route.startsWith('/v1/')) return done();
     const provider = request.gatewayProvider ?? 'none';
     deps.metrics.requests.inc({ route, status: String(reply.raw.statusCode), provider });
     deps.metrics.requestSeconds.observe({ route, provider }, reply.elapsedTime / 1000);
     if (request.gatewayErrorCode !== undefined)
       deps.metrics.errors.inc({ route, code: request.gatewayErrorCode });
     observe(request, reply, reply.elapsedTime);
+    done();
   });
 
   app.post('/v1/chat/completions', createInferenceHandler('chat', deps));
