@@ -8,7 +8,12 @@
  * prints its hottest symbols: unlike `--cpu-prof`, which samples the main thread by wall time and
  * so charges a syscall the time it waits, this counts CPU cycles in every thread and the kernel.
  *
- * Settings: BENCH_KIND (`json` | `sse`), BENCH_LOAD_MS (5000), BENCH_WARM_MS (10000).
+ * BENCH_TRACING=1 (memory stores) measures what tracing costs by the same count: a second gateway
+ * exports every request's spans to an OTLP sink (`otlp-sink.ts`, another process, so its CPU is not
+ * counted), and the two gateways are measured in the order untraced, traced, traced, untraced.
+ *
+ * Settings: BENCH_KIND (`json` | `sse`), BENCH_LOAD_MS (5000), BENCH_WARM_MS (10000), BENCH_GATEWAY_ENV
+ * (`NAME=value,...`, given to the traced gateway only, e.g. `OTEL_TRACES_SAMPLER=always_on`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +27,7 @@ import {
   startBareForwarder,
   startFake,
   startGatewayRole,
+  startOtlpSink,
   startRedis,
   startStandalone,
   stopAll,
@@ -34,6 +40,19 @@ const KIND = (process.env.BENCH_KIND ?? 'json') as Kind;
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 5000);
 const WARM_MS = Number(process.env.BENCH_WARM_MS ?? 10_000);
 const STORE = process.env.BENCH_STORE === 'redis' ? 'redis' : 'memory';
+const TRACING = process.env.BENCH_TRACING === '1';
+
+/** BENCH_GATEWAY_ENV as variables. */
+function gatewayEnvOverrides(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of (process.env.BENCH_GATEWAY_ENV ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw new Error(`BENCH_GATEWAY_ENV: '${pair}' is not NAME=value`);
+    env[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
+  }
+  return env;
+}
 
 /** Clock ticks (user, system) per thread, the main thread under its own name. */
 function threadTicks(pid: number): Map<string, { user: number; system: number }> {
@@ -73,7 +92,7 @@ function perRequest(
   return rows.filter((row) => row.user + row.system >= 0.5).sort((a, b) => b.user - a.user);
 }
 
-async function measure(name: string, target: MissTarget, perfFile?: string) {
+async function measure(name: string, target: MissTarget, perfFile?: string): Promise<number> {
   const pid = target.tracked.child.pid as number;
   const pool = new Pool(target.url, { connections: 32 });
   const request = requestFor(target, KIND);
@@ -98,6 +117,7 @@ async function measure(name: string, target: MissTarget, perfFile?: string) {
       `  ${row.thread.padEnd(16)} user ${row.user.toFixed(0).padStart(4)}  system ${row.system.toFixed(0).padStart(4)}\n`,
     );
   process.stdout.write(`  ${'all threads'.padEnd(16)} ${total.toFixed(0)}\n`);
+  return total;
 }
 
 runBench(async () => {
@@ -123,6 +143,7 @@ runBench(async () => {
       expectMiss: true,
     };
   } else {
+    if (TRACING && PERF) throw new Error('BENCH_TRACING=1 and --perf: one at a time');
     const standalone = await startStandalone({ ...gatewayBase, nodeArgs });
     gateway = {
       url: standalone.url,
@@ -147,8 +168,36 @@ runBench(async () => {
     mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
     perfFile = join(BENCH_DIR, 'results', `perf-${new Date().toISOString().replace(/[:.]/g, '-')}.data`);
   }
-  await measure(`gateway (${STORE} stores)`, gateway, perfFile);
-  await measure('bare forwarder', bareTarget);
+  if (TRACING) {
+    if (STORE !== 'memory') throw new Error('BENCH_TRACING=1 measures the memory stores');
+    const sink = await startOtlpSink();
+    const traced = await startStandalone(
+      {
+        ...gatewayBase,
+        nodeArgs: (process.env.BENCH_TRACED_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+        extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, ...gatewayEnvOverrides() },
+      },
+      'traced standalone',
+    );
+    const tracedTarget: MissTarget = {
+      ...gateway,
+      url: traced.url,
+      apiKey: traced.credentials.apiKey,
+      tracked: traced.tracked,
+    };
+    const untracedCpu = [await measure('gateway, untraced', gateway)];
+    const tracedCpu = [await measure('gateway, traced', tracedTarget)];
+    tracedCpu.push(await measure('gateway, traced', tracedTarget));
+    untracedCpu.push(await measure('gateway, untraced', gateway));
+    const bareCpu = await measure('bare forwarder', bareTarget);
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    process.stdout.write(
+      `\ntracing: untraced ${untracedCpu.map((v) => v.toFixed(0)).join(', ')} µs, traced ${tracedCpu.map((v) => v.toFixed(0)).join(', ')} µs a request (bare ${bareCpu.toFixed(0)}); tracing adds ${((mean(tracedCpu) / mean(untracedCpu) - 1) * 100).toFixed(0)}%\n`,
+    );
+  } else {
+    await measure(`gateway (${STORE} stores)`, gateway, perfFile);
+    await measure('bare forwarder', bareTarget);
+  }
   await stopAll();
   if (perfFile !== undefined) {
     const report = execFileSync('perf', ['report', '-i', perfFile, '--sort', 'symbol', '--stdio'], {
