@@ -46,6 +46,8 @@ const headerSetter = {
 export interface Tracing {
   readonly enabled: boolean;
   readonly tracer: Tracer;
+  /** Sends what is buffered, and goes on. */
+  flush(): Promise<void>;
   /** Sends what is buffered and stops. */
   shutdown(): Promise<void>;
 }
@@ -54,6 +56,7 @@ export interface Tracing {
 export const TRACING_OFF: Tracing = Object.freeze({
   enabled: false,
   tracer: trace.getTracer('off'),
+  flush: async () => {},
   shutdown: async () => {},
 });
 
@@ -156,6 +159,11 @@ export async function startTracing(env: Env, role: string, log: Logger): Promise
   return {
     enabled: true,
     tracer: provider.getTracer('inference-gateway'),
+    async flush() {
+      await provider
+        .forceFlush()
+        .catch((error: unknown) => log.warn({ err: error }, 'flushing traces failed'));
+    },
     async shutdown() {
       await provider.shutdown().catch((error: unknown) => log.warn({ err: error }, 'flushing traces failed'));
     },

@@ -6,6 +6,8 @@
  * server span's parent; and no prompt, completion or key is ever exported.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/observability/logger.ts';
+import { startTracing } from '../../../src/observability/tracing.ts';
 import { FAKE_OPENAI_REPLY, startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../../helpers/otlp-receiver.ts';
@@ -283,5 +285,31 @@ describe('OTEL_EXPORTER_OTLP_PROTOCOL=http/json, with GATEWAY_TRACE_CONTENT=on',
     expect(receiver.contentTypes[index]).toBe('application/json');
     for (const key of [contentGateway.credentials.apiKey, 'sk-platform-secret-7c2d'])
       expect(receiver.payloads.join('\n')).not.toContain(key);
+  });
+});
+
+describe('flushing what is buffered', () => {
+  it('sends the buffered spans at once, long before the batch delay, and goes on tracing', async () => {
+    const log = createLogger('silent', 'tracing-flush');
+    // A batch delay of a minute: a span can reach the receiver this soon only by the flush.
+    const tracing = await startTracing(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '60000' },
+      'gateway',
+      log,
+    );
+    try {
+      const first = tracing.tracer.startSpan('flush-test-first');
+      first.end();
+      await tracing.flush();
+      const firstId = first.spanContext().spanId;
+      expect(receiver.spans.some((span) => span.spanId === firstId)).toBe(true);
+      const second = tracing.tracer.startSpan('flush-test-second');
+      second.end();
+      await tracing.flush();
+      const secondId = second.spanContext().spanId;
+      expect(receiver.spans.some((span) => span.spanId === secondId)).toBe(true);
+    } finally {
+      await tracing.shutdown();
+    }
   });
 });
