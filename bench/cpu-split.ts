@@ -12,7 +12,8 @@
  * exports every request's spans to an OTLP sink (`otlp-sink.ts`, another process, so its CPU is not
  * counted), and the two gateways are measured in the order untraced, traced, traced, untraced.
  *
- * Settings: BENCH_KIND (`json` | `sse`), BENCH_LOAD_MS (5000), BENCH_WARM_MS (10000), BENCH_GATEWAY_ENV
+ * Settings: BENCH_KIND (`json` | `sse`), BENCH_LOAD_MS (5000), BENCH_WARM_MS (10000), BENCH_GATEWAY_NODE_ARGS
+ * (node flags for the measured gateway, e.g. `--cpu-prof`), BENCH_GATEWAY_ENV
  * (`NAME=value,...`, given to the traced gateway only, e.g. `OTEL_TRACES_SAMPLER=always_on`).
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -127,7 +128,10 @@ runBench(async () => {
   );
   const fake = await startFake();
   const gatewayBase = { upstreamUrl: fake.url, signingKey: randomBytes(32).toString('hex') };
-  const nodeArgs = PERF ? ['--perf-basic-prof'] : [];
+  const nodeArgs = [
+    ...(PERF ? ['--perf-basic-prof'] : []),
+    ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+  ];
   let gateway: MissTarget;
   if (STORE === 'redis') {
     const redis = await startRedis();
