@@ -6,12 +6,18 @@
  * through `applySpendOnce`, so that a replay whose reply was lost and is sent again applies once.
  * Changes made while a replay is in flight add up for the next one.
  *
+ * A change whose call timed out on a connection that stayed up (a stalled Redis: SIGSTOP, a long
+ * fork or script) is not journaled at once: the stalled server still holds the command and runs it
+ * when it wakes. The journal follows the command on (StoreTimeoutError's `outcome`): answered, it
+ * was applied and nothing is kept; failed for want of the store (the connection dropped), it is
+ * journaled then. Until either, it counts as `awaiting`.
+ *
  * What stays uncertain: a command on its way when the connection dropped may or may not have been
  * applied by Redis; it is journaled, as not applied. That window is the instant of the drop.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../observability/logger.ts';
-import { isUnavailability } from '../stores/store-breaker.ts';
+import { isUnavailability, StoreTimeoutError } from '../stores/store-breaker.ts';
 import type { RuntimeStore, SpendChange } from '../stores/types.ts';
 
 export interface SpendJournalOptions {
@@ -38,6 +44,8 @@ export interface SpendJournalStats {
   replayed: number;
   /** Changes dropped because the journal was full. */
   dropped: number;
+  /** Changes sent to a store that has not answered yet (their calls timed out): neither applied nor journaled. */
+  awaiting: number;
 }
 
 const keyOf = (change: SpendChange) =>
@@ -51,7 +59,7 @@ export class SpendJournal {
   readonly #log: Logger;
   readonly #maxEntries: number;
   readonly #entries = new Map<string, Entry>();
-  readonly stats: SpendJournalStats = { entries: 0, journaled: 0, replayed: 0, dropped: 0 };
+  readonly stats: SpendJournalStats = { entries: 0, journaled: 0, replayed: 0, dropped: 0, awaiting: 0 };
   #replaying: Promise<void> | undefined;
   #overflowLoggedAt = Number.NEGATIVE_INFINITY;
 
@@ -68,7 +76,8 @@ export class SpendJournal {
   apply(change: SpendChange): Promise<number | undefined> {
     const journalIfUnreachable = (error: unknown): undefined => {
       if (!isUnavailability(error)) throw error;
-      this.record(change);
+      if (error instanceof StoreTimeoutError) this.#follow(change, error.outcome);
+      else this.record(change);
       return undefined;
     };
     try {
@@ -81,6 +90,21 @@ export class SpendJournal {
       // Thrown before a promise was made: judged the same way, and rejected rather than thrown.
       return Promise.reject(error).then(undefined, journalIfUnreachable);
     }
+  }
+
+  /** A change whose call timed out: journaled only if the command turns out not to have reached the store. */
+  #follow(change: SpendChange, outcome: Promise<unknown>): void {
+    this.stats.awaiting += 1;
+    outcome.then(
+      () => {
+        this.stats.awaiting -= 1;
+      },
+      (error: unknown) => {
+        this.stats.awaiting -= 1;
+        if (isUnavailability(error)) this.record(change);
+        else this.#log.error({ err: error, change }, 'a spend change the store answered late was refused');
+      },
+    );
   }
 
   /** Keeps a change to apply later. */

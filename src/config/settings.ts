@@ -61,7 +61,7 @@ export interface Settings {
    * then use the Cluster client (credentials and TLS from REDIS_URL when it is set too).
    */
   redisClusterNodes: readonly string[] | undefined;
-  /** Bound on one runtime-store command (REDIS_COMMAND_TIMEOUT_MS, default 1000): past it the breaker opens. */
+  /** Bound on one runtime-store call (REDIS_COMMAND_TIMEOUT_MS, default 1000), kept by the breaker: past it the breaker opens. */
   redisCommandTimeoutMs: number;
   /** Balances and counters the spend journal holds during an outage (SPEND_JOURNAL_MAX_ENTRIES, default 100000). */
   spendJournalMaxEntries: number;

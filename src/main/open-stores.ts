@@ -37,6 +37,19 @@ export function redisConnectionOf(
   return settings.redisUrl === undefined ? undefined : { url: settings.redisUrl };
 }
 
+/** How long a start waits for the key-layout migration (a SCAN of the keyspace). */
+const MIGRATION_WAIT_MS = 30_000;
+
+/** Waits for `work` at most `ms`; a failure or the wait's end is let go (best effort). */
+async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work.then(undefined, () => undefined), waited]);
+  clearTimeout(timer);
+}
+
 /**
  * Each kind's modules are loaded only when it is the one opened: a process on the memory stores
  * never loads ioredis (about 6 MB of heap).
@@ -48,17 +61,22 @@ export async function openStores(settings: Readonly<Settings>, log?: Logger): Pr
       import('../stores/redis-config-store.ts'),
       import('../stores/redis-runtime-store.ts'),
     ]);
+    // No timer per command: the breaker bounds each call (REDIS_COMMAND_TIMEOUT_MS) and lets the
+    // command go on, so that the spend journal learns whether a stalled Redis took a debit.
     const direct = new RedisRuntimeStore({
       ...redis,
-      commandTimeoutMs: settings.redisCommandTimeoutMs,
+      commandTimeoutMs: 0,
+      pingTimeoutMs: settings.redisCommandTimeoutMs,
       failFastWhenDown: true,
       semanticMirrorBytes: settings.semanticCache.mirrorBytes,
     });
-    // Best effort: a Redis unreachable at start is the outage path's business (the next start migrates).
-    await direct.migrateKeyLayout().catch(() => 0);
+    // Best effort: a Redis unreachable (or stalled) at start is the outage path's business (the next
+    // start migrates; a migration still going on finishes in the background, each rename idempotent).
+    await bounded(direct.migrateKeyLayout(), MIGRATION_WAIT_MS);
     const breaker = new StoreBreaker({
       name: 'runtime',
       probe: () => direct.ping(),
+      callTimeoutMs: settings.redisCommandTimeoutMs,
       log: log ?? createLogger('silent', 'stores'),
     });
     const runtime = guardRuntimeStore(direct, breaker);

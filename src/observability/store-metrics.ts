@@ -27,6 +27,14 @@ export function registerStoreMetrics(
       this.set(journal.size);
     },
   });
+  new Gauge({
+    name: 'gateway_spend_journal_awaiting',
+    help: 'Spend changes sent to a runtime store that has not answered them yet (a stalled Redis): applied if it answers, journaled if the connection drops',
+    registers: [registry],
+    collect() {
+      this.set(journal.stats.awaiting);
+    },
+  });
   // Counters kept by their sources, read at scrape time.
   const counter = (name: string, help: string, read: () => number) =>
     new Counter({

@@ -26,7 +26,11 @@ export interface RedisStoreOptions {
    * watch listeners that threw. Default: ignored; the failing calls reject on their own.
    */
   onError?: (error: unknown) => void;
-  /** Bound on one command's round trip, connected or not; default 5000 ms. */
+  /**
+   * Bound on one command's round trip, connected or not; default 5000 ms. 0: no bound per command,
+   * for a client whose caller bounds its calls itself and must learn a late command's fate (the
+   * runtime store: its breaker gives up on a call, and the spend journal follows the command on).
+   */
   commandTimeoutMs?: number;
   /**
    * Once connected, a call made while the connection is down fails at once instead of waiting in
@@ -50,7 +54,10 @@ export interface RedisStoreOptions {
  *   during a reconnect that succeeds, are sent once the connection is ready; with
  *   `failFastWhenDown`, only before the first connect.
  * - `commandTimeout`: bounds a command against a server that accepted the connection but does not
- *   answer (a paused or overloaded Redis).
+ *   answer (a paused or overloaded Redis). Not for the runtime store (`commandTimeoutMs: 0`): a
+ *   command that timed out is still in the stalled server's socket buffer and runs when it wakes,
+ *   so a debit given up for lost and journaled would be applied twice. Its breaker bounds each call
+ *   instead, and the journal waits for the command's real outcome (store-breaker.ts).
  * - `connectTimeout: 5000`: a silent (firewalled) address fails in 5 s, not the default 10 s.
  * - No `enableAutoPipelining`: the commands one request issues together (the hot path's step
  *   before the upstream call, and the one after) are sent back to back without waiting for a
@@ -70,10 +77,11 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     enableOfflineQueue: true,
-    commandTimeout: options.commandTimeoutMs ?? 5000,
     connectTimeout: 5000,
     enableAutoPipelining: false,
   };
+  const commandTimeoutMs = options.commandTimeoutMs ?? 5000;
+  if (commandTimeoutMs > 0) redisOptions.commandTimeout = commandTimeoutMs;
   let client: RedisClient;
   if (options.clusterNodes !== undefined && options.clusterNodes.length > 0) {
     const auth = options.url === undefined ? {} : credentialsOf(options.url);
@@ -134,14 +142,24 @@ export function duplicateRedisClient(client: RedisClient, connectionName: string
   return client.duplicate({ connectionName, autoResubscribe: false, enableOfflineQueue: true });
 }
 
-/** Closes politely when connected (QUIT waits for replies in flight), at once otherwise. */
-export async function closeRedisClient(client: RedisClient): Promise<void> {
+/**
+ * Closes politely when connected (QUIT waits for replies in flight, `politeMs` at most: a stalled
+ * server never answers it), at once otherwise.
+ */
+export async function closeRedisClient(client: RedisClient, politeMs = 2000): Promise<void> {
   if (client.status === 'ready') {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), politeMs);
+    });
     try {
-      await client.quit();
-      return;
+      const quit = client.quit().then(() => true);
+      if (await Promise.race([quit, gaveUp])) return;
+      quit.catch(() => {});
     } catch {
       // Fall through to a hard disconnect.
+    } finally {
+      clearTimeout(timer);
     }
   }
   client.disconnect();

@@ -34,6 +34,11 @@ export interface RedisRuntimeStoreOptions extends RedisStoreOptions {
    * since (redis-runtime/semantic-mirror.ts); default 64 MiB, 0 mirrors nothing.
    */
   semanticMirrorBytes?: number;
+  /**
+   * How long `ping` waits for its answer (false after it); default 1000 ms. Without a timer per
+   * command (`commandTimeoutMs: 0`), a stalled Redis would otherwise keep a readiness check waiting.
+   */
+  pingTimeoutMs?: number;
 }
 
 export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeStore {
@@ -42,6 +47,7 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
   readonly #revocations: RedisRevocations;
   readonly #cache: RedisResponseCache;
   readonly #semantic: RedisSemanticIndex;
+  readonly #pingTimeoutMs: number;
 
   constructor(options: RedisRuntimeStoreOptions) {
     const auditLimit = options.auditLimit ?? AUDIT_LOG_LIMIT;
@@ -70,6 +76,7 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
     this.#revocations = revocations;
     this.#cache = cache;
     this.#semantic = semantic;
+    this.#pingTimeoutMs = options.pingTimeoutMs ?? 1000;
   }
 
   /** The work of the semantic buckets' mirror so far, and what it holds. */
@@ -109,10 +116,16 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
   }
 
   override async ping(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.#pingTimeoutMs);
+    });
     try {
-      return (await this.#client.ping()) === 'PONG';
+      return await Promise.race([this.#client.ping().then((reply) => reply === 'PONG'), gaveUp]);
     } catch {
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

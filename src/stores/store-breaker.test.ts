@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../observability/logger.ts';
-import { isUnavailability, StoreBreaker, StoreUnavailableError } from './store-breaker.ts';
+import { isUnavailability, StoreBreaker, StoreTimeoutError, StoreUnavailableError } from './store-breaker.ts';
 
 const logLines: string[] = [];
 const log = createLogger('info', 'breaker', {
@@ -92,6 +92,57 @@ describe('StoreBreaker', () => {
       throw connectionRefused();
     });
     await expect(unreachable).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(breaker.open).toBe(true);
+    breaker.stop();
+  });
+
+  it('gives up on a call that does not answer within callTimeoutMs, opens, and hands the call itself on', async () => {
+    let answer!: (value: string) => void;
+    const late = new Promise<string>((resolve) => {
+      answer = resolve;
+    });
+    const breaker = new StoreBreaker({ name: 'runtime', log, callTimeoutMs: 20, probe: async () => false });
+    const call = breaker.call(() => late);
+    const error = await call.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(StoreTimeoutError);
+    expect(isUnavailability(error)).toBe(true);
+    expect(breaker.open).toBe(true);
+    // The call goes on: whoever must know whether it took effect follows its outcome.
+    answer('applied late');
+    await expect((error as StoreTimeoutError).outcome).resolves.toBe('applied late');
+    // A call that answers in time is not affected, and a late failure is not left unhandled.
+    const quick = new StoreBreaker({ name: 'runtime', log, callTimeoutMs: 1000, probe: async () => true });
+    expect(await quick.call(async () => 'in time')).toBe('in time');
+    await expect(quick.call(async () => Promise.reject(new TypeError('bad key')))).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    breaker.stop();
+    quick.stop();
+  });
+
+  it('bounds a probe by callTimeoutMs: a backend that never answers one is probed again', async () => {
+    let probes = 0;
+    let thirdProbe!: () => void;
+    const probedThrice = new Promise<void>((resolve) => {
+      thirdProbe = resolve;
+    });
+    const breaker = new StoreBreaker({
+      name: 'runtime',
+      log,
+      callTimeoutMs: 10,
+      probeIntervalMs: 5,
+      probe: () => {
+        probes += 1;
+        if (probes === 3) thirdProbe();
+        // A stalled backend: the probe's answer never comes.
+        return new Promise<boolean>(() => {});
+      },
+    });
+    breaker.trip(connectionRefused());
+    await probedThrice;
     expect(breaker.open).toBe(true);
     breaker.stop();
   });

@@ -17,6 +17,20 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
+ * A call that did not answer within the breaker's `callTimeoutMs`. The backend may still run it (a
+ * stalled Redis runs what it was sent when it wakes): `outcome` is the call itself, still going,
+ * for a caller that must know whether it took effect (the spend journal).
+ */
+export class StoreTimeoutError extends StoreUnavailableError {
+  readonly outcome: Promise<unknown>;
+  constructor(store: string, timeoutMs: number, outcome: Promise<unknown>) {
+    super(store, new Error(`no answer within ${timeoutMs} ms`));
+    this.name = 'StoreTimeoutError';
+    this.outcome = outcome;
+  }
+}
+
+/**
  * Whether an error means the backend could not be reached, as opposed to a refused argument
  * (TypeError) or an error answered by the backend itself (a Redis reply error).
  */
@@ -34,6 +48,11 @@ export interface StoreBreakerOptions {
   probe: () => Promise<boolean>;
   /** Between probes while open; default 500 ms. */
   probeIntervalMs?: number;
+  /**
+   * A call that has not answered after this long fails with StoreTimeoutError and opens the breaker
+   * (the call itself goes on); default: calls are not timed here (their client bounds them).
+   */
+  callTimeoutMs?: number;
   log: Logger;
 }
 
@@ -65,12 +84,36 @@ export class StoreBreaker {
    */
   call<T>(operation: () => Promise<T>): Promise<T> {
     if (this.#open) return Promise.reject(new StoreUnavailableError(this.#options.name));
+    let pending: Promise<T>;
     try {
-      return operation().then(undefined, this.#failed);
+      pending = operation();
     } catch (error) {
       // Thrown before a promise was made: rejected all the same, never thrown at the caller.
       return Promise.reject(error).then(undefined, this.#failed);
     }
+    const timeoutMs = this.#options.callTimeoutMs;
+    if (timeoutMs === undefined) return pending.then(undefined, this.#failed);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const error = new StoreTimeoutError(this.#options.name, timeoutMs, pending);
+        this.trip(error);
+        reject(error);
+      }, timeoutMs);
+      pending.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          try {
+            this.#failed(error);
+          } catch (failure) {
+            reject(failure);
+          }
+        },
+      );
+    });
   }
 
   /** A call's failure: opens the breaker when the backend is away, and rethrows. */
@@ -101,6 +144,22 @@ export class StoreBreaker {
     clearTimeout(this.#timer);
   }
 
+  /** One probe, bounded by `callTimeoutMs` when set: a stalled backend never answers it. */
+  async #answers(): Promise<boolean> {
+    const probe = this.#options.probe().catch(() => false);
+    const timeoutMs = this.#options.callTimeoutMs;
+    if (timeoutMs === undefined) return probe;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([probe, gaveUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   #schedule(): void {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => void this.#probe(), this.#options.probeIntervalMs ?? 500);
@@ -109,7 +168,7 @@ export class StoreBreaker {
 
   async #probe(): Promise<void> {
     if (this.#stopped) return;
-    if (!(await this.#options.probe().catch(() => false))) return this.#schedule();
+    if (!(await this.#answers())) return this.#schedule();
     this.#open = false;
     this.#options.log.info({ store: this.#options.name }, `${this.#options.name} store reachable again`);
     for (const handler of this.#recoveryHandlers) {

@@ -23,6 +23,13 @@ export interface RedisServer {
   crash(): Promise<void>;
   /** Starts the server again after `crash` (reloading its data with `persistent`). */
   start(): Promise<void>;
+  /**
+   * SIGSTOP, as a stall (a fork on a large data set, a long script, a host frozen): connections stay
+   * open and what clients write waits in the server's socket buffers, unread, until `resume`.
+   */
+  pause(): void;
+  /** SIGCONT after `pause`: the server reads and runs what was written meanwhile. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -173,7 +180,15 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     async start() {
       current = await spawnRedis(binary, port, directory, extraArgs);
     },
+    pause() {
+      current.kill('SIGSTOP');
+    },
+    resume() {
+      current.kill('SIGCONT');
+    },
     async stop() {
+      // A paused server would not heed SIGTERM.
+      current.kill('SIGCONT');
       await killRedis(current);
       await rm(directory, { recursive: true, force: true });
     },
