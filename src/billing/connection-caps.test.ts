@@ -4,16 +4,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../auth/principal.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import { createLogger } from '../observability/logger.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
 import type { ConnectionRecord } from '../stores/records.ts';
+import { StoreTimeoutError } from '../stores/store-breaker.ts';
+import type { RuntimeStore } from '../stores/types.ts';
 import {
   CONNECTION_SPEND_TTL_SECONDS,
   ConnectionCaps,
   connectionSpendCounterName,
   utcDay,
 } from './connection-caps.ts';
+import { SpendJournal } from './spend-journal.ts';
 
 const principal = { tenantId: 'acme', workspaceId: 'main' } as Principal;
 const byokRoute = {
@@ -125,5 +129,36 @@ describe('ConnectionCaps', () => {
     clock.now = Date.UTC(2026, 3, 2, 0, 0, 0, 1);
     expect(await caps.spentToday('acme/mine')).toBe(0);
     expect(await caps.admit(principal, byokRoute, 1)).toBeDefined();
+  });
+});
+
+describe('a cap reservation the store made after its call timed out (a stalled Redis that woke)', () => {
+  it('is given back, so that the day counts the cost once', async () => {
+    const noon = Date.UTC(2026, 3, 1, 12);
+    const runtime = new MemoryRuntimeStore();
+    let wake!: () => void;
+    const stalled = new Proxy(runtime, {
+      get: (target, property) =>
+        property === 'reserveWithinCap'
+          ? (...args: unknown[]) => {
+              const outcome = new Promise((resolve) => {
+                wake = () =>
+                  resolve(target.reserveWithinCap(...(args as Parameters<RuntimeStore['reserveWithinCap']>)));
+              });
+              return Promise.reject(new StoreTimeoutError('runtime', 10, outcome));
+            }
+          : Reflect.get(target, property, target),
+    });
+    const journal = new SpendJournal({ runtime, log: createLogger('silent', 'journal') });
+    const caps = new ConnectionCaps(stalled, viewWith(1000), () => noon, journal);
+    const counter = connectionSpendCounterName('acme/mine', noon);
+    // Served as if nothing were reserved: the settlement counts the whole cost.
+    const hold = await caps.admit(principal, byokRoute, 100);
+    expect(hold?.reservedMicros).toBe(0);
+    await caps.settle(hold, 70);
+    expect(await runtime.getCounter(counter)).toBe(70);
+    wake();
+    await expect.poll(() => journal.stats.awaiting).toBe(0);
+    await expect.poll(() => runtime.getCounter(counter)).toBe(70);
   });
 });

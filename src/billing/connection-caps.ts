@@ -22,7 +22,7 @@ import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError } from '../errors/gateway-error.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
 import type { ConfigView } from '../stores/config-view.ts';
-import { isUnavailability } from '../stores/store-breaker.ts';
+import { isUnavailability, StoreTimeoutError } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import type { SpendJournal } from './spend-journal.ts';
 
@@ -87,9 +87,24 @@ export class ConnectionCaps {
         'durable',
       );
     } catch (error) {
-      // Degraded: nothing reserved; the settlement journals the whole cost.
-      if (this.#journal !== undefined && isUnavailability(error))
+      // Degraded: nothing reserved; the settlement journals the whole cost. A reservation that timed
+      // out may still be made by a stalled store when it wakes: then it is given back.
+      if (this.#journal !== undefined && isUnavailability(error)) {
+        if (error instanceof StoreTimeoutError) {
+          this.#journal.undoIfApplied(error.outcome as Promise<{ ok: boolean; value: number }>, (late) =>
+            late.ok
+              ? {
+                  kind: 'counter',
+                  name: counter,
+                  by: -reservedMicros,
+                  ttlSeconds: CONNECTION_SPEND_TTL_SECONDS,
+                  keep: 'durable',
+                }
+              : undefined,
+          );
+        }
         return { counter, reservedMicros: 0, settled: false };
+      }
       throw error;
     }
     if (!reservation.ok) {

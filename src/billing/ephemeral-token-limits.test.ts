@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError } from '../errors/gateway-error.ts';
+import { createLogger } from '../observability/logger.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
+import { StoreTimeoutError } from '../stores/store-breaker.ts';
+import type { RuntimeStore } from '../stores/types.ts';
 import { budgetCounterName, TokenLimiter } from './ephemeral-token-limits.ts';
+import { SpendJournal } from './spend-journal.ts';
 
 const USAGE: TokenUsage = { inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 5 };
 
@@ -104,6 +108,40 @@ describe('TokenLimiter.settle', () => {
     // The tokens used are counted once too.
     expect(await runtime.getCounter(`rate:tok:jti_1:${hold!.window}`)).toBe(15);
     expect(hold!.settled).toBe(true);
+    await runtime.close();
+  });
+});
+
+describe('a reservation the store made after its call timed out (a stalled Redis that woke)', () => {
+  it('is given back, so that the token is charged its cost once', async () => {
+    const runtime = await MemoryRuntimeStore.open({});
+    // reserveUpToCap times out for the caller; the store runs it when `wake` is called.
+    let wake!: () => void;
+    const stalled = new Proxy(runtime, {
+      get: (target, property) =>
+        property === 'reserveUpToCap'
+          ? (...args: unknown[]) => {
+              const outcome = new Promise((resolve) => {
+                wake = () =>
+                  resolve(target.reserveUpToCap(...(args as Parameters<RuntimeStore['reserveUpToCap']>)));
+              });
+              return Promise.reject(new StoreTimeoutError('runtime', 10, outcome));
+            }
+          : Reflect.get(target, property, target),
+    });
+    const journal = new SpendJournal({ runtime, log: createLogger('silent', 'journal') });
+    const limiter = new TokenLimiter(stalled, journal);
+    const hold = await limiter.admit(tokenPrincipal(Date.now() + 600_000));
+    // Served as if nothing were reserved: the settlement charges the whole cost.
+    await limiter.reserve(hold, 300);
+    expect(hold?.reservedMicros).toBe(0);
+    await limiter.settle(hold, 250, USAGE);
+    expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);
+    expect(journal.stats.awaiting).toBe(1);
+    // The store wakes and makes the reservation: it is given back.
+    wake();
+    await expect.poll(() => journal.stats.awaiting).toBe(0);
+    await expect.poll(() => runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);
     await runtime.close();
   });
 });

@@ -23,7 +23,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError, RateLimitedError } from '../errors/gateway-error.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
-import { isUnavailability } from '../stores/store-breaker.ts';
+import { isUnavailability, StoreTimeoutError } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import type { SpendJournal } from './spend-journal.ts';
 
@@ -141,8 +141,25 @@ export class TokenLimiter {
         'durable',
       );
     } catch (error) {
-      // Degraded: nothing reserved; the settlement journals the whole cost.
-      if (this.#journal !== undefined && isUnavailability(error)) return;
+      // Degraded: nothing reserved; the settlement journals the whole cost. A reservation that timed
+      // out may still be made by a stalled store when it wakes: then it is given back.
+      if (this.#journal !== undefined && isUnavailability(error)) {
+        if (error instanceof StoreTimeoutError) {
+          const { jti, ttlSeconds } = hold;
+          this.#journal.undoIfApplied(error.outcome as Promise<{ ok: boolean; reserved: number }>, (late) =>
+            late.ok && late.reserved > 0
+              ? {
+                  kind: 'counter',
+                  name: budgetCounterName(jti),
+                  by: -late.reserved,
+                  ttlSeconds,
+                  keep: 'durable',
+                }
+              : undefined,
+          );
+        }
+        return;
+      }
       throw error;
     }
     if (!reservation.ok) {

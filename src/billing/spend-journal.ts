@@ -107,6 +107,29 @@ export class SpendJournal {
     );
   }
 
+  /**
+   * A reservation whose call timed out, so that the request went on as if nothing were reserved
+   * (its settlement then charges the whole cost). If the store ran it after all (a stalled Redis
+   * that woke), `undo` says what to give back, and it is applied (or journaled) like any change.
+   */
+  undoIfApplied<T>(outcome: Promise<T>, undo: (late: T) => SpendChange | undefined): void {
+    this.stats.awaiting += 1;
+    outcome.then(
+      (late) => {
+        this.stats.awaiting -= 1;
+        const change = undo(late);
+        if (change === undefined) return;
+        this.apply(change).catch((error: unknown) =>
+          this.#log.error({ err: error, change }, 'giving back a reservation the store made late failed'),
+        );
+      },
+      () => {
+        // Never reached the store (the connection dropped): nothing to give back.
+        this.stats.awaiting -= 1;
+      },
+    );
+  }
+
   /** Keeps a change to apply later. */
   record(change: SpendChange): void {
     const amount = amountOf(change);
