@@ -146,4 +146,27 @@ describe('StoreBreaker', () => {
     expect(breaker.open).toBe(true);
     breaker.stop();
   });
+
+  it('times each call out at its own deadline with one timer: answered calls leave, later ones still expire', async () => {
+    const breaker = new StoreBreaker({ name: 'runtime', log, callTimeoutMs: 30, probe: async () => false });
+    const never = () => new Promise<string>(() => {});
+    const settled = (promise: Promise<unknown>) =>
+      promise.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+    const first = settled(breaker.call(never));
+    const answered = settled(breaker.call(async () => 'answered'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = settled(breaker.call(never));
+    expect(await answered).toEqual({ value: 'answered' });
+    const firstOutcome = await first;
+    expect(firstOutcome).toHaveProperty('error');
+    expect((firstOutcome as { error: unknown }).error).toBeInstanceOf(StoreTimeoutError);
+    // Still in flight when the first expired (and the breaker opened): it expires at its own deadline.
+    const secondOutcome = await second;
+    expect((secondOutcome as { error: unknown }).error).toBeInstanceOf(StoreTimeoutError);
+    expect(breaker.open).toBe(true);
+    breaker.stop();
+  });
 });

@@ -56,10 +56,73 @@ export interface StoreBreakerOptions {
   log: Logger;
 }
 
+/** A timed call still waiting for its answer, in a list ordered by deadline (all share one timeout). */
+interface InFlight {
+  readonly deadline: number;
+  readonly expire: () => void;
+  previous: InFlight | undefined;
+  next: InFlight | undefined;
+}
+
+/**
+ * The timed calls in flight, oldest first, and one timer for them all, set for the oldest's
+ * deadline: a timer per call (what ioredis's `commandTimeout` arms for every command) costs more
+ * than the call's own bookkeeping on the hot path. An answered call leaves the list at once, so
+ * that nothing outlives its call (a list emptied only by the timer would keep every call of the
+ * last second alive into the old generation).
+ */
+class InFlightCalls {
+  #oldest: InFlight | undefined;
+  #newest: InFlight | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  push(call: InFlight): void {
+    call.previous = this.#newest;
+    if (this.#newest === undefined) this.#oldest = call;
+    else this.#newest.next = call;
+    this.#newest = call;
+    if (this.#timer === undefined) this.#arm(call.deadline);
+  }
+
+  remove(call: InFlight): void {
+    if (call.previous === undefined) {
+      if (this.#oldest !== call) return; // expired already
+      this.#oldest = call.next;
+    } else call.previous.next = call.next;
+    if (call.next === undefined) this.#newest = call.previous;
+    else call.next.previous = call.previous;
+    call.previous = undefined;
+    call.next = undefined;
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #arm(deadline: number): void {
+    this.#timer = setTimeout(this.#expire, Math.max(0, Math.ceil(deadline - performance.now())));
+    this.#timer.unref();
+  }
+
+  readonly #expire = (): void => {
+    this.#timer = undefined;
+    const now = performance.now();
+    let call = this.#oldest;
+    while (call !== undefined && call.deadline <= now) {
+      this.remove(call);
+      call.expire();
+      call = this.#oldest;
+    }
+    if (call !== undefined) this.#arm(call.deadline);
+  };
+}
+
 export class StoreBreaker {
   readonly #options: StoreBreakerOptions;
   #open = false;
   #timer: NodeJS.Timeout | undefined;
+  readonly #inFlight = new InFlightCalls();
   #stopped = false;
   readonly #recoveryHandlers: (() => Promise<void>)[] = [];
   /** Outages seen since start (times the breaker opened). */
@@ -94,18 +157,24 @@ export class StoreBreaker {
     const timeoutMs = this.#options.callTimeoutMs;
     if (timeoutMs === undefined) return pending.then(undefined, this.#failed);
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const error = new StoreTimeoutError(this.#options.name, timeoutMs, pending);
-        this.trip(error);
-        reject(error);
-      }, timeoutMs);
+      const call: InFlight = {
+        deadline: performance.now() + timeoutMs,
+        expire: () => {
+          const error = new StoreTimeoutError(this.#options.name, timeoutMs, pending);
+          this.trip(error);
+          reject(error);
+        },
+        previous: undefined,
+        next: undefined,
+      };
+      this.#inFlight.push(call);
       pending.then(
         (value) => {
-          clearTimeout(timer);
+          this.#inFlight.remove(call);
           resolve(value);
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          this.#inFlight.remove(call);
           try {
             this.#failed(error);
           } catch (failure) {
@@ -142,6 +211,7 @@ export class StoreBreaker {
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    this.#inFlight.stop();
   }
 
   /** One probe, bounded by `callTimeoutMs` when set: a stalled backend never answers it. */
