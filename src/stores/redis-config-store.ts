@@ -116,8 +116,7 @@ export class RedisConfigStore implements ConfigStore {
   }
 
   async close(): Promise<void> {
-    await this.#feed.close();
-    await closeRedisClient(this.#client);
+    await Promise.all([this.#feed.close(), closeRedisClient(this.#client)]);
   }
 
   async #writeAndAnnounce(

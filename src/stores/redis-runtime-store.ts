@@ -130,7 +130,6 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
   }
 
   override async close(): Promise<void> {
-    await Promise.all([this.#revocations.close(), this.#cache.close()]);
-    await closeRedisClient(this.#client);
+    await Promise.all([this.#revocations.close(), this.#cache.close(), closeRedisClient(this.#client)]);
   }
 }
