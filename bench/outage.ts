@@ -1,7 +1,8 @@
 /**
- * Redis outage benchmark (`node bench/outage.ts`, about 40 s): the gateway role on Redis stores
- * under closed-loop load (unique bodies, c=8 by default), while Redis is up, in the first second
- * after Redis is killed, while it stays down, and after it is back; the latency added while down
+ * Redis outage benchmark (`node bench/outage.ts`, about 55 s): the gateway role on Redis stores
+ * under closed-loop load (unique bodies, c=8 by default), while Redis is up; while it is stalled
+ * (SIGSTOP: its first second, then on) and after it wakes; in the first second after Redis is
+ * killed, while it stays down, and after it is back; the latency added while down
  * against the same run's latency while up, failures, and how long the spend journal took to be
  * applied after Redis returned. Loopback only; stops by itself. See bench/README.md, "Outage".
  *
@@ -60,6 +61,32 @@ async function main(): Promise<void> {
 
   await run(2000); // warm-up
   rows.push({ phase: 'Redis up', samples: await run(SEGMENT_MS) });
+  // Stalled (SIGSTOP) while the load runs: the calls in flight wait out REDIS_COMMAND_TIMEOUT_MS,
+  // then the breaker opens; woken (SIGCONT), the server runs what it was sent, and the journal
+  // learns which of the timed-out debits it took (awaiting) before replaying the rest.
+  const stallStart = run(1000);
+  await sleep(100);
+  redis.tracked.child.kill('SIGSTOP');
+  rows.push({ phase: 'first second of a stall', samples: await stallStart });
+  rows.push({ phase: 'Redis stalled', samples: await run(SEGMENT_MS) });
+  const awaitingWhileStalled = await metric(gateway.url, 'gateway_spend_journal_awaiting');
+  const wokenAt = performance.now();
+  redis.tracked.child.kill('SIGCONT');
+  const afterStall = run(SEGMENT_MS);
+  let stallSettledMs = Number.NaN;
+  for (;;) {
+    const settled =
+      (await metric(gateway.url, 'gateway_runtime_store_up')) === 1 &&
+      (await metric(gateway.url, 'gateway_spend_journal_entries')) === 0 &&
+      (await metric(gateway.url, 'gateway_spend_journal_awaiting')) === 0;
+    if (settled) {
+      stallSettledMs = performance.now() - wokenAt;
+      break;
+    }
+    if (performance.now() - wokenAt > 30_000) break;
+    await sleep(20);
+  }
+  rows.push({ phase: 'Redis woken', samples: await afterStall });
   // Killed while the load runs: the requests in flight meet the drop.
   const transition = run(1000);
   await sleep(100);
@@ -84,8 +111,11 @@ async function main(): Promise<void> {
   rows.push({ phase: 'Redis back', samples: await recovered });
   const replayed = await metric(gateway.url, 'gateway_spend_journal_replayed_total');
 
-  const up = summarise(rows[0]?.samples.totalMs ?? new Float64Array());
-  const down = summarise(rows[2]?.samples.totalMs ?? new Float64Array());
+  const samplesOf = (phase: string) =>
+    summarise(rows.find((row) => row.phase === phase)?.samples.totalMs ?? new Float64Array());
+  const up = samplesOf('Redis up');
+  const down = samplesOf('Redis down');
+  const stalled = samplesOf('Redis stalled');
   console.log(`machine: ${machine.cpuModel}, ${machine.cpuCount} CPUs, ${machine.os}, node ${machine.node}`);
   console.log(`gateway role on Redis stores, closed loop c=${CONCURRENCY}, unique bodies (cache misses):\n`);
   console.log(
@@ -109,6 +139,9 @@ async function main(): Promise<void> {
   if (failures.length > 0) console.log(`\nfailures, first few: ${failures.slice(0, 5).join('; ')}`);
   console.log(
     `\nwhile down: p50 ${f3(down.p50 - up.p50)} ms, p99 ${f3(down.p99 - up.p99)} ms against the same run's Redis-up figures (aim: at most 5 ms added at p99)`,
+  );
+  console.log(
+    `while stalled (after the breaker opened): p50 ${f3(stalled.p50 - up.p50)} ms, p99 ${f3(stalled.p99 - up.p99)} ms against Redis up; ${awaitingWhileStalled} spend changes awaited the sleeping server's answer; after it woke, the breaker closed and nothing was left awaiting or journaled in ${f3(stallSettledMs)} ms`,
   );
   console.log(
     `spend journal: ${journaled} balances and counters held while down; after Redis came back, the breaker closed and the journal was applied in ${f3(replayMs)} ms (${replayed} operations)`,
