@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../auth/principal.ts';
 import { createLogger } from '../observability/logger.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
+import { StoreTimeoutError } from '../stores/store-breaker.ts';
+import type { RuntimeStore } from '../stores/types.ts';
 import { decodeCell, encodeCell, UsageRecorder, utcDay } from './usage-analytics.ts';
 
 const principal = (jti?: string): Principal => ({
@@ -70,6 +72,60 @@ describe('UsageRecorder', () => {
       connection: 'mine',
     });
     expect(encodeCell(decodeCell(tokenCell))).toBe(tokenCell);
+    await runtime.close();
+  });
+
+  it('counts a flush whose write timed out once: kept if the store never took it, not if a stalled store made it later', async () => {
+    const runtime = new MemoryRuntimeStore();
+    // Each write times out for the recorder; the test decides whether the store makes it late or drops it.
+    const writes: { wake: () => void; drop: () => void }[] = [];
+    const stalled = new Proxy(runtime, {
+      get: (target, property) =>
+        property === 'recordUsage'
+          ? (...args: unknown[]) => {
+              const outcome = new Promise((resolve, reject) => {
+                writes.push({
+                  wake: () =>
+                    resolve(target.recordUsage(...(args as Parameters<RuntimeStore['recordUsage']>))),
+                  drop: () =>
+                    reject(Object.assign(new Error('Connection is closed.'), { code: 'ECONNRESET' })),
+                });
+              });
+              return Promise.reject(new StoreTimeoutError('runtime', 10, outcome));
+            }
+          : Reflect.get(target, property, target),
+    });
+    const recorder = new UsageRecorder({
+      runtime: stalled,
+      log: createLogger('silent', 'usage'),
+      retentionDays: 1,
+      flushIntervalMs: 3_600_000,
+    });
+    const base = { model: 'openai/gpt-4o', connectionSlug: undefined, inputTokens: 10, outputTokens: 5 };
+    const today = utcDay(Date.now());
+    const requests = async () =>
+      [...((await runtime.readUsage('t1/w1', [today])).get(today)?.values() ?? [])].reduce(
+        (sum, totals) => sum + totals.requests,
+        0,
+      );
+    // A first request's write times out, and the stalled store makes it when it wakes.
+    recorder.record({ ...base, principal: principal(), costMicros: 100 });
+    await recorder.flush();
+    writes[0]?.wake();
+    await expect.poll(requests).toBe(1);
+    // A second one's write times out and its connection drops: it never reached the store.
+    recorder.record({ ...base, principal: principal(), costMicros: 100 });
+    await recorder.flush();
+    writes[1]?.drop();
+    // The next flush sends the second again (and only it).
+    await new Promise((resolve) => setImmediate(resolve));
+    const sent = writes.length;
+    await recorder.flush();
+    expect(writes.length).toBe(sent + 1);
+    writes[sent]?.wake();
+    await expect.poll(requests).toBe(2);
+    await recorder.close();
+    expect(await requests()).toBe(2);
     await runtime.close();
   });
 });

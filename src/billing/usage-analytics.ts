@@ -7,7 +7,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { cacheScopeId } from '../cache/cache-key.ts';
 import type { Logger } from '../observability/logger.ts';
-import { isUnavailability } from '../stores/store-breaker.ts';
+import { isUnavailability, StoreTimeoutError } from '../stores/store-breaker.ts';
 import { emptyUsageTotals, type RuntimeStore, USAGE_FIELDS, type UsageTotals } from '../stores/types.ts';
 
 const SEPARATOR = '\u001f';
@@ -137,6 +137,13 @@ export class UsageRecorder {
     await this.flush();
   }
 
+  /** A cell the store did not take, kept for the next flush and added to what came meanwhile. */
+  #keep(key: string, entry: Pending): void {
+    const current = this.#pending.get(key);
+    if (current === undefined) this.#pending.set(key, entry);
+    else for (const field of USAGE_FIELDS) current.totals[field] += entry.totals[field];
+  }
+
   async #flushAll(): Promise<void> {
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
@@ -152,10 +159,14 @@ export class UsageRecorder {
       const result = results[index];
       if (result?.status !== 'rejected') return;
       failure ??= result.reason;
-      // Kept for the next flush, added to what came meanwhile.
-      const current = this.#pending.get(key);
-      if (current === undefined) this.#pending.set(key, entry);
-      else for (const field of USAGE_FIELDS) current.totals[field] += entry.totals[field];
+      if (result.reason instanceof StoreTimeoutError) {
+        // A stalled store still holds the write and makes it when it wakes: kept only if it never does.
+        result.reason.outcome.then(undefined, (error: unknown) => {
+          if (isUnavailability(error)) this.#keep(key, entry);
+        });
+        return;
+      }
+      this.#keep(key, entry);
     });
     if (failure === undefined || isUnavailability(failure)) return;
     const now = Date.now();
