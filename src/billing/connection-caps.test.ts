@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stallCalls } from '../../test/helpers/stalled-store.ts';
 import type { Principal } from '../auth/principal.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { createLogger } from '../observability/logger.ts';
@@ -9,8 +10,6 @@ import type { ResolvedRoute } from '../providers/types.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
 import type { ConnectionRecord } from '../stores/records.ts';
-import { StoreTimeoutError } from '../stores/store-breaker.ts';
-import type { RuntimeStore } from '../stores/types.ts';
 import {
   CONNECTION_SPEND_TTL_SECONDS,
   ConnectionCaps,
@@ -136,19 +135,7 @@ describe('a cap reservation the store made after its call timed out (a stalled R
   it('is given back, so that the day counts the cost once', async () => {
     const noon = Date.UTC(2026, 3, 1, 12);
     const runtime = new MemoryRuntimeStore();
-    let wake!: () => void;
-    const stalled = new Proxy(runtime, {
-      get: (target, property) =>
-        property === 'reserveWithinCap'
-          ? (...args: unknown[]) => {
-              const outcome = new Promise((resolve) => {
-                wake = () =>
-                  resolve(target.reserveWithinCap(...(args as Parameters<RuntimeStore['reserveWithinCap']>)));
-              });
-              return Promise.reject(new StoreTimeoutError('runtime', 10, outcome));
-            }
-          : Reflect.get(target, property, target),
-    });
+    const { store: stalled, calls } = stallCalls(runtime, ['reserveWithinCap']);
     const journal = new SpendJournal({ runtime, log: createLogger('silent', 'journal') });
     const caps = new ConnectionCaps(stalled, viewWith(1000), () => noon, journal);
     const counter = connectionSpendCounterName('acme/mine', noon);
@@ -157,7 +144,7 @@ describe('a cap reservation the store made after its call timed out (a stalled R
     expect(hold?.reservedMicros).toBe(0);
     await caps.settle(hold, 70);
     expect(await runtime.getCounter(counter)).toBe(70);
-    wake();
+    calls[0]?.wake();
     await expect.poll(() => journal.stats.awaiting).toBe(0);
     await expect.poll(() => runtime.getCounter(counter)).toBe(70);
   });

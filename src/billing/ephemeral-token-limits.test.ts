@@ -2,13 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stallCalls } from '../../test/helpers/stalled-store.ts';
 import type { Principal } from '../auth/principal.ts';
 import { CreditCapExceededError } from '../errors/gateway-error.ts';
 import { createLogger } from '../observability/logger.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
-import { StoreTimeoutError } from '../stores/store-breaker.ts';
-import type { RuntimeStore } from '../stores/types.ts';
 import { budgetCounterName, TokenLimiter } from './ephemeral-token-limits.ts';
 import { SpendJournal } from './spend-journal.ts';
 
@@ -115,20 +114,8 @@ describe('TokenLimiter.settle', () => {
 describe('a reservation the store made after its call timed out (a stalled Redis that woke)', () => {
   it('is given back, so that the token is charged its cost once', async () => {
     const runtime = await MemoryRuntimeStore.open({});
-    // reserveUpToCap times out for the caller; the store runs it when `wake` is called.
-    let wake!: () => void;
-    const stalled = new Proxy(runtime, {
-      get: (target, property) =>
-        property === 'reserveUpToCap'
-          ? (...args: unknown[]) => {
-              const outcome = new Promise((resolve) => {
-                wake = () =>
-                  resolve(target.reserveUpToCap(...(args as Parameters<RuntimeStore['reserveUpToCap']>)));
-              });
-              return Promise.reject(new StoreTimeoutError('runtime', 10, outcome));
-            }
-          : Reflect.get(target, property, target),
-    });
+    // reserveUpToCap times out for the caller; the store runs it when woken.
+    const { store: stalled, calls } = stallCalls(runtime, ['reserveUpToCap']);
     const journal = new SpendJournal({ runtime, log: createLogger('silent', 'journal') });
     const limiter = new TokenLimiter(stalled, journal);
     const hold = await limiter.admit(tokenPrincipal(Date.now() + 600_000));
@@ -139,7 +126,7 @@ describe('a reservation the store made after its call timed out (a stalled Redis
     expect(await runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);
     expect(journal.stats.awaiting).toBe(1);
     // The store wakes and makes the reservation: it is given back.
-    wake();
+    calls[0]?.wake();
     await expect.poll(() => journal.stats.awaiting).toBe(0);
     await expect.poll(() => runtime.getCounter(budgetCounterName('jti_1'))).toBe(250);
     await runtime.close();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { stallCalls } from '../../test/helpers/stalled-store.ts';
 import { createLogger } from '../observability/logger.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
-import { StoreTimeoutError, StoreUnavailableError } from '../stores/store-breaker.ts';
+import { StoreUnavailableError } from '../stores/store-breaker.ts';
 import type { RuntimeStore } from '../stores/types.ts';
 import { SpendJournal } from './spend-journal.ts';
 
@@ -129,29 +130,8 @@ describe('SpendJournal', () => {
   it('follows a change whose call timed out: applied when the store answers late, journaled only if it never took it', async () => {
     const { store, inner } = flakyStore();
     await inner.initBalance('t1', 1000);
-    // The store's calls time out while their commands go on: `settle` decides how each ends.
-    const outcomes: { resolve: () => void; reject: (error: unknown) => void }[] = [];
-    const stalled = new Proxy(store, {
-      get: (target, property) =>
-        property === 'adjustBalance' || property === 'incrementCounter'
-          ? (...args: unknown[]) => {
-              const outcome = new Promise<unknown>((resolve, reject) => {
-                outcomes.push({
-                  // The stalled server wakes and runs the command.
-                  resolve: () =>
-                    resolve(
-                      (Reflect.get(target, property, target) as (...a: unknown[]) => Promise<unknown>).apply(
-                        target,
-                        args,
-                      ),
-                    ),
-                  reject,
-                });
-              });
-              return Promise.reject(new StoreTimeoutError('runtime', 10, outcome));
-            }
-          : Reflect.get(target, property, target),
-    });
+    // The store's calls time out while their commands go on: the test decides how each ends.
+    const { store: stalled, calls } = stallCalls(store, ['adjustBalance', 'incrementCounter']);
     const journal = new SpendJournal({ runtime: stalled, log });
     // The caller is not kept waiting, and nothing is journaled yet.
     expect(await journal.apply({ kind: 'balance', tenantId: 't1', deltaMicros: -10 })).toBeUndefined();
@@ -160,11 +140,11 @@ describe('SpendJournal', () => {
     expect(journal.stats.awaiting).toBe(3);
     expect(journal.size).toBe(0);
     // The first is answered late: applied, so never journaled.
-    outcomes[0]?.resolve();
+    calls[0]?.wake();
     // The second's connection drops: it never reached the store, so it is journaled.
-    outcomes[1]?.reject(new StoreUnavailableError('runtime'));
+    calls[1]?.fail(new StoreUnavailableError('runtime'));
     // The third is refused by the store: logged, not journaled (a replay would be refused too).
-    outcomes[2]?.reject(new TypeError('bad counter'));
+    calls[2]?.fail(new TypeError('bad counter'));
     await expect.poll(() => journal.stats.awaiting).toBe(0);
     expect(journal.size).toBe(1);
     expect(journal.stats.journaled).toBe(1);

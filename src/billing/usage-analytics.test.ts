@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { stallCalls } from '../../test/helpers/stalled-store.ts';
 import type { Principal } from '../auth/principal.ts';
 import { createLogger } from '../observability/logger.ts';
 import { MemoryRuntimeStore } from '../stores/memory-runtime-store.ts';
-import { StoreTimeoutError } from '../stores/store-breaker.ts';
-import type { RuntimeStore } from '../stores/types.ts';
 import { decodeCell, encodeCell, UsageRecorder, utcDay } from './usage-analytics.ts';
 
 const principal = (jti?: string): Principal => ({
@@ -78,23 +77,7 @@ describe('UsageRecorder', () => {
   it('counts a flush whose write timed out once: kept if the store never took it, not if a stalled store made it later', async () => {
     const runtime = new MemoryRuntimeStore();
     // Each write times out for the recorder; the test decides whether the store makes it late or drops it.
-    const writes: { wake: () => void; drop: () => void }[] = [];
-    const stalled = new Proxy(runtime, {
-      get: (target, property) =>
-        property === 'recordUsage'
-          ? (...args: unknown[]) => {
-              const outcome = new Promise((resolve, reject) => {
-                writes.push({
-                  wake: () =>
-                    resolve(target.recordUsage(...(args as Parameters<RuntimeStore['recordUsage']>))),
-                  drop: () =>
-                    reject(Object.assign(new Error('Connection is closed.'), { code: 'ECONNRESET' })),
-                });
-              });
-              return Promise.reject(new StoreTimeoutError('runtime', 10, outcome));
-            }
-          : Reflect.get(target, property, target),
-    });
+    const { store: stalled, calls: writes } = stallCalls(runtime, ['recordUsage']);
     const recorder = new UsageRecorder({
       runtime: stalled,
       log: createLogger('silent', 'usage'),
@@ -116,7 +99,7 @@ describe('UsageRecorder', () => {
     // A second one's write times out and its connection drops: it never reached the store.
     recorder.record({ ...base, principal: principal(), costMicros: 100 });
     await recorder.flush();
-    writes[1]?.drop();
+    writes[1]?.fail(Object.assign(new Error('Connection is closed.'), { code: 'ECONNRESET' }));
     // The next flush sends the second again (and only it).
     await new Promise((resolve) => setImmediate(resolve));
     const sent = writes.length;
