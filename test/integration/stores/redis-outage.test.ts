@@ -8,8 +8,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
+import { startChargedLoad, until } from '../../helpers/charged-load.ts';
 import { type RedisServer, startRedisServer } from '../../helpers/redis-server.ts';
-import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
+import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const redis: RedisServer | undefined = await startRedisServer({ persistent: true });
 const STARTING_BALANCE = 100_000_000;
@@ -41,54 +42,27 @@ describe.runIf(redis !== undefined)('a Redis outage under load', () => {
   });
 
   it('serves through it, journals the spend and applies it exactly once when Redis is back', async () => {
-    let counter = 0;
-    let charged = 0;
-    const failures: string[] = [];
-    let stop = false;
-    let servedWhileDown = 0;
-    let down = false;
-    const worker = async () => {
-      while (!stop) {
-        const response = await postJson(
-          `${gateway.url}/v1/chat/completions`,
-          { model: 'openai/gpt-4o', messages: [{ role: 'user', content: `question ${++counter}` }] },
-          gateway.credentials.apiKey,
-        );
-        const body = await response.text();
-        if (response.status !== 200) {
-          failures.push(`${response.status} ${body.slice(0, 200)}`);
-          continue;
-        }
-        charged += Number(response.headers.get('x-service-balance-charged-micros'));
-        if (down) servedWhileDown += 1;
-      }
-    };
-    const workers = Array.from({ length: 4 }, () => worker());
-    const served = () => counter;
+    const load = startChargedLoad(gateway);
 
     // Some traffic on a healthy Redis, then the crash.
-    const until = async (predicate: () => boolean) => {
-      while (!predicate()) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
-    await until(() => served() >= 40);
+    await until(() => load.asked >= 40);
     await (redis as RedisServer).crash();
-    down = true;
-    const atCrash = served();
-    await until(() => served() >= atCrash + 80);
-    down = false;
+    load.flag = true;
+    const atCrash = load.asked;
+    await until(() => load.asked >= atCrash + 80);
+    load.flag = false;
     await (redis as RedisServer).start();
-    const atRestart = served();
-    await until(() => served() >= atRestart + 40);
-    stop = true;
-    await Promise.all(workers);
+    const atRestart = load.asked;
+    await until(() => load.asked >= atRestart + 40);
+    await load.stop();
 
-    expect(failures).toEqual([]);
-    expect(servedWhileDown).toBeGreaterThan(0);
+    expect(load.failures).toEqual([]);
+    expect(load.flagged).toBeGreaterThan(0);
     // Applied once the breaker has closed and the journal has replayed.
     const raw = new Redis((redis as RedisServer).url);
     try {
       const balance = async () => Number(await raw.get('gw:rt:bal:{default}'));
-      await expect.poll(balance, { timeout: 15_000, interval: 100 }).toBe(STARTING_BALANCE - charged);
+      await expect.poll(balance, { timeout: 15_000, interval: 100 }).toBe(STARTING_BALANCE - load.charged);
     } finally {
       raw.disconnect();
     }

@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiCompletion, startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import { type FakeServer, sendJson } from '../../fakes/fake-server.ts';
+import { startChargedLoad, until } from '../../helpers/charged-load.ts';
 import { type RedisServer, startRedisServer } from '../../helpers/redis-server.ts';
 import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
@@ -43,61 +44,35 @@ describe.runIf(redis !== undefined)('a Redis that stalls under load', () => {
   });
 
   it('serves through it, and applies every charge exactly once when it wakes', async () => {
-    let counter = 0;
-    let charged = 0;
-    const failures: string[] = [];
-    let stop = false;
-    let servedWhileStalled = 0;
-    let stalled = false;
-    const worker = async () => {
-      while (!stop) {
-        const response = await postJson(
-          `${gateway.url}/v1/chat/completions`,
-          { model: 'openai/gpt-4o', messages: [{ role: 'user', content: `question ${++counter}` }] },
-          gateway.credentials.apiKey,
-        );
-        const body = await response.text();
-        if (response.status !== 200) {
-          failures.push(`${response.status} ${body.slice(0, 200)}`);
-          continue;
-        }
-        charged += Number(response.headers.get('x-service-balance-charged-micros'));
-        if (stalled) servedWhileStalled += 1;
-      }
-    };
-    const workers = Array.from({ length: 4 }, () => worker());
-    const until = async (predicate: () => boolean) => {
-      while (!predicate()) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
+    const load = startChargedLoad(gateway);
     const server = redis as RedisServer;
     const raw = new Redis(server.url);
     const metrics = async () => (await fetch(`${gateway.url}/metrics`)).text();
     try {
-      await until(() => counter >= 40);
+      await until(() => load.asked >= 40);
       // Stalled while a request is upstream: its reads are done, and its debit goes to the sleeper.
       openai.overrideNext((request, response) => {
         server.pause();
-        stalled = true;
+        load.flag = true;
         sendJson(response, 200, openAiCompletion(String((request.body as { model?: unknown }).model)));
       });
-      await until(() => stalled);
-      const atPause = counter;
+      await until(() => load.flag);
+      const atPause = load.asked;
       // Past the command timeout: the breaker opens and the gateway serves degraded.
       await until(() => logLines.some((line) => line.includes('runtime store unreachable')));
-      await until(() => counter >= atPause + 80);
+      await until(() => load.asked >= atPause + 80);
       // The debits the stalled server was sent are neither applied nor journaled yet: awaited.
       expect(await metrics()).toMatch(/^gateway_spend_journal_awaiting [1-9]\d*$/m);
       expect(await metrics()).toMatch(/^gateway_runtime_store_up 0$/m);
-      stalled = false;
+      load.flag = false;
       server.resume();
       await until(() => logLines.some((line) => line.includes('runtime store reachable again')));
-      const atResume = counter;
-      await until(() => counter >= atResume + 40);
-      stop = true;
-      await Promise.all(workers);
+      const atResume = load.asked;
+      await until(() => load.asked >= atResume + 40);
+      await load.stop();
 
-      expect(failures).toEqual([]);
-      expect(servedWhileStalled).toBeGreaterThan(0);
+      expect(load.failures).toEqual([]);
+      expect(load.flagged).toBeGreaterThan(0);
       // Everything settled: no change awaiting the store's answer, none journaled, the store up.
       const settled = (text: string) =>
         /^gateway_spend_journal_awaiting 0$/m.test(text) &&
@@ -105,10 +80,10 @@ describe.runIf(redis !== undefined)('a Redis that stalls under load', () => {
         /^gateway_runtime_store_up 1$/m.test(text);
       await expect.poll(async () => settled(await metrics()), { timeout: 15_000, interval: 100 }).toBe(true);
       // Each charge applied once: not lost, and not applied by the woken server and by a replay both.
-      expect(Number(await raw.get('gw:rt:bal:{default}'))).toBe(STARTING_BALANCE - charged);
+      expect(Number(await raw.get('gw:rt:bal:{default}'))).toBe(STARTING_BALANCE - load.charged);
     } finally {
-      stop = true;
       server.resume();
+      await load.stop();
       raw.disconnect();
     }
   });
