@@ -12,6 +12,7 @@ import type { RedisStoreOptions } from '../stores/redis-client.ts';
 import type { SemanticMirrorStats } from '../stores/redis-runtime/semantic-mirror.ts';
 import { StoreBreaker } from '../stores/store-breaker.ts';
 import type { ConfigStore, RuntimeStore } from '../stores/types.ts';
+import { waitAtMost } from '../stores/wait-at-most.ts';
 
 export interface Stores {
   config: ConfigStore;
@@ -40,16 +41,6 @@ export function redisConnectionOf(
 /** How long a start waits for the key-layout migration (a SCAN of the keyspace). */
 const MIGRATION_WAIT_MS = 30_000;
 
-/** Waits for `work` at most `ms`; a failure or the wait's end is let go (best effort). */
-async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([work.then(undefined, () => undefined), waited]);
-  clearTimeout(timer);
-}
-
 /**
  * Each kind's modules are loaded only when it is the one opened: a process on the memory stores
  * never loads ioredis (about 6 MB of heap).
@@ -72,7 +63,11 @@ export async function openStores(settings: Readonly<Settings>, log?: Logger): Pr
     });
     // Best effort: a Redis unreachable (or stalled) at start is the outage path's business (the next
     // start migrates; a migration still going on finishes in the background, each rename idempotent).
-    await bounded(direct.migrateKeyLayout(), MIGRATION_WAIT_MS);
+    await waitAtMost(
+      direct.migrateKeyLayout().catch(() => 0),
+      MIGRATION_WAIT_MS,
+      0,
+    );
     const breaker = new StoreBreaker({
       name: 'runtime',
       probe: () => direct.ping(),

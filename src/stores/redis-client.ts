@@ -4,6 +4,7 @@
  * visibly, and a polite close.
  */
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { waitAtMost } from './wait-at-most.ts';
 
 /** A connection to one server or to a cluster: the stores use what both offer. */
 export type RedisClient = Redis | Cluster;
@@ -148,19 +149,11 @@ export function duplicateRedisClient(client: RedisClient, connectionName: string
  */
 export async function closeRedisClient(client: RedisClient, politeMs = 2000): Promise<void> {
   if (client.status === 'ready') {
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), politeMs);
-    });
-    try {
-      const quit = client.quit().then(() => true);
-      if (await Promise.race([quit, gaveUp])) return;
-      quit.catch(() => {});
-    } catch {
-      // Fall through to a hard disconnect.
-    } finally {
-      clearTimeout(timer);
-    }
+    const quit = client.quit().then(
+      () => true,
+      () => false, // a hard disconnect, then
+    );
+    if (await waitAtMost(quit, politeMs, false)) return;
   }
   client.disconnect();
 }

@@ -25,6 +25,7 @@ import { assertSemanticMirrorBytes, type SemanticMirrorStats } from './redis-run
 import { RedisUsage } from './redis-runtime/usage.ts';
 import { assertAuditLimit } from './runtime-records.ts';
 import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
+import { waitAtMost } from './wait-at-most.ts';
 
 export interface RedisRuntimeStoreOptions extends RedisStoreOptions {
   /** Audit entries kept per tenant; default AUDIT_LOG_LIMIT (smaller in tests). */
@@ -116,17 +117,11 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
   }
 
   override async ping(): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), this.#pingTimeoutMs);
-    });
-    try {
-      return await Promise.race([this.#client.ping().then((reply) => reply === 'PONG'), gaveUp]);
-    } catch {
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
+    const answered = this.#client.ping().then(
+      (reply) => reply === 'PONG',
+      () => false,
+    );
+    return waitAtMost(answered, this.#pingTimeoutMs, false);
   }
 
   override async close(): Promise<void> {

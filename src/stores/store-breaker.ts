@@ -7,6 +7,7 @@
  * One log line and one metric change per transition, never per request.
  */
 import type { Logger } from '../observability/logger.ts';
+import { waitAtMost } from './wait-at-most.ts';
 
 /** The backend is unreachable (or the breaker is open): the caller degrades. */
 export class StoreUnavailableError extends Error {
@@ -218,16 +219,7 @@ export class StoreBreaker {
   async #answers(): Promise<boolean> {
     const probe = this.#options.probe().catch(() => false);
     const timeoutMs = this.#options.callTimeoutMs;
-    if (timeoutMs === undefined) return probe;
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    try {
-      return await Promise.race([probe, gaveUp]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return timeoutMs === undefined ? probe : waitAtMost(probe, timeoutMs, false);
   }
 
   #schedule(): void {
