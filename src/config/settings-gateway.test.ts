@@ -90,3 +90,14 @@ describe('loadSettings: the semantic cache', () => {
     expect(() => load({ GATEWAY_SEMCACHE_MIRROR_BYTES: '-1' })).toThrow(SettingsError);
   });
 });
+
+describe('loadSettings: PLATFORM_TENANT', () => {
+  it('is unset by default and takes a Tenant name', () => {
+    expect(load({}).platformTenant).toBeUndefined();
+    expect(load({ PLATFORM_TENANT: ' platform ' }).platformTenant).toBe('platform');
+  });
+
+  it.each(['Platform', 'tenant-', 'a_b', 'x'.repeat(60)])('refuses PLATFORM_TENANT=%s', (value) => {
+    expect(() => load({ PLATFORM_TENANT: value })).toThrow(SettingsError);
+  });
+});

@@ -69,6 +69,11 @@ export interface Settings {
   resourcesDir: string | undefined;
   bootstrapFile: string | undefined;
   /**
+   * PLATFORM_TENANT: the platform's own tenant, the only one whose key Secrets may hold an admin
+   * PAT. Unset: the operator honours none; standalone, its first start's tenant.
+   */
+  platformTenant: string | undefined;
+  /**
    * HMAC keys for tt_ev_ tokens: the first signs, all verify. Empty: ephemeral tokens disabled.
    * SERVICE_TOKEN_SIGNING_KEY and SERVICE_TOKEN_VERIFY_KEYS, or their *_FILE forms.
    */
@@ -205,6 +210,17 @@ function readShare(env: Env, name: string, fallback: number): number {
   if (!Number.isFinite(value) || value < 0 || value > 1)
     throw new SettingsError(`${name} must be a number from 0 to 1, got '${raw}'`);
   return value;
+}
+
+/** A Tenant's name (a DNS label, so that `tenant-<name>` is a namespace), or undefined when unset. */
+function readTenantName(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^[a-z0-9]([-a-z0-9]{0,54}[a-z0-9])?$/.test(raw))
+    throw new SettingsError(
+      `${name} must be a Tenant name (lowercase letters, digits and '-'), got '${raw}'`,
+    );
+  return raw;
 }
 
 function readBool(env: Env, name: string, fallback: boolean): boolean {
@@ -478,6 +494,7 @@ export function loadSettings(
     stateDir: resolve(cwd, env.STATE_DIR?.trim() || '.gateway-state'),
     resourcesDir: env.RESOURCES_DIR?.trim() ? resolve(cwd, env.RESOURCES_DIR.trim()) : undefined,
     bootstrapFile: env.BOOTSTRAP_FILE?.trim() ? resolve(cwd, env.BOOTSTRAP_FILE.trim()) : undefined,
+    platformTenant: readTenantName(env, 'PLATFORM_TENANT'),
     tokenSigningKeys: readSigningKeys(env, cwd),
     encryptionKey: readEncryptionKey(env, cwd),
     semanticCache: readSemanticCacheSettings(

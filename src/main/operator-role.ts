@@ -78,6 +78,7 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
     },
     redis,
     encryptionKey: settings.encryptionKey,
+    platformTenant: settings.platformTenant,
     leaseNamespace: await leaseNamespace(settings),
     leaseName: settings.operator.leaseName,
     identity: settings.operator.identity,

@@ -61,6 +61,8 @@ export async function startStandalone(
       seal: (value) => sealSecret(encryptionKey, value),
       digest: (value) => digestSecret(encryptionKey, value),
     },
+    // The first start's tenant holds the admin PAT it prints; PLATFORM_TENANT names another.
+    credentialPolicy: { platformTenant: settings.platformTenant ?? BOOTSTRAP_TENANT },
     log,
   });
   await reconciler.start();

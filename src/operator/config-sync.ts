@@ -8,7 +8,12 @@ import { canonicalJson } from '../auth/secret-box.ts';
 import type { AnyResource, ResourceEvent, ResourcesClient } from '../resources/types.ts';
 import { CONFIG_KINDS, type ConfigKind, type ConfigRecordMap } from '../stores/records.ts';
 import type { ConfigSnapshot, ConfigStore } from '../stores/types.ts';
-import { computeDesiredConfig, type DesiredConfigProblem, type SecretSealing } from './desired-config.ts';
+import {
+  type CredentialPolicy,
+  computeDesiredConfig,
+  type DesiredConfigProblem,
+  type SecretSealing,
+} from './desired-config.ts';
 
 export interface SyncCounts {
   put: number;
@@ -86,6 +91,8 @@ export interface LocalReconcilerOptions {
   resources: ResourcesClient;
   store: ConfigStore;
   sealing: SecretSealing;
+  /** Which tenant may hold an admin PAT (standalone: the first start's tenant unless PLATFORM_TENANT says). */
+  credentialPolicy?: CredentialPolicy;
   log?: ReconcilerLog;
   /** How often to check that the store still has its epoch marker (a wiped store is rebuilt). */
   epochCheckIntervalMs?: number;
@@ -109,6 +116,7 @@ export class LocalReconciler {
   readonly #resources: ResourcesClient;
   readonly #store: ConfigStore;
   readonly #sealing: SecretSealing;
+  readonly #credentialPolicy: CredentialPolicy;
   readonly #log: ReconcilerLog;
   readonly #epochCheckIntervalMs: number;
   readonly #retryBaseMs: number;
@@ -131,6 +139,7 @@ export class LocalReconciler {
     this.#resources = options.resources;
     this.#store = options.store;
     this.#sealing = options.sealing;
+    this.#credentialPolicy = options.credentialPolicy ?? {};
     this.#log = options.log ?? { warn: () => {} };
     this.#epochCheckIntervalMs = options.epochCheckIntervalMs ?? 5_000;
     this.#retryBaseMs = options.retryBaseMs ?? 250;
@@ -240,7 +249,11 @@ export class LocalReconciler {
         this.#generations.set(resourceKey(resource), resource.metadata.generation);
       }
     }
-    const desired = computeDesiredConfig({ tenants, cachePolicies, connections, secrets }, this.#sealing);
+    const desired = computeDesiredConfig(
+      { tenants, cachePolicies, connections, secrets },
+      this.#sealing,
+      this.#credentialPolicy,
+    );
     const counts = await syncConfigStore(this.#store, desired.records);
     this.#lastCounts = counts;
     if (counts.put > 0 || counts.deleted > 0) this.#log.info?.({ ...counts }, 'config store synced');

@@ -17,7 +17,7 @@ import type { TenantRecord } from '../stores/records.ts';
 import type { ConfigStore } from '../stores/types.ts';
 import { buildConditions, type ConditionInput, findCondition, statusUpToDate } from './conditions.ts';
 import { recordsEqual } from './config-sync.ts';
-import type { SecretSealing } from './desired-config.ts';
+import type { CredentialPolicy, SecretSealing } from './desired-config.ts';
 import type { OwnedRecord } from './object-outcomes.ts';
 import type { PublishedRecords } from './published-records.ts';
 
@@ -55,6 +55,8 @@ export interface ControllerContext {
   store: ConfigStore;
   published: PublishedRecords;
   sealing: SecretSealing;
+  /** Which tenant may hold an admin PAT. */
+  credentialPolicy: CredentialPolicy;
   log: OperatorLog;
   /** Throws NotLeaderError once this process may no longer write. */
   assertLeading(): void;

@@ -144,7 +144,7 @@ describe('desiredTenantRecords', () => {
       ),
       secret('unlabelled', { id: 'key_y', hash: HASH, workspace: 'main' }),
     ];
-    const result = desiredTenantRecords(tenant(), secrets);
+    const result = desiredTenantRecords(tenant(), secrets, { platformTenant: 'acme' });
     expect(result.problems).toEqual([]);
     expect(result.apiKeys).toStrictEqual([
       {
@@ -203,6 +203,51 @@ describe('desiredTenantRecords', () => {
     const result = desiredTenantRecords(tenant(), secrets);
     expect(result.apiKeys[0]?.grants).toEqual(['embed']);
     expect(result.problems).toMatchObject([{ reason: 'UnknownGrant' }]);
+  });
+
+  describe('PAT Secrets', () => {
+    const pat = (name: string, data: Record<string, string>, namespace?: string) =>
+      secret(name, { id: `pat_${name}`, hash: HASH, ...data }, { credential: 'pat', namespace });
+
+    it('publishes an admin PAT only in the platform tenant namespace', () => {
+      const platform = desiredTenantRecords(
+        tenant('platform'),
+        [pat('root', { admin: 'true' }, 'tenant-platform')],
+        {
+          platformTenant: 'platform',
+        },
+      );
+      expect(platform.problems).toEqual([]);
+      expect(platform.pats).toMatchObject([{ id: 'pat_root', tenantId: 'platform', admin: true }]);
+
+      const elsewhere = desiredTenantRecords(tenant('acme'), [pat('root', { admin: 'true' })], {
+        platformTenant: 'platform',
+      });
+      expect(elsewhere.pats).toEqual([]);
+      expect(elsewhere.problems).toMatchObject([
+        { kind: 'Secret', name: 'root', namespace: 'tenant-acme', reason: 'AdminNotAllowed' },
+      ]);
+      expect(elsewhere.problems[0]?.message).toContain('tenant-platform');
+    });
+
+    it('publishes no admin PAT anywhere when no platform tenant is configured', () => {
+      const result = desiredTenantRecords(tenant('acme'), [pat('root', { admin: 'true' })]);
+      expect(result.pats).toEqual([]);
+      expect(result.problems).toMatchObject([{ name: 'root', reason: 'AdminNotAllowed' }]);
+    });
+
+    it('still publishes a plain PAT anywhere', () => {
+      const result = desiredTenantRecords(
+        tenant('acme'),
+        [pat('plain', { admin: 'false', permissions: 'billing:read' }), pat('bare', {})],
+        { platformTenant: 'platform' },
+      );
+      expect(result.problems).toEqual([]);
+      expect(result.pats).toMatchObject([
+        { id: 'pat_plain', admin: false, permissions: ['billing:read'] },
+        { id: 'pat_bare', admin: false, permissions: [] },
+      ]);
+    });
   });
 });
 

@@ -67,6 +67,14 @@ export interface DesiredTenantRecords {
   problems: DesiredConfigProblem[];
 }
 
+/**
+ * Who may publish what. `platformTenant` names the platform's own tenant: only a PAT Secret in its
+ * namespace may say `admin: "true"`. Unset, no key Secret anywhere is published as an admin PAT.
+ */
+export interface CredentialPolicy {
+  platformTenant?: string;
+}
+
 export const CACHE_POLICY_DEFAULTS = { ttlSeconds: 600, swrSeconds: 0, maxTtlSeconds: 86_400 } as const;
 const TENANT_NAMESPACE_PREFIX = tenantNamespace('');
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -112,12 +120,37 @@ function isApiKeyGrant(value: string): value is ApiKeyGrant {
   return (API_KEY_GRANTS as readonly string[]).includes(value);
 }
 
+/**
+ * The PAT Secret's record, or the problem that keeps it unpublished: `admin: "true"` outside the
+ * platform tenant's namespace. Anyone who may write a Secret in their own tenant namespace must
+ * not become platform admin by it.
+ */
+function patRecord(
+  secret: SecretResource,
+  data: Record<string, string>,
+  common: Omit<PatRecord, 'permissions' | 'admin'>,
+  policy: CredentialPolicy,
+): DesiredRecord<PatRecord> {
+  const permissions = splitList(data.permissions);
+  const admin = data.admin === 'true';
+  if (admin && common.tenantId !== policy.platformTenant) {
+    const where = policy.platformTenant
+      ? `only in the platform tenant's namespace (${tenantNamespace(policy.platformTenant)})`
+      : 'in no namespace (no platform tenant is configured)';
+    const message = `claims admin: "true", which is honoured ${where}; the PAT is not published`;
+    return { ok: false, problem: problemOf(secret, 'AdminNotAllowed', message) };
+  }
+  const record: PatRecord = withoutUndefined({ ...common, permissions, admin });
+  return { ok: true, id: record.id, record };
+}
+
 type CredentialRecord = ApiKeyRecord | PatRecord | ProvisioningKeyRecord;
 
 function credentialRecord(
   secret: SecretResource,
   tenant: TenantRecord,
   problems: DesiredConfigProblem[],
+  policy: CredentialPolicy,
 ): { type: string; record: CredentialRecord } | undefined {
   const type = secret.metadata.labels?.[CREDENTIAL_LABEL];
   const data = decodeSecretData(secret);
@@ -139,13 +172,10 @@ function credentialRecord(
   const name = data.name || undefined;
   if (type === 'provisioning-key') return { type, record: withoutUndefined({ ...common, name }) };
   if (type === 'pat') {
-    const record: PatRecord = withoutUndefined({
-      ...common,
-      name,
-      permissions: splitList(data.permissions),
-      admin: data.admin === 'true',
-    });
-    return { type, record };
+    const desired = patRecord(secret, data, withoutUndefined({ ...common, name }), policy);
+    if (desired.ok) return { type, record: desired.record };
+    problems.push(desired.problem);
+    return undefined;
   }
   if (type !== 'api-key') return fail(`label ${CREDENTIAL_LABEL} has unknown value '${type}'`);
   if (!data.workspace) return fail('data.workspace is missing');
@@ -174,10 +204,14 @@ export function tenantSlug(tenant: TenantResource): string {
   return tenant.spec.slug ?? tenant.metadata.name;
 }
 
-/** The tenant record and its credential records (Secrets labelled CREDENTIAL_LABEL in its namespace). */
+/**
+ * The tenant record and its credential records (Secrets labelled CREDENTIAL_LABEL in its
+ * namespace); `policy` says which tenant may hold an admin PAT.
+ */
 export function desiredTenantRecords(
   tenant: TenantResource,
   secrets: readonly SecretResource[],
+  policy: CredentialPolicy = {},
 ): DesiredTenantRecords {
   const result: DesiredTenantRecords = { apiKeys: [], pats: [], provisioningKeys: [], problems: [] };
   const { spec } = tenant;
@@ -205,7 +239,7 @@ export function desiredTenantRecords(
   const namespace = tenantNamespace(record.id);
   for (const secret of secrets) {
     if (secret.metadata.namespace !== namespace || !secret.metadata.labels?.[CREDENTIAL_LABEL]) continue;
-    const credential = credentialRecord(secret, record, result.problems);
+    const credential = credentialRecord(secret, record, result.problems, policy);
     if (credential?.type === 'api-key') result.apiKeys.push(credential.record as ApiKeyRecord);
     else if (credential?.type === 'pat') result.pats.push(credential.record as PatRecord);
     else if (credential) result.provisioningKeys.push(credential.record);
@@ -356,13 +390,17 @@ export function byAge<T extends Aged>(items: readonly T[]): T[] {
 }
 
 /** Every record the config store should hold, and why the objects left out were left out. */
-export function computeDesiredConfig(input: DesiredConfigInput, sealing: SecretSealing): DesiredConfig {
+export function computeDesiredConfig(
+  input: DesiredConfigInput,
+  sealing: SecretSealing,
+  policy: CredentialPolicy = {},
+): DesiredConfig {
   const records = createEmptySnapshot();
   const problems: DesiredConfigProblem[] = [];
   const secrets = byAge(input.secrets);
 
   for (const tenant of byAge(input.tenants)) {
-    const desired = desiredTenantRecords(tenant, secrets);
+    const desired = desiredTenantRecords(tenant, secrets, policy);
     problems.push(...desired.problems);
     if (!desired.tenant) continue;
     records.tenant.set(desired.tenant.id, desired.tenant);

@@ -193,7 +193,7 @@ describe('desiredStateWithOwners', () => {
   };
 
   it('holds what computeDesiredConfig holds for live objects', () => {
-    const withOwners = desiredStateWithOwners(contents, sealer);
+    const withOwners = desiredStateWithOwners(contents, sealer, {});
     const live = { ...contents, tenants: [tenant()] };
     const reference = computeDesiredConfig(live, sealer);
     for (const kind of ['tenant', 'apiKey', 'pat', 'provisioningKey', 'cachePolicy'] as const) {
@@ -203,7 +203,7 @@ describe('desiredStateWithOwners', () => {
   });
 
   it('names the owner of every record', () => {
-    const { owners } = desiredStateWithOwners(contents, sealer);
+    const { owners } = desiredStateWithOwners(contents, sealer, {});
     expect(owners).toEqual(
       expect.arrayContaining([
         ['Tenant//acme', 'tenant', 'acme'],

@@ -17,6 +17,7 @@ import type { ConfigSnapshot } from '../stores/types.ts';
 import {
   ageKey,
   byAge,
+  type CredentialPolicy,
   type DesiredConfigProblem,
   decodeSecretData,
   desiredCachePolicyRecord,
@@ -67,14 +68,15 @@ function unknownTenant(resource: CachePolicyResource | ConnectionResource): Desi
 /**
  * The Tenant's records: itself, then its credentials (Secrets labelled gateway.service.io/credential
  * in its namespace, oldest first). `claimedElsewhere` says whether another tenant already holds a
- * credential id; such a credential is left out.
+ * credential id; such a credential is left out. `policy` says which tenant may hold an admin PAT.
  */
 export function tenantOutcome(
   tenant: TenantResource,
   namespaceSecrets: readonly SecretResource[],
   claimedElsewhere: (kind: ConfigKind, id: string) => boolean = () => false,
+  policy: CredentialPolicy = {},
 ): ObjectOutcome {
-  const desired = desiredTenantRecords(tenant, byAge(namespaceSecrets));
+  const desired = desiredTenantRecords(tenant, byAge(namespaceSecrets), policy);
   const problems = [...desired.problems];
   if (!desired.tenant) return { records: [], problems };
   const records: OwnedRecord[] = [{ kind: 'tenant', id: desired.tenant.id, record: desired.tenant }];
@@ -216,6 +218,7 @@ function groupByNamespace<T extends { metadata: { namespace?: string } }>(
 export function desiredStateWithOwners(
   input: DesiredCacheContents,
   sealing: SecretSealing,
+  policy: CredentialPolicy,
 ): DesiredStateWithOwners {
   const records = Object.fromEntries(CONFIG_KINDS.map((kind) => [kind, new Map()])) as ConfigSnapshot;
   const owners: DesiredStateWithOwners['owners'] = [];
@@ -231,7 +234,7 @@ export function desiredStateWithOwners(
   const tenantRecords = new Map<string, TenantRecord>();
   for (const tenant of byAge(input.tenants).filter((item) => !isDeleting(item))) {
     const namespaceSecrets = secretsByNamespace.get(tenantNamespace(tenant.metadata.name)) ?? [];
-    const outcome = tenantOutcome(tenant, namespaceSecrets, (kind, id) => records[kind].has(id));
+    const outcome = tenantOutcome(tenant, namespaceSecrets, (kind, id) => records[kind].has(id), policy);
     const tenantRecord = outcome.records.find((entry) => entry.kind === 'tenant');
     if (tenantRecord) tenantRecords.set(tenantRecord.id, tenantRecord.record as TenantRecord);
     add(tenant, outcome);

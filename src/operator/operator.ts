@@ -51,6 +51,11 @@ export interface OperatorOptions {
   redis?: RedisStoreOptions;
   /** 32-byte AES-256-GCM key that seals Connection secrets in the config store. */
   encryptionKey: Uint8Array;
+  /**
+   * The platform's own tenant (PLATFORM_TENANT; the chart's `bootstrap.adminPat.tenant`): only a
+   * PAT Secret in its namespace is published as a platform-admin PAT. Unset: none anywhere.
+   */
+  platformTenant?: string;
   /** Namespace and name of the coordination.k8s.io Lease. */
   leaseNamespace: string;
   leaseName?: string;
@@ -154,6 +159,7 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
     store,
     published,
     sealing: { seal: sealer.seal, digest: sealer.digest },
+    credentialPolicy: { platformTenant: options.platformTenant },
     log,
     assertLeading: () => {
       if (!leading || halted) throw new NotLeaderError();
@@ -257,6 +263,7 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
         secrets: resources.cachedList('Secret'),
       },
       context.sealing,
+      context.credentialPolicy,
     );
     published.replaceAll(desired.owners);
     const counts = await syncConfigStore(store, desired.records);

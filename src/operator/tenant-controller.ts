@@ -72,8 +72,11 @@ export class TenantController {
     }
 
     const owner = objectKey(tenant);
-    const outcome = tenantOutcome(tenant, context.resources.cachedList('Secret', namespace), (kind, id) =>
-      this.#claimedByAnotherTenant(owner, kind, id),
+    const outcome = tenantOutcome(
+      tenant,
+      context.resources.cachedList('Secret', namespace),
+      (kind, id) => this.#claimedByAnotherTenant(owner, kind, id),
+      context.credentialPolicy,
     );
     try {
       await publishRecords(context, owner, outcome.records);

@@ -143,6 +143,8 @@ describe.runIf(available)("the chart's RBAC", () => {
       kubeconfigPath: await bed.plane.writeKubeconfig(operatorToken, accountOf('operator')),
       leaseNamespace: NAMESPACE,
       leaseName,
+      // The tenant whose namespace holds this suite's admin PAT.
+      platformTenant: TENANT_NAMESPACE.slice('tenant-'.length),
     });
     await vi.waitFor(() => expect(operator.isLeader()).toBe(true), { timeout: 10_000 });
 

@@ -37,6 +37,9 @@ export function operatorSuitesAvailable(): boolean {
   return false;
 }
 
+/** The platform tenant the suites' operators honour admin PATs for (the chart's default). */
+export const PLATFORM_TENANT = 'platform';
+
 export const GROUP_PATH = '/apis/gateway.service.io/v1alpha1';
 
 /** Fast lease timings for tests (production: 15 s / 10 s / 2 s). */
@@ -156,6 +159,8 @@ export async function startOperatorTestBed(): Promise<OperatorTestBed> {
         kubeconfigPath: plane.kubeconfigPath,
         redisUrl: redis.url,
         encryptionKey,
+        // As the chart sets it (bootstrap.adminPat.tenant): only tenant-platform may hold an admin PAT.
+        platformTenant: PLATFORM_TENANT,
         leaseNamespace: operatorNamespace,
         ...TEST_LEASE,
         epochCheckIntervalMs: 300,

@@ -26,6 +26,7 @@ import {
   type OperatorTestBed,
   objectPath,
   operatorSuitesAvailable,
+  PLATFORM_TENANT,
   secret,
   startOperatorTestBed,
   tenant,
@@ -74,9 +75,9 @@ describe.runIf(available)('tenancy on a real API server', () => {
       loadSettings({ ...common, CONTROL_PORT: '0' }, PROVIDER_NAMES),
       createLogger('silent', 'controlplane'),
     );
-    // The liable parent: a tenant with a provisioning key; the platform's admin PAT in a tenant of its own.
+    // The liable parent: a tenant with a provisioning key; the platform's admin PAT in the platform tenant.
     await bed.applyTenant(tenant('holding'));
-    await bed.applyTenant(tenant('ops'));
+    await bed.applyTenant(tenant(PLATFORM_TENANT));
     await bed.apply(
       secret(
         'prov',
@@ -90,7 +91,7 @@ describe.runIf(available)('tenancy on a real API server', () => {
     await bed.apply(
       secret(
         'admin',
-        'tenant-ops',
+        `tenant-${PLATFORM_TENANT}`,
         { id: admin.id, hash: admin.hash, permissions: PAT_PERMISSIONS.join(','), admin: 'true' },
         { 'gateway.service.io/credential': 'pat' },
       ),
@@ -259,6 +260,58 @@ describe.runIf(available)('tenancy on a real API server', () => {
       .toBe('UnknownWorkspace');
     await bed.remove('Secret', 'wrong-workspace', 'tenant-broken');
     await expect.poll(async () => (await readyStatus('broken'))?.status, { timeout: 15_000 }).toBe('True');
+  });
+
+  it('publishes an admin PAT only from the platform tenant: elsewhere it is refused and its Tenant says why', async () => {
+    // Anyone who may write a Secret in their own tenant namespace must not become platform admin.
+    const claimed = generateCredential('tt_pat_');
+    await bed.applyTenant(tenant('mallory'));
+    await bed.apply(
+      secret(
+        'root-pat',
+        'tenant-mallory',
+        { id: claimed.id, hash: claimed.hash, permissions: PAT_PERMISSIONS.join(','), admin: 'true' },
+        { 'gateway.service.io/credential': 'pat' },
+      ),
+    );
+    await expect
+      .poll(async () => (await readyStatus('mallory'))?.reason, { timeout: 15_000 })
+      .toBe('AdminNotAllowed');
+    const ready = await readyStatus('mallory');
+    expect(ready?.status).toBe('False');
+    expect(ready?.message).toContain('root-pat');
+    expect(ready?.message).toContain(`tenant-${PLATFORM_TENANT}`);
+    const asAdmin = await graphql(
+      controlPlane.url,
+      claimed.plaintext,
+      '{ tenantTree { id } }',
+      {},
+      '/admin/graphql',
+    );
+    expect(asAdmin.status).toBe(401);
+    expect(asAdmin.data).toBeUndefined();
+    // Not published at all: not even as a plain PAT of its own tenant.
+    expect((await graphql(controlPlane.url, claimed.plaintext, '{ tenant { id } }')).status).toBe(401);
+
+    // The same Secret without the claim is an ordinary PAT of its tenant, and the Tenant is Ready.
+    await bed.apply(
+      secret(
+        'root-pat',
+        'tenant-mallory',
+        { id: claimed.id, hash: claimed.hash, permissions: 'billing:read', admin: 'false' },
+        { 'gateway.service.io/credential': 'pat' },
+      ),
+    );
+    await expect.poll(async () => (await readyStatus('mallory'))?.status, { timeout: 15_000 }).toBe('True');
+    await expect
+      .poll(async () => (await graphql(controlPlane.url, claimed.plaintext, '{ tenant { id } }')).data, {
+        timeout: 15_000,
+      })
+      .toEqual({ tenant: { id: 'mallory' } });
+    expect(
+      (await graphql(controlPlane.url, claimed.plaintext, '{ tenantTree { id } }', {}, '/admin/graphql'))
+        .status,
+    ).toBe(403);
   });
 
   it.runIf(helmAvailable())(
