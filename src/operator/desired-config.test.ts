@@ -248,6 +248,27 @@ describe('desiredTenantRecords', () => {
         { id: 'pat_bare', admin: false, permissions: [] },
       ]);
     });
+
+    it('leaves out a PAT with an unknown permission, with UnknownGrant', () => {
+      const result = desiredTenantRecords(tenant('acme'), [
+        pat('typo', { permissions: 'billing:read,root' }),
+      ]);
+      expect(result.pats).toEqual([]);
+      expect(result.problems).toMatchObject([{ name: 'typo', reason: 'UnknownGrant' }]);
+      expect(result.problems[0]?.message).toContain('root');
+    });
+
+    it.each(['True', 'yes', '1', ''])('leaves out a PAT whose admin is %j, with InvalidValue', (value) => {
+      const result = desiredTenantRecords(
+        tenant('platform'),
+        [pat('odd', { admin: value }, 'tenant-platform')],
+        {
+          platformTenant: 'platform',
+        },
+      );
+      expect(result.pats).toEqual([]);
+      expect(result.problems).toMatchObject([{ name: 'odd', reason: 'InvalidValue' }]);
+    });
   });
 });
 

@@ -5,6 +5,7 @@
  * record are left out and reported as problems, for status conditions.
  */
 import { keyHint } from '../auth/credential-hash.ts';
+import { PAT_PERMISSIONS } from '../auth/permissions.ts';
 import type {
   CachePolicyResource,
   ConnectionResource,
@@ -120,10 +121,15 @@ function isApiKeyGrant(value: string): value is ApiKeyGrant {
   return (API_KEY_GRANTS as readonly string[]).includes(value);
 }
 
+function isPatPermission(value: string): boolean {
+  return (PAT_PERMISSIONS as readonly string[]).includes(value);
+}
+
 /**
- * The PAT Secret's record, or the problem that keeps it unpublished: `admin: "true"` outside the
- * platform tenant's namespace. Anyone who may write a Secret in their own tenant namespace must
- * not become platform admin by it.
+ * The PAT Secret's record, or the problem that keeps it unpublished: an unknown permission, an
+ * `admin` value other than "true" or "false" (a "True" or "yes" must not quietly mean "not
+ * admin"), or `admin: "true"` outside the platform tenant's namespace. Anyone who may write a
+ * Secret in their own tenant namespace must not become platform admin by it.
  */
 function patRecord(
   secret: SecretResource,
@@ -132,6 +138,15 @@ function patRecord(
   policy: CredentialPolicy,
 ): DesiredRecord<PatRecord> {
   const permissions = splitList(data.permissions);
+  const unknown = permissions.filter((permission) => !isPatPermission(permission));
+  if (unknown.length > 0) {
+    const message = `permissions ${unknown.join(', ')} are unknown (allowed: ${PAT_PERMISSIONS.join(', ')}); the PAT is not published`;
+    return { ok: false, problem: problemOf(secret, 'UnknownGrant', message) };
+  }
+  if (data.admin !== undefined && data.admin !== 'true' && data.admin !== 'false') {
+    const message = `data.admin must be "true" or "false"; the PAT is not published`;
+    return { ok: false, problem: problemOf(secret, 'InvalidValue', message) };
+  }
   const admin = data.admin === 'true';
   if (admin && common.tenantId !== policy.platformTenant) {
     const where = policy.platformTenant

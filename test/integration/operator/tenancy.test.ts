@@ -314,6 +314,44 @@ describe.runIf(available)('tenancy on a real API server', () => {
     ).toBe(403);
   });
 
+  it('leaves out a PAT Secret with an unknown permission or an admin value other than "true"/"false"', async () => {
+    await bed.applyTenant(tenant('sloppy'));
+    const typo = generateCredential('tt_pat_');
+    await bed.apply(
+      secret(
+        'typo-pat',
+        'tenant-sloppy',
+        { id: typo.id, hash: typo.hash, permissions: 'billing:read,root' },
+        { 'gateway.service.io/credential': 'pat' },
+      ),
+    );
+    await expect
+      .poll(async () => (await readyStatus('sloppy'))?.reason, { timeout: 15_000 })
+      .toBe('UnknownGrant');
+    expect((await readyStatus('sloppy'))?.message).toContain('typo-pat');
+    expect((await graphql(controlPlane.url, typo.plaintext, '{ tenant { id } }')).status).toBe(401);
+    await bed.remove('Secret', 'typo-pat', 'tenant-sloppy');
+
+    const odd = generateCredential('tt_pat_');
+    await bed.apply(
+      secret(
+        'odd-admin',
+        `tenant-${PLATFORM_TENANT}`,
+        { id: odd.id, hash: odd.hash, permissions: 'billing:read', admin: 'True' },
+        { 'gateway.service.io/credential': 'pat' },
+      ),
+    );
+    await expect
+      .poll(async () => (await readyStatus(PLATFORM_TENANT))?.reason, { timeout: 15_000 })
+      .toBe('InvalidValue');
+    expect((await graphql(controlPlane.url, odd.plaintext, '{ tenant { id } }')).status).toBe(401);
+    await bed.remove('Secret', 'odd-admin', `tenant-${PLATFORM_TENANT}`);
+    await expect
+      .poll(async () => (await readyStatus(PLATFORM_TENANT))?.status, { timeout: 15_000 })
+      .toBe('True');
+    await expect.poll(async () => (await readyStatus('sloppy'))?.status, { timeout: 15_000 }).toBe('True');
+  });
+
   it.runIf(helmAvailable())(
     "accepts the chart's day-one credentials: the admin PAT and the first tenant's key work",
     async () => {
