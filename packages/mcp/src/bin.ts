@@ -2,9 +2,11 @@
 /**
  * igw-mcp: the gateway's MCP tool server on stdio. Configuration comes from the environment (see
  * settings.ts); stdout carries the protocol only, so everything else goes to stderr. The process
- * ends when the client closes stdin, or on SIGINT/SIGTERM.
+ * ends when the client closes stdin, or on SIGINT/SIGTERM. `--help` and `--version` answer on
+ * stdout and exit without serving (command-line.ts).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { parseCommandLine, USAGE } from './command-line.ts';
 import { createGatewayMcpServer } from './server.ts';
 import { readSettings, SettingsError, serverOptionsFromSettings } from './settings.ts';
 import { MCP_SERVER_VERSION } from './version.ts';
@@ -19,6 +21,16 @@ console.info = console.error;
 console.debug = console.error;
 
 async function main(): Promise<void> {
+  const command = parseCommandLine(process.argv.slice(2));
+  if (command.action === 'help' || command.action === 'version') {
+    process.stdout.write(command.action === 'help' ? USAGE : `${MCP_SERVER_VERSION}\n`);
+    return;
+  }
+  if (command.action === 'refuse') {
+    log(command.message);
+    process.exitCode = 2;
+    return;
+  }
   let settings: ReturnType<typeof readSettings>;
   try {
     settings = readSettings(process.env);

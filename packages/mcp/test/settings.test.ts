@@ -24,7 +24,7 @@ describe('readSettings', () => {
   it('treats empty variables as unset, and returns a frozen object', () => {
     const settings = readSettings({
       IGW_URL: 'https://cp.example',
-      IGW_TOKEN: 't',
+      IGW_TOKEN: 'tt_pat_t',
       IGW_ADMIN_TOKEN: '',
       IGW_PROVISIONING_KEY: ' ',
     });
@@ -50,6 +50,44 @@ describe('readSettings', () => {
       'IGW_TIMEOUT_MS must be a whole number of milliseconds',
     ]);
     expect(() => readSettings({})).toThrow(/IGW_URL is required/);
+  });
+
+  it('refuses a workspace API key as IGW_TOKEN, saying what it is and what is needed, never the value', () => {
+    const key = 'tt_sk_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
+    let error: unknown;
+    try {
+      readSettings({ IGW_URL: 'http://127.0.0.1:8081', IGW_TOKEN: key });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SettingsError);
+    expect((error as SettingsError).problems).toEqual([
+      "IGW_TOKEN holds a workspace API key (tt_sk_...), but it needs a personal access token (tt_pat_...): a workspace API key is for the gateway's inference API (/v1), not the control plane",
+    ]);
+    expect((error as SettingsError).message).not.toContain(key.slice('tt_sk_'.length));
+  });
+
+  it('refuses any credential of the wrong kind in each credential variable', () => {
+    let error: unknown;
+    try {
+      readSettings({
+        IGW_URL: 'http://127.0.0.1:8081',
+        IGW_TOKEN: 'tt_prov_secret-one',
+        IGW_ADMIN_TOKEN: 'tt_ev_secret-two',
+        IGW_PROVISIONING_KEY: 'tt_pat_secret-three',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as SettingsError).problems).toEqual([
+      'IGW_TOKEN holds a provisioning key (tt_prov_...), but it needs a personal access token (tt_pat_...): a provisioning key goes in IGW_PROVISIONING_KEY',
+      "IGW_ADMIN_TOKEN holds an ephemeral token (tt_ev_...), but it needs a personal access token (tt_pat_...): an ephemeral token is for the gateway's inference API (/v1), not the control plane",
+      'IGW_PROVISIONING_KEY holds a personal access token (tt_pat_...), but it needs a provisioning key (tt_prov_...): a personal access token goes in IGW_TOKEN or IGW_ADMIN_TOKEN',
+    ]);
+    expect((error as SettingsError).message).not.toMatch(/secret-/);
+    expect(() =>
+      readSettings({ IGW_URL: 'http://127.0.0.1:8081', IGW_TOKEN: 'sk-proj-an-openai-key-0123' }),
+    ).toThrow(/^invalid configuration: IGW_TOKEN must be a personal access token \(tt_pat_\.\.\.\)$/);
   });
 });
 

@@ -229,9 +229,10 @@ describe('igw-mcp over stdio', () => {
 describe('the igw-mcp executable', () => {
   function run(
     env: Record<string, string>,
+    args: string[] = [],
   ): Promise<{ code: number | null; stderr: string; stdout: string }> {
     return new Promise((done, fail) => {
-      const child = spawn(process.execPath, SERVER_ARGS, {
+      const child = spawn(process.execPath, [...SERVER_ARGS, ...args], {
         cwd: REPO_ROOT,
         env: { PATH: process.env.PATH ?? '', ...env },
       });
@@ -259,5 +260,30 @@ describe('the igw-mcp executable', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/IGW_URL must be an http\(s\) URL; IGW_TOKEN is required/);
+  });
+
+  it('answers --help and --version on stdout with exit 0, without any configuration', async () => {
+    const help = await run({}, ['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: igw-mcp \[--help \| --version\]\n/);
+    expect(help.stdout).toContain('IGW_TOKEN');
+    const version = await run({}, ['--version']);
+    expect(version).toEqual({ code: 0, stdout: '0.16.0\n', stderr: '' });
+  });
+
+  it('refuses an unexpected argument with exit 2 instead of serving', async () => {
+    const result = await run({ IGW_URL: gateway.controlUrl, IGW_TOKEN: gateway.credentials.pat }, [
+      '--verbose',
+    ]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^igw-mcp: unexpected argument: .*--help and --version/);
+  });
+
+  it('refuses a workspace API key as IGW_TOKEN with exit 2, naming what it needs and never the key', async () => {
+    const result = await run({ IGW_URL: gateway.controlUrl, IGW_TOKEN: gateway.credentials.apiKey });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      "igw-mcp: invalid configuration: IGW_TOKEN holds a workspace API key (tt_sk_...), but it needs a personal access token (tt_pat_...): a workspace API key is for the gateway's inference API (/v1), not the control plane\n",
+    );
   });
 });
