@@ -39,9 +39,14 @@ describe('keyHint', () => {
     expect(keyHint('AIzaSyD-0123456789abcd')).toBe('…abcd');
   });
 
-  it('shows nothing for a secret shorter than 12 characters', () => {
-    expect(keyHint('sk-12345678')).toBe('');
+  it('shows only that a key is set for a secret shorter than 12 characters, nothing of it', () => {
+    expect(keyHint('sk-12345678')).toBe('…');
+    expect(keyHint('x')).toBe('…');
+  });
+
+  it('is empty only without a secret', () => {
     expect(keyHint('')).toBe('');
+    expect(keyHint('  ')).toBe('');
   });
 
   it('never shows more than four characters of the secret itself', () => {

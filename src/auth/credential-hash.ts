@@ -47,7 +47,10 @@ export function hashCredential(plaintext: string): string {
   return hash('sha256', plaintext, 'hex');
 }
 
-/** Shorter secrets get no hint at all: four characters of eleven would give too much away. */
+/**
+ * Shorter secrets get a bare `…`: four characters of eleven would give too much away, and an empty
+ * hint would read as "no key" (clients show a dash).
+ */
 const MIN_HINT_LENGTH = 12;
 const HINT_TAIL = 4;
 /**
@@ -58,11 +61,13 @@ const VENDOR_MARKER = /^[A-Za-z]{2,3}-/;
 
 /**
  * The only secret-derived value ever shown: `sk-…abcd` (vendor marker, ellipsis, last four
- * characters) or `…abcd`. Empty when the secret is shorter than 12 characters.
+ * characters) or `…abcd`; `…` alone (a key is set, none of it shown) when the secret is shorter than
+ * 12 characters; empty only when there is no secret.
  */
 export function keyHint(secret: string): string {
   const trimmed = secret.trim();
-  if (trimmed.length < MIN_HINT_LENGTH) return '';
+  if (trimmed === '') return '';
+  if (trimmed.length < MIN_HINT_LENGTH) return '…';
   const marker = VENDOR_MARKER.exec(trimmed)?.[0] ?? '';
   return `${marker}…${trimmed.slice(-HINT_TAIL)}`;
 }
