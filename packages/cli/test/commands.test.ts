@@ -82,12 +82,16 @@ describe('tokens', () => {
       stdout: "Revoked token 'jti-1'.\n",
       stderr: '',
     });
-    expect(
-      (await runCli(['tokens', 'revoke', '--all-for-key', 'key_1', '--json'], { fetch: plane.fetch })).stdout,
-    ).toBe('true\n');
+    const all = await runCli(['tokens', 'revoke', '--all-for-key', 'key_1', '--json'], {
+      fetch: plane.fetch,
+    });
+    expect(JSON.parse(all.stdout)).toEqual({ revoked: true, parentKeyId: 'key_1' });
+    const one = await runCli(['tokens', 'revoke', 'jti-1', '--json'], { fetch: plane.fetch });
+    expect(JSON.parse(one.stdout)).toEqual({ revoked: true, jti: 'jti-1' });
     expect(plane.requests.map((request) => [request.operation, request.variables])).toEqual([
       ['RevokeEphemeralToken', { jti: 'jti-1' }],
       ['RevokeEphemeralTokensForKey', { parentKeyId: 'key_1' }],
+      ['RevokeEphemeralToken', { jti: 'jti-1' }],
     ]);
   });
 });

@@ -185,6 +185,29 @@ describe('connections add', () => {
     }
     expect(plane.requests).toEqual([]);
   });
+
+  it('refuses an unknown provider with exit 2 before reading stdin or calling the service', async () => {
+    const plane = addPlane();
+    let stdinRead = false;
+    const stdin = {
+      // biome-ignore lint/correctness/useYield: a stdin that records being read, and holds nothing.
+      async *[Symbol.asyncIterator]() {
+        stdinRead = true;
+      },
+    };
+    const result = await runCli(['connections', 'add', 'opnai', '--key-stdin'], {
+      stdin,
+      fetch: plane.fetch,
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "igw: unknown provider 'opnai': use one of openai, anthropic, gemini, bedrock, bedrock-mantle, vertex, openai-compatible (USAGE_ERROR)\n",
+    });
+    expect(stdinRead).toBe(false);
+    expect(plane.requests).toEqual([]);
+  });
 });
 
 describe('connections list', () => {
@@ -281,6 +304,9 @@ describe('connections test and revoke', () => {
     });
     const revoked = await runCli(['connections', 'revoke', 'mine'], { fetch: plane.fetch });
     expect(revoked).toEqual({ code: 0, stdout: "Revoked Connection 'mine'.\n", stderr: '' });
+    const json = await runCli(['credentials', 'revoke', 'mine', '--json'], { fetch: plane.fetch });
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(json.stdout)).toEqual({ revoked: true, slug: 'mine' });
 
     plane.answer('RevokeProviderCredential', {
       errors: [{ message: "no provider credential 'gone' in your tenant", code: 'NOT_FOUND' }],

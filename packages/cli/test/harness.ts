@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FetchLike } from '@inference-gateway/admin';
+import type { ByteSource } from '../src/io.ts';
 import { run } from '../src/program.ts';
 
 export const URL = 'http://control.test:8081';
@@ -79,7 +80,8 @@ export interface CliResult {
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
-  stdin?: string;
+  /** What stdin holds (then its end), or a stream of the test's own. */
+  stdin?: string | ByteSource;
   fetch?: FetchLike;
 }
 
@@ -104,7 +106,10 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   let stdout = '';
   let stderr = '';
   const code = await run(argv, {
-    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    stdin:
+      typeof options.stdin === 'object'
+        ? options.stdin
+        : Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     env: {

@@ -5,7 +5,7 @@
  * (0 ok, 1 the service refused, 2 usage, 3 auth), secrets from stdin (a provider key, a
  * provisioning key) that never appear in any output, and `--help` of a subcommand.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,6 +28,8 @@ interface Run {
 let upstream: FakeServer;
 let gateway: TestGateway;
 let home: string;
+/** Children still running: a test that fails by hanging must not leave one behind. */
+const running = new Set<ChildProcess>();
 
 beforeAll(async () => {
   upstream = await startFakeOpenAi();
@@ -43,13 +45,20 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const child of running) child.kill();
   await gateway?.stop();
   await upstream?.stop();
   if (home !== undefined) await rm(home, { recursive: true, force: true });
 });
 
-/** Runs `igw <args>` as a subprocess; stdin gets `input` (then EOF). Only the environment given, no more. */
-function igw(args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) {
+/**
+ * Runs `igw <args>` as a subprocess; stdin gets `input` (then EOF), or stays open with `input: null`.
+ * Only the environment given, no more.
+ */
+function igw(
+  args: string[],
+  options: { input?: string | null; env?: Record<string, string | undefined> } = {},
+) {
   const env: Record<string, string> = {};
   const entries = {
     PATH: process.env.PATH,
@@ -66,9 +75,13 @@ function igw(args: string[], options: { input?: string; env?: Record<string, str
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    running.add(child);
     child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+    child.on('close', (code) => {
+      running.delete(child);
+      resolvePromise({ code, stdout, stderr });
+    });
+    if (options.input !== null) child.stdin.end(options.input ?? '');
   });
 }
 
@@ -144,6 +157,44 @@ describe('igw connections', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/--key-stdin or --key-file.*\(SECRET_ON_COMMAND_LINE\)\n$/);
     expect(run.stderr).not.toContain(PROVIDER_KEY);
+  });
+
+  it('refuses an unknown provider with exit 2 without waiting for the key on stdin', async () => {
+    const run = await igw(['connections', 'add', 'opnai', '--slug', 'typo', '--key-stdin'], { input: null });
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "igw: unknown provider 'opnai': use one of openai, anthropic, gemini, bedrock, bedrock-mantle, vertex, openai-compatible (USAGE_ERROR)\n",
+    });
+  });
+
+  it('hints a short key without showing it, and revokes with a JSON object', async () => {
+    const shortKey = 'sk-short';
+    const added = await igw(
+      [
+        'connections',
+        'add',
+        'openai-compatible',
+        '--slug',
+        'short',
+        '--key-stdin',
+        '--base-url',
+        `${upstream.url}/v1`,
+      ],
+      { input: shortKey },
+    );
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    expect(added.stdout).toMatch(/^key +…$/m);
+    const listed = await igw(['connections', 'list', '--json']);
+    expect(
+      (JSON.parse(listed.stdout) as { slug: string; keyHint: string }[]).find((c) => c.slug === 'short'),
+    ).toMatchObject({ keyHint: '…' });
+
+    const revoked = await igw(['credentials', 'revoke', 'short', '--json']);
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(revoked.stdout)).toEqual({ revoked: true, slug: 'short' });
+    for (const run of [added, listed, revoked]) expect(everything(run)).not.toContain(shortKey);
   });
 
   it('refuses a cap with 7 decimals with exit 2', async () => {

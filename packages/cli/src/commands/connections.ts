@@ -3,10 +3,17 @@
  * list, add (provider, slug, the key from stdin or a file, the provider's extras, a daily cap in USD
  * converted to micros exactly), test (an upstream probe; exit 1 when it fails), revoke.
  */
-import type { Connection, ConnectionTestResult, UpsertConnectionInput } from '@inference-gateway/admin';
+import {
+  type Connection,
+  type ConnectionTestResult,
+  PROVIDER_CREDENTIAL_KINDS,
+  parseProviderKind,
+  providerResourceName,
+  type UpsertConnectionInput,
+} from '@inference-gateway/admin';
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.ts';
-import { EXIT_CODES } from '../errors.ts';
+import { EXIT_CODES, UsageError } from '../errors.ts';
 import { type Column, formatUsd, orDash, renderFields, renderTable } from '../output.ts';
 import { parseUsdMicros } from '../parsers.ts';
 
@@ -73,12 +80,23 @@ function renderTestResult(slug: string, result: ConnectionTestResult): string {
   ]);
 }
 
+/**
+ * Refuses an unknown provider (exit 2) before any secret is read: a key piped into a mistyped
+ * command would otherwise be consumed, or a terminal would wait for one, for nothing.
+ */
+function checkProvider(provider: string): void {
+  if (parseProviderKind(provider) !== undefined) return;
+  const known = PROVIDER_CREDENTIAL_KINDS.map(providerResourceName).join(', ');
+  throw new UsageError(`unknown provider '${provider}': use one of ${known}`);
+}
+
 /** The upsert input of `connections add`: the flags, and the secrets read from stdin or files. */
 async function addInput(
   context: CliContext,
   provider: string,
   options: AddOptions,
 ): Promise<UpsertConnectionInput> {
+  checkProvider(provider);
   const apiKey = await context.secrets.read({
     what: 'the provider key',
     stdin: options.keyStdin,
@@ -281,6 +299,6 @@ Examples:
     .action(async (slug: string, _options: unknown, command: Command) => {
       const admin = await context.adminClient(command);
       const revoked = await admin.revokeConnection(slug);
-      context.print(command, revoked, () => `Revoked Connection '${slug}'.\n`);
+      context.print(command, { revoked, slug }, () => `Revoked Connection '${slug}'.\n`);
     });
 }

@@ -105,12 +105,12 @@ Examples:
         const revoked = await admin.revokeEphemeralTokensForKey(options.allForKey);
         context.print(
           command,
-          revoked,
+          { revoked, parentKeyId: options.allForKey },
           () => `Revoked every token of key '${options.allForKey}' issued until now.\n`,
         );
       } else {
         const revoked = await admin.revokeEphemeralToken(jti as string);
-        context.print(command, revoked, () => `Revoked token '${jti}'.\n`);
+        context.print(command, { revoked, jti }, () => `Revoked token '${jti}'.\n`);
       }
     });
 }
