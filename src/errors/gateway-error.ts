@@ -144,6 +144,40 @@ export class UpstreamError extends GatewayError {
   }
 }
 
+/**
+ * 424: the upstream refused a Connection's own credential (its 401 or 403, or a refusal the
+ * provider marks as the credential's: Gemini's API_KEY_INVALID, Bedrock's signature errors, a
+ * service-account grant refused). The tenant's key is at fault, not the gateway: a 4xx, which SDKs
+ * do not retry (a 502 made them send the bad key three times), naming the Connection by its slug.
+ * The upstream's own message is left out: OpenAI's repeats part of the key.
+ */
+export class ConnectionRejectedError extends GatewayError {
+  readonly upstreamStatus: number;
+  /**
+   * `denied`: the upstream took the credential but refused it this model or operation (a 403 that
+   * is not a bad key); otherwise the credential itself was refused.
+   */
+  constructor(
+    slug: string,
+    provider: string,
+    upstreamStatus: number,
+    denied: boolean,
+    options?: GatewayErrorOptions,
+  ) {
+    super(
+      'service.connection_rejected',
+      424,
+      denied ? 'permission_error' : 'authentication_error',
+      denied
+        ? `provider '${provider}' denied connection '${slug}' this request (upstream status ${upstreamStatus}): its credential has no access to the model or operation`
+        : `provider '${provider}' refused the credential of connection '${slug}' (upstream status ${upstreamStatus}): fix the credential in the Connection's Secret`,
+      false,
+      options,
+    );
+    this.upstreamStatus = upstreamStatus;
+  }
+}
+
 /** 502: the upstream could not be reached (refused, reset, DNS). */
 export class UpstreamUnreachableError extends GatewayError {
   constructor(provider: string, options?: GatewayErrorOptions) {

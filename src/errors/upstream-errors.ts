@@ -3,7 +3,7 @@
  * structured fields, never by searching message text (STYLE rule 5). Follows the mapping table of
  * reference/providers.md section 7.
  */
-import { UpstreamError } from './gateway-error.ts';
+import { ConnectionRejectedError, UpstreamError } from './gateway-error.ts';
 
 interface StatusMapping {
   status: number;
@@ -11,7 +11,10 @@ interface StatusMapping {
   retryable: boolean;
 }
 
-/** Upstream status -> gateway status. Upstream 401 is the platform's (or Connection's) key, not the caller's. */
+/**
+ * Upstream status -> gateway status. Upstream 401 is the platform's key, not the caller's; on a
+ * Connection, 401 and 403 are the tenant's own key (attributeToConnection below).
+ */
 const STATUS_TABLE: ReadonlyMap<number, StatusMapping> = new Map([
   [400, { status: 400, type: 'invalid_request_error', retryable: false }],
   [401, { status: 502, type: 'upstream_auth_error', retryable: false }],
@@ -79,4 +82,17 @@ export function mapUpstreamError(
   if (retryAfter !== undefined && /^\d{1,6}$/.test(retryAfter.trim()))
     error.headers['retry-after'] = retryAfter.trim();
   return error;
+}
+
+/**
+ * An upstream error as the caller of a Connection sees it: a refusal of the credential (upstream
+ * 401 or 403, or what a provider's own table classifies as one, type `upstream_auth_error`) is the
+ * Connection's key at fault, ConnectionRejectedError; anything else is returned as it is.
+ */
+export function attributeToConnection(error: unknown, provider: string, slug: string): unknown {
+  if (!(error instanceof UpstreamError)) return error;
+  const status = error.upstreamStatus;
+  const badCredential = error.type === 'upstream_auth_error' || status === 401;
+  if (!badCredential && status !== 403) return error;
+  return new ConnectionRejectedError(slug, provider, status, !badCredential, { cause: error });
 }

@@ -24,6 +24,7 @@ import type { SpendReservation } from '../billing/spend-reservation.ts';
 import { estimateRequestCostMicros } from '../billing/usage.ts';
 import { stripCacheDeclarations } from '../cache/cache-key.ts';
 import { CACHE_HEADER, type CacheWrite, planCache } from '../cache/cache-plan.ts';
+import { attributeToConnection } from '../errors/upstream-errors.ts';
 import { genAiProvider, type InferenceFacts } from '../observability/request-observer.ts';
 import { injectContext, type RequestTrace, recordFailure, traced } from '../observability/tracing.ts';
 import { renderRoutingHeaders } from '../providers/routing-headers.ts';
@@ -295,7 +296,12 @@ async function forward(
       plan.answer(text),
       deps,
     );
-  } catch (error) {
+  } catch (caught) {
+    // A Connection's key refused upstream is the tenant's to fix, not the gateway's failure.
+    const error =
+      route.credential === undefined
+        ? caught
+        : attributeToConnection(caught, route.provider.name, route.credential.slug);
     if (upstreamSpan?.isRecording()) {
       recordFailure(upstreamSpan, error);
       upstreamSpan.end();

@@ -252,15 +252,20 @@ describe('Vertex access tokens', () => {
     expect(grantsOf(platformAccount)).toHaveLength(1);
   });
 
-  it('answers 502 upstream_auth_error when Google refuses the grant', async () => {
+  it("answers 424 service.connection_rejected when Google refuses the Connection's service account", async () => {
     const response = await postJson(
       `${gateway.url}/v1/chat/completions`,
       chat(`@untrusted-vertex/${VERTEX_GEMINI_MODEL}`),
       gateway.credentials.apiKey,
     );
-    expect(response.status).toBe(502);
+    // The tenant's own credential is at fault: a 4xx SDKs do not retry, not the gateway's 502.
+    expect(response.status).toBe(424);
     expect(await response.json()).toMatchObject({
-      error: { type: 'upstream_auth_error', message: expect.stringContaining('invalid_client') },
+      error: {
+        code: 'service.connection_rejected',
+        type: 'authentication_error',
+        message: expect.stringContaining("connection 'untrusted-vertex'"),
+      },
     });
   });
 
