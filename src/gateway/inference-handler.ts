@@ -434,7 +434,8 @@ async function relay(
     provider: route.provider.name,
     routeLabel,
     headers: {
-      ...renderBalanceHeaders(forwarding.balance, 'deferred'),
+      // BYOK traffic is never charged: nothing to settle later.
+      ...renderBalanceHeaders(forwarding.balance, route.byok ? 0 : 'deferred'),
       ...renderRoutingHeaders(route),
       ...(cacheWrite === undefined ? {} : { [CACHE_HEADER]: cacheWrite.result }),
     },

@@ -65,6 +65,19 @@ describe('Connections (@slug/model)', () => {
     expect(response.headers.get('x-service-balance-charged-micros')).toBe('0');
   });
 
+  it('says a BYOK stream is charged 0, not "deferred": BYOK traffic is never charged', async () => {
+    const response = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      { ...chat('@my-llm/gpt-4o'), stream: true },
+      gateway.credentials.apiKey,
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('x-service-byok')).toBe('true');
+    expect(response.headers.get('x-service-balance-charged-micros')).toBe('0');
+    expect(await response.text()).toContain('data: [DONE]');
+  });
+
   it('falls back to the platform key for an unknown slug, and says so', async () => {
     const response = await postJson(
       `${gateway.url}/v1/chat/completions`,
