@@ -201,8 +201,8 @@ function convertTools(tools: ChatTool[]): AnthropicCustomTool[] {
   });
 }
 
-function convertToolChoice(choice: ChatToolChoice | undefined): AnthropicToolChoice | undefined {
-  if (choice === undefined) return undefined;
+function convertToolChoice(choice: ChatToolChoice | null | undefined): AnthropicToolChoice | undefined {
+  if (choice === undefined || choice === null) return undefined;
   if (choice === 'auto') return { type: 'auto' };
   if (choice === 'required') return { type: 'any' };
   if (choice === 'none') return { type: 'none' };

@@ -189,8 +189,10 @@ function convertTools(tools: ChatTool[]): BedrockTool[] {
 }
 
 /** `none` has no Converse equivalent: it is handled by the caller (omit the tools, or keep them on auto). */
-function convertToolChoice(choice: ChatToolChoice | undefined): BedrockToolChoice | 'none' | undefined {
-  if (choice === undefined) return undefined;
+function convertToolChoice(
+  choice: ChatToolChoice | null | undefined,
+): BedrockToolChoice | 'none' | undefined {
+  if (choice === undefined || choice === null) return undefined;
   if (choice === 'auto') return { auto: {} };
   if (choice === 'required') return { any: {} };
   if (choice === 'none') return 'none';

@@ -6,7 +6,8 @@
  */
 import { GatewayError, InvalidRequestError, UpstreamError } from '../../errors/gateway-error.ts';
 import { mapUpstreamError } from '../../errors/upstream-errors.ts';
-import { type ClientDialect, OPERATION_DIALECT, OPERATION_ROUTE } from '../../shapes/api.ts';
+import { type ClientDialect, OPERATION_DIALECT, OPERATION_ROUTE, type Operation } from '../../shapes/api.ts';
+import { checkChatRequestFields, checkMessagesRequestFields } from '../shared/request-fields.ts';
 import type { PlanRequest, UpstreamPlan, UpstreamTarget } from '../types.ts';
 import { usageOfAnswer, wantsStreamUsage } from './client-usage.ts';
 import { planPassthrough } from './passthrough.ts';
@@ -15,6 +16,16 @@ import { createStreamPipeline } from './stream-pipeline.ts';
 import { TRANSLATIONS } from './translated.ts';
 import type { Translation } from './translation.ts';
 import { upstreamUsageReader } from './upstream-usage.ts';
+
+/**
+ * The type checks of the fields translators map, by the client's operation: run before a
+ * translation only (a pass-through forwards what it does not know untouched). Embeddings' mapped
+ * fields are checked by their planner.
+ */
+const CHECK_MAPPED_FIELDS: Partial<Record<Operation, (body: Record<string, unknown>) => void>> = {
+  chat: checkChatRequestFields,
+  messages: checkMessagesRequestFields,
+};
 
 /** The plan of one request to one upstream; throws InvalidRequestError when nothing serves it. */
 export function planUpstream(request: PlanRequest, target: UpstreamTarget): UpstreamPlan {
@@ -26,6 +37,7 @@ export function planUpstream(request: PlanRequest, target: UpstreamTarget): Upst
       `provider '${target.provider}' does not serve ${OPERATION_ROUTE[request.operation]}`,
     );
   }
+  CHECK_MAPPED_FIELDS[request.operation]?.(request.body);
   let translation: Translation;
   try {
     translation = translate({

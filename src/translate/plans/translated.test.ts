@@ -73,3 +73,54 @@ describe('planUpstream', () => {
     });
   });
 });
+
+describe('planUpstream type-checks the fields translators map (issue 23, item 12)', () => {
+  const chat = (extra: Record<string, unknown>): PlanRequest => ({
+    operation: 'chat',
+    body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ...extra },
+    stream: false,
+  });
+  const to = (shape: UpstreamTarget['shape'], nativePath?: string): UpstreamTarget => ({
+    shape,
+    provider: shape,
+    model: 'm',
+    nativePath,
+  });
+
+  it.each(['anthropic', 'gemini', 'bedrock'] as const)(
+    'refuses temperature "hot" to %s, naming it',
+    (shape) => {
+      expect(() => planUpstream(chat({ temperature: 'hot' }), to(shape))).toThrow(
+        new InvalidRequestError("'temperature' must be a number"),
+      );
+    },
+  );
+
+  it('refuses system 7 on /v1/messages to an OpenAI-shaped upstream', () => {
+    const request: PlanRequest = {
+      operation: 'messages',
+      body: { ...MESSAGES_BODY, system: 7 },
+      stream: false,
+    };
+    expect(() => planUpstream(request, to('openai', '/chat/completions'))).toThrow(
+      "'system' must be a string or an array of text blocks",
+    );
+  });
+
+  it('passes the same fields through untouched when the shapes match', () => {
+    const plan = planUpstream(
+      chat({ temperature: 'hot', stop: 5, brand_new_field: { x: 1 } }),
+      to('openai', '/chat/completions'),
+    );
+    expect(JSON.parse(plan.payload)).toMatchObject({
+      temperature: 'hot',
+      stop: 5,
+      brand_new_field: { x: 1 },
+    });
+  });
+
+  it.each(['anthropic', 'bedrock'] as const)('takes a null tool_choice on chat as absent, to %s', (shape) => {
+    const plan = planUpstream(chat({ tool_choice: null, temperature: null }), to(shape));
+    expect(JSON.parse(plan.payload)).not.toHaveProperty('tool_choice');
+  });
+});
