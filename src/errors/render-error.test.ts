@@ -8,7 +8,7 @@ import {
   RateLimitedError,
   UpstreamError,
 } from './gateway-error.ts';
-import { renderError } from './render-error.ts';
+import { renderError, renderStreamError } from './render-error.ts';
 
 const bodyOf = (rendered: { body: string }) => JSON.parse(rendered.body) as Record<string, unknown>;
 
@@ -52,5 +52,24 @@ describe('renderError', () => {
     });
     const auth = new UpstreamError(502, 401, 'refused', 'upstream_auth_error', false);
     expect((bodyOf(renderError(auth, 'openai')).error as { type: string }).type).toBe('upstream_auth_error');
+  });
+});
+
+describe('the request id in error bodies', () => {
+  it('goes beside the error as request_id, in both dialects and in stream error events', () => {
+    const error = new InvalidRequestError('bad');
+    expect(bodyOf(renderError(error, 'openai', 'req_1'))).toEqual({
+      error: { code: 'invalid_request', message: 'bad', type: 'invalid_request_error' },
+      request_id: 'req_1',
+    });
+    expect(bodyOf(renderError(error, 'anthropic', 'req_2'))).toEqual({
+      type: 'error',
+      error: { code: 'invalid_request', message: 'bad', type: 'invalid_request_error' },
+      request_id: 'req_2',
+    });
+    expect(renderStreamError(error, 'openai', 'req_3')).toContain('"request_id":"req_3"');
+    const anthropicEvent = renderStreamError(error, 'anthropic', 'req_4');
+    expect(anthropicEvent.startsWith('event: error\n')).toBe(true);
+    expect(anthropicEvent).toContain('"request_id":"req_4"');
   });
 });

@@ -62,13 +62,23 @@ export function renderErrorInner(error: GatewayError, dialect: ErrorDialect): Re
 }
 
 /**
- * Renders the one envelope of DESIGN section 5:
- * `{"error": {"code", "message", "type"}}`, and on /v1/messages also `"type": "error"` at the top
- * so that Anthropic SDKs parse it.
+ * The envelope's object: `{"error": ...}`, on /v1/messages with `"type": "error"` first, and the
+ * request's id as `request_id` beside the error, where Anthropic's own error bodies carry it.
  */
-export function renderError(error: GatewayError, dialect: ErrorDialect): RenderedError {
-  const inner = renderErrorInner(error, dialect);
-  const body = dialect === 'anthropic' ? { type: 'error', error: inner } : { error: inner };
+function envelope(inner: RenderedErrorInner, dialect: ErrorDialect, requestId: string | undefined): object {
+  const body: Record<string, unknown> =
+    dialect === 'anthropic' ? { type: 'error', error: inner } : { error: inner };
+  if (requestId !== undefined) body.request_id = requestId;
+  return body;
+}
+
+/**
+ * Renders the one envelope of DESIGN section 5:
+ * `{"error": {"code", "message", "type"}, "request_id"}`, and on /v1/messages also
+ * `"type": "error"` at the top so that Anthropic SDKs parse it.
+ */
+export function renderError(error: GatewayError, dialect: ErrorDialect, requestId?: string): RenderedError {
+  const body = envelope(renderErrorInner(error, dialect), dialect, requestId);
   return {
     statusCode: error.statusCode,
     headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers },
@@ -80,9 +90,7 @@ export function renderError(error: GatewayError, dialect: ErrorDialect): Rendere
  * The error as the last event of a stream that failed after it began: `data: {"error": ...}` on
  * OpenAI streams, an `event: error` on Anthropic ones (what their SDKs raise on), never `[DONE]`.
  */
-export function renderStreamError(error: GatewayError, dialect: ErrorDialect): string {
-  const inner = renderErrorInner(error, dialect);
-  return dialect === 'anthropic'
-    ? serializeSseEvent({ event: 'error', data: JSON.stringify({ type: 'error', error: inner }) })
-    : serializeSseEvent({ data: JSON.stringify({ error: inner }) });
+export function renderStreamError(error: GatewayError, dialect: ErrorDialect, requestId?: string): string {
+  const data = JSON.stringify(envelope(renderErrorInner(error, dialect), dialect, requestId));
+  return dialect === 'anthropic' ? serializeSseEvent({ event: 'error', data }) : serializeSseEvent({ data });
 }

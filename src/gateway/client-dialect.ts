@@ -25,10 +25,15 @@ function dialectOf(url: string, headers: Record<string, string | string[] | unde
   return dialectOfPath(url);
 }
 
+/** Where Anthropic's SDKs read the request id (`_request_id`); OpenAI's read `x-request-id`. */
+export const ANTHROPIC_REQUEST_ID_HEADER = 'request-id';
+
 export function registerClientDialect(app: FastifyInstance): void {
   app.decorateRequest('clientDialect', 'openai');
-  app.addHook('onRequest', (request, _reply, done) => {
-    request.clientDialect = dialectOf(request.url, request.headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    const dialect = dialectOf(request.url, request.headers);
+    request.clientDialect = dialect;
+    if (dialect === 'anthropic') reply.header(ANTHROPIC_REQUEST_ID_HEADER, request.id);
     done();
   });
 }

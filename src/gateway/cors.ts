@@ -3,12 +3,13 @@
  * credential is a bearer token in a header, never a cookie, so allowing any origin exposes nothing
  * a page could not already send; a deployment can still name its origins. Preflights are answered
  * for any request headers the client asks for (SDKs send their own), and the gateway's response
- * headers are readable by the page (routing, balance, cache).
+ * headers are readable by the page (routing, balance, cache, the request id).
  */
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { BALANCE_HEADERS } from '../billing/accountant.ts';
 import { CACHE_AGE_HEADER, CACHE_HEADER, CACHE_SIMILARITY_HEADER } from '../cache/cache-plan.ts';
+import { REQUEST_ID_HEADER } from '../observability/request-id.ts';
 import { ROUTING_HEADERS } from '../providers/routing-headers.ts';
 
 /** Preflight answers may be cached by the browser for this long. */
@@ -26,6 +27,8 @@ export async function registerCors(app: FastifyInstance, origins: '*' | readonly
       ...Object.values(BALANCE_HEADERS),
       ...Object.values(ROUTING_HEADERS),
       'retry-after',
+      REQUEST_ID_HEADER,
+      'request-id',
     ],
     maxAge: PREFLIGHT_MAX_AGE_SECONDS,
   });

@@ -6,7 +6,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, InvalidRequestError } from '../errors/gateway-error.ts';
 import { asGatewayError, renderError } from '../errors/render-error.ts';
-import { dialectOfPath } from './client-dialect.ts';
+import { REQUEST_ID_HEADER } from '../observability/request-id.ts';
+import { ANTHROPIC_REQUEST_ID_HEADER, dialectOfPath } from './client-dialect.ts';
 
 function classifyFrameworkError(error: FastifyError): GatewayError {
   switch (error.code) {
@@ -19,12 +20,15 @@ function classifyFrameworkError(error: FastifyError): GatewayError {
   }
 }
 
-/** fastify's `frameworkErrors` option of the gateway app. */
+/** fastify's `frameworkErrors` option of the gateway app (no hook ran: the request id goes on here). */
 export function renderFrameworkError(
   error: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  const rendered = renderError(classifyFrameworkError(error), dialectOfPath(request.url));
-  void reply.code(rendered.statusCode).headers(rendered.headers).send(rendered.body);
+  const dialect = dialectOfPath(request.url);
+  const rendered = renderError(classifyFrameworkError(error), dialect, request.id);
+  reply.code(rendered.statusCode).headers(rendered.headers).header(REQUEST_ID_HEADER, request.id);
+  if (dialect === 'anthropic') reply.header(ANTHROPIC_REQUEST_ID_HEADER, request.id);
+  void reply.send(rendered.body);
 }

@@ -15,6 +15,7 @@ import { GatewayError, InvalidRequestError, PayloadTooLargeError } from '../erro
 import { asGatewayError, renderError } from '../errors/render-error.ts';
 import { DRAINING_BODY, registerDrain } from '../observability/drain.ts';
 import type { Logger } from '../observability/logger.ts';
+import { registerRequestIdHeader, requestIdOf } from '../observability/request-id.ts';
 import { createRequestObserver } from '../observability/request-observer.ts';
 import { extractContext, RequestTrace } from '../observability/tracing.ts';
 import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
@@ -67,13 +68,15 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     forceCloseConnections: 'idle',
     keepAliveTimeout: 72_000,
     // No child logger per request (pino's child() with its bindings cost ~1% of a request): the
-    // few per-request log lines carry the URL instead of a request id.
+    // few per-request log lines carry the request id themselves.
     childLoggerFactory: (logger) => logger,
+    genReqId: requestIdOf,
     // URLs the router refuses (a malformed percent-escape) get the envelope too.
     frameworkErrors: renderFrameworkError,
     schemaController: lazySchemaController,
   });
   registerDrain(app);
+  registerRequestIdHeader(app);
   registerClientDialect(app);
   // Declared up front so that every request object has one shape (set per request further on).
   app.decorateRequest('gatewayProvider', undefined);
@@ -89,12 +92,12 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     if (gatewayError instanceof PayloadTooLargeError)
       gatewayError = new PayloadTooLargeError(deps.settings.bodyLimitBytes);
     if (gatewayError.statusCode >= 500 && !(error instanceof GatewayError)) {
-      request.log.error({ err: error, url: request.url }, 'unhandled error');
+      request.log.error({ err: error, url: request.url, requestId: request.id }, 'unhandled error');
     }
     request.gatewayErrorCode = gatewayError.code;
     if (request.inference !== undefined) request.inference.errorCode = gatewayError.code;
     else if (request.trace !== undefined) request.trace.span.setAttribute('error.type', gatewayError.code);
-    const rendered = renderError(gatewayError, request.clientDialect);
+    const rendered = renderError(gatewayError, request.clientDialect, request.id);
     return reply.code(rendered.statusCode).headers(rendered.headers).send(rendered.body);
   });
 
@@ -102,6 +105,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     const rendered = renderError(
       new GatewayError('not_found', 404, 'not_found_error', `no route ${request.method} ${request.url}`),
       request.clientDialect,
+      request.id,
     );
     return reply.code(404).headers(rendered.headers).send(rendered.body);
   });
@@ -117,7 +121,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
         tracing.tracer,
         `${request.method} ${route}`,
         extractContext(request.headers as Record<string, unknown>),
-        { 'http.request.method': request.method, 'http.route': route },
+        { 'http.request.method': request.method, 'http.route': route, 'gateway.request.id': request.id },
       );
       // A client gone before its answer: no onResponse follows, so the span ends here.
       reply.raw.once('close', () => {

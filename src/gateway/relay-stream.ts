@@ -49,8 +49,8 @@ export async function relayStream(
   options: StreamRelayOptions,
 ): Promise<StreamOutcome> {
   const { pipeline, signal, metrics, routeLabel, provider } = options;
-  // Headers the hooks set on the reply (CORS: a page reads a stream only with them) are fastify's
-  // to send, and it sends none once hijacked: they go out here with the stream's own.
+  // Headers the hooks set on the reply (CORS: a page reads a stream only with them; the request
+  // id) are fastify's to send, and it sends none once hijacked: they go out here with the stream's own.
   const hooked: Record<string, string | number | string[]> = {};
   for (const [name, value] of Object.entries(reply.getHeaders()))
     if (value !== undefined) hooked[name] = value;
@@ -107,7 +107,7 @@ export async function relayStream(
       metrics.upstreamErrors.inc({ provider, kind: 'stream' });
       options.log.warn({ provider, err: error }, 'upstream stream failed after the response began');
       const failure = asGatewayError(classifyBodyReadError(provider, error, signal));
-      if (!raw.writableEnded) raw.write(renderStreamError(failure, options.dialect));
+      if (!raw.writableEnded) raw.write(renderStreamError(failure, options.dialect, reply.request.id));
     }
   } finally {
     if (!raw.destroyed && !raw.writableEnded) raw.end();

@@ -3,8 +3,9 @@
  * attributes, following the OpenTelemetry GenAI conventions plus the gateway's own, and one access
  * log line (sampled by GATEWAY_ACCESS_LOG_SAMPLE). The request path fills an InferenceFacts as it
  * learns things (the model, the tenant, the cache's decision, the usage and cost); both are written
- * from it. Neither ever carries a prompt, a completion or a credential: only ids, names and numbers
- * (prompts and completions reach a span only with GATEWAY_TRACE_CONTENT=on, set by the handler).
+ * from it, and both carry the request's id (request-id.ts). Neither ever carries a prompt, a
+ * completion or a credential: only ids, names and numbers (prompts and completions reach a span
+ * only with GATEWAY_TRACE_CONTENT=on, set by the handler).
  */
 
 import type { Attributes } from '@opentelemetry/api';
@@ -143,6 +144,7 @@ export function createRequestObserver(options: RequestObserverOptions) {
     log.info(
       {
         access: {
+          requestId: request.id,
           method: request.method,
           route: request.routeOptions.url,
           status,
