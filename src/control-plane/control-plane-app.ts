@@ -1,9 +1,10 @@
 /**
  * The control plane's fastify app: `POST /graphql` (Bearer PAT), `POST /admin/graphql` (Bearer
  * platform-admin PAT), `POST /provision/tenant` (Bearer provisioning key), `POST /auth/org/create`
- * (anonymous), health and readiness.
+ * (anonymous), health, readiness and metrics. Every answer carries the request's id
+ * (`x-request-id`), and so does every error: `extensions.request_id` on GraphQL errors, `request_id`
+ * in the REST envelope.
  */
-import { SpanStatusCode } from '@opentelemetry/api';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -11,26 +12,34 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { hashCredential } from '../auth/credential-hash.ts';
 import { PAT_PREFIX } from '../auth/credential-prefixes.ts';
 import { lazySchemaController } from '../config/fastify-schema-compilers.ts';
 import type { TenancySettings } from '../config/tenancy-settings.ts';
+import {
+  type ControlPlaneMetrics,
+  createControlPlaneMetrics,
+} from '../observability/control-plane-metrics.ts';
 import { DRAINING_BODY, registerDrain } from '../observability/drain.ts';
 import type { Logger } from '../observability/logger.ts';
-import '../observability/request-observer.ts';
-import { extractContext, RequestTrace, type Tracing } from '../observability/tracing.ts';
+import { registerRequestIdHeader, requestIdOf } from '../observability/request-id.ts';
+import type { Tracing } from '../observability/tracing.ts';
 import type { PatRecord } from '../stores/records.ts';
 import { AbuseLimiter } from './abuse-limits.ts';
 import type { ControlPlaneServices } from './graphql/context.ts';
 import type { ExecutionLimits, GraphQLRequestBody } from './graphql/execute.ts';
 import { organizationRoutes } from './organizations.ts';
 import { provisioningRoutes } from './provisioning.ts';
+import { noteErrorCodes, noteGraphQLErrors, registerRequestObservation } from './request-observation.ts';
+import { answerFrameworkError, answerNotFound } from './rest-errors.ts';
 
 export interface ControlPlaneDeps {
   log: Logger;
   /** OpenTelemetry traces: a server span per request when on. */
   tracing?: Tracing;
+  /** Served at /metrics; default: a registry of its own, with Node's process metrics. */
+  metrics?: ControlPlaneMetrics;
   isReady(): Promise<boolean>;
   services: ControlPlaneServices;
   tenancy: TenancySettings;
@@ -68,6 +77,16 @@ async function loadGraphQL(limits: Partial<ExecutionLimits> | undefined): Promis
 
 function graphqlError(message: string, code: string): ExecutionResult {
   return { errors: [{ message, extensions: { code } } as never] };
+}
+
+/** The answer with the request's id on each of its errors (`extensions.request_id`). */
+function withRequestId(result: ExecutionResult, requestId: string): ExecutionResult {
+  if (result.errors === undefined || result.errors.length === 0) return result;
+  const errors = result.errors.map((error): GraphQLFormattedError => {
+    const formatted: GraphQLFormattedError = typeof error.toJSON === 'function' ? error.toJSON() : error;
+    return { ...formatted, extensions: { ...formatted.extensions, request_id: requestId } };
+  });
+  return { ...result, errors: errors as never };
 }
 
 /** The PAT of the request, or the reply to send instead (401, or 403 for a suspended tenant or a non-admin). */
@@ -108,30 +127,13 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
     // A hop count is valid (proxy-addr); fastify's types only list the other forms.
     trustProxy: deps.tenancy.trustProxy as boolean | string,
     schemaController: lazySchemaController,
+    genReqId: requestIdOf,
+    frameworkErrors: answerFrameworkError,
   });
   registerDrain(app);
-  // A server span per request (the GraphQL and REST endpoints), parented by the caller's traceparent.
-  const tracing = deps.tracing;
-  if (tracing?.enabled === true) {
-    app.addHook('onRequest', async (request) => {
-      const route = request.routeOptions.url;
-      if (route === undefined || route === '/healthz' || route === '/readyz') return;
-      request.trace = new RequestTrace(
-        tracing.tracer,
-        `${request.method} ${route}`,
-        extractContext(request.headers as Record<string, unknown>),
-        { 'http.request.method': request.method, 'http.route': route },
-      );
-    });
-    app.addHook('onResponse', async (request, reply) => {
-      const requestTrace = request.trace;
-      if (requestTrace === undefined) return;
-      request.trace = undefined;
-      requestTrace.span.setAttribute('http.response.status_code', reply.statusCode);
-      if (reply.statusCode >= 500) requestTrace.span.setStatus({ code: SpanStatusCode.ERROR });
-      requestTrace.span.end();
-    });
-  }
+  registerRequestIdHeader(app);
+  const metrics = deps.metrics ?? createControlPlaneMetrics();
+  registerRequestObservation(app, { metrics, tracing: deps.tracing });
   let graphql: Promise<GraphQLRuntime> | undefined;
   // A failed load (a module missing from the image) is not kept: the next request tries again.
   const loadedGraphQL = () =>
@@ -142,20 +144,24 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
   if (deps.graphqlOnFirstRequest !== true) await loadedGraphQL();
   const limiter = new AbuseLimiter(deps.services.runtime, deps.log);
 
-  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
     const code = status < 500 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR';
-    if (status >= 500) deps.log.error({ err: error }, 'control plane error');
-    return reply
-      .code(status)
-      .send({ errors: [{ message: status < 500 ? error.message : 'internal error', extensions: { code } }] });
+    if (status >= 500) deps.log.error({ err: error, requestId: request.id }, 'control plane error');
+    noteErrorCodes(request, [code]);
+    const message = status < 500 ? error.message : 'internal error';
+    return reply.code(status).send({ errors: [{ message, extensions: { code, request_id: request.id } }] });
   });
+  app.setNotFoundHandler(answerNotFound);
 
   const serveGraphQL =
     (admin: boolean) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const caller = authenticatePat(deps.services, request, admin);
-      if ('status' in caller) return reply.code(caller.status).send(caller.body);
+      if ('status' in caller) {
+        noteGraphQLErrors(request, caller.body.errors);
+        return reply.code(caller.status).send(withRequestId(caller.body, request.id));
+      }
       const body = (request.body ?? {}) as GraphQLRequestBody;
       request.trace?.set({
         'gateway.tenant.id': caller.pat.tenantId,
@@ -167,12 +173,19 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
         body,
         { services: deps.services, pat: caller.pat, tenantId: caller.pat.tenantId },
         runtime.limits,
-        (error) => deps.log.error({ err: error }, 'resolver failed'),
+        {
+          onInternalError: (error) =>
+            deps.log.error({ err: error, requestId: request.id }, 'resolver failed'),
+          onOperation: (label) => {
+            request.controlPlaneOperation = label;
+          },
+        },
       );
+      noteGraphQLErrors(request, result.errors);
       const badRequest =
         result.data === undefined &&
         result.errors?.some((error) => error.extensions?.code !== 'INTERNAL_SERVER_ERROR');
-      return reply.code(badRequest ? 400 : 200).send(result);
+      return reply.code(badRequest ? 400 : 200).send(withRequestId(result, request.id));
     };
   app.post('/graphql', serveGraphQL(false));
   app.post('/admin/graphql', serveGraphQL(true));
@@ -186,6 +199,10 @@ export async function buildControlPlaneApp(deps: ControlPlaneDeps): Promise<Fast
     if (app.draining) return reply.code(503).send(DRAINING_BODY);
     const ready = await deps.isReady().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (_request, reply) => {
+    const body = await metrics.registry.metrics();
+    return reply.header('content-type', metrics.registry.contentType).send(body);
   });
   return app;
 }

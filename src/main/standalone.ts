@@ -8,6 +8,7 @@ import { digestSecret, loadOrCreateKeyFile, sealSecret } from '../auth/secret-bo
 import { RevocationMirror, TokenVerifier } from '../auth/token-verifier.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
+import { createControlPlaneMetrics } from '../observability/control-plane-metrics.ts';
 import type { Logger } from '../observability/logger.ts';
 import { startTracing } from '../observability/tracing.ts';
 import { LocalReconciler } from '../operator/config-sync.ts';
@@ -89,6 +90,8 @@ export async function startStandalone(
   const control = await buildControlPlaneApp({
     log,
     tracing,
+    // The process's own metrics are on the gateway's registry already.
+    metrics: createControlPlaneMetrics(undefined, false),
     isReady: () => stores.runtime.ping(),
     limits: { introspection: settings.graphqlIntrospection },
     graphqlOnFirstRequest: true,

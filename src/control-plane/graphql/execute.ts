@@ -22,6 +22,7 @@ import {
   validate,
 } from 'graphql';
 import type { ResolverContext } from './context.ts';
+import { labelOperation, type OperationLabel } from './operation-label.ts';
 
 export interface ExecutionLimits {
   maxQueryLength: number;
@@ -49,6 +50,14 @@ export interface GraphQLRequestBody {
   query?: unknown;
   variables?: unknown;
   operationName?: unknown;
+}
+
+/** What the caller learns of a request as it runs. */
+export interface ExecutionHooks {
+  /** A resolver failed with something that is not a GraphQLError (answered as internal error). */
+  onInternalError?: (error: Error) => void;
+  /** The document is valid: what it runs, as metric labels. */
+  onOperation?: (label: OperationLabel) => void;
 }
 
 function codedError(message: string, code: string): GraphQLError {
@@ -161,7 +170,7 @@ export async function executeGraphQL(
   body: GraphQLRequestBody,
   context: ResolverContext,
   limits: ExecutionLimits,
-  onInternalError?: (error: Error) => void,
+  hooks: ExecutionHooks = {},
 ): Promise<ExecutionResult> {
   if (typeof body.query !== 'string' || body.query.trim() === '') {
     return { errors: [codedError('the body must carry a GraphQL query string', 'BAD_REQUEST')] };
@@ -209,6 +218,10 @@ export async function executeGraphQL(
       errors: validationErrors.map((error) => codedError(error.message, 'GRAPHQL_VALIDATION_FAILED')),
     };
   }
+  if (hooks.onOperation !== undefined) {
+    const label = labelOperation(schema, document, body.operationName);
+    if (label !== undefined) hooks.onOperation(label);
+  }
   const result = await execute({
     schema,
     document,
@@ -233,7 +246,7 @@ export async function executeGraphQL(
         if (original instanceof GraphQLError && original.extensions?.code !== undefined) {
           return new GraphQLError(original.message, { path: error.path, extensions: original.extensions });
         }
-        onInternalError?.(original);
+        hooks.onInternalError?.(original);
         return new GraphQLError('internal error', {
           path: error.path,
           extensions: { code: 'INTERNAL_SERVER_ERROR' },
