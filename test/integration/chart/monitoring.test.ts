@@ -1,12 +1,14 @@
 /**
- * The chart's monitoring (off by default): a ServiceMonitor and a PodMonitor, a PrometheusRule and
- * a Grafana dashboard ConfigMap for the sidecar. `helm lint --strict` passes with them on; the
- * dashboard is valid Grafana JSON; and every metric the dashboard's and the alerts' PromQL names is
- * one the service exports: read from a running gateway's /metrics and the operator's registry.
+ * The chart's monitoring (off by default): ServiceMonitors (gateway, control plane) and a PodMonitor
+ * (operator), a PrometheusRule and a Grafana dashboard ConfigMap for the sidecar. `helm lint
+ * --strict` passes with them on; the dashboard is valid Grafana JSON; and every metric the
+ * dashboard's and the alerts' PromQL names is one the service exports: read from a running
+ * gateway's and control plane's /metrics, the control-plane role's registry and the operator's.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { createControlPlaneMetrics } from '../../../src/observability/control-plane-metrics.ts';
 import { createOperatorMetrics } from '../../../src/observability/operator-metrics.ts';
 import { helmAvailable, REPO_ROOT, requireHelmTools, run } from '../../helpers/helm.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
@@ -53,8 +55,15 @@ describe.runIf(helmAvailable())('the chart’s monitoring', () => {
   beforeAll(async () => {
     gateway = await startTestGateway({ GATEWAY_CACHE: 'on' });
     const gatewayText = await (await fetch(`${gateway.url}/metrics`)).text();
+    const controlPlaneText = await (await fetch(`${gateway.controlUrl}/metrics`)).text();
     const operator = createOperatorMetrics(() => ({ leader: true, synced: true, queued: 0 }));
-    names = new Set([...exported(gatewayText), ...exported(await operator.registry.metrics())]);
+    names = new Set([
+      ...exported(gatewayText),
+      ...exported(controlPlaneText),
+      // The control-plane role's registry adds Node's process metrics (standalone leaves them to the gateway's).
+      ...exported(await createControlPlaneMetrics().registry.metrics()),
+      ...exported(await operator.registry.metrics()),
+    ]);
   });
   afterAll(async () => {
     await gateway?.stop();
@@ -73,10 +82,30 @@ describe.runIf(helmAvailable())('the chart’s monitoring', () => {
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
   });
 
-  it('scrapes the gateway through its Service and the operator through its pods', async () => {
+  it('scrapes the gateway and the control plane through their Services and the operator through its pods', async () => {
     const objects = await render(MONITORING);
-    const service = objects.find((object) => object.kind === 'ServiceMonitor');
-    expect(service?.spec?.endpoints).toMatchObject([{ port: 'http', path: '/metrics' }]);
+    const services = objects.filter((object) => object.kind === 'ServiceMonitor');
+    expect(services.map((object) => object.metadata.name).sort()).toEqual([
+      'ig-inference-gateway-controlplane',
+      'ig-inference-gateway-gateway',
+    ]);
+    for (const service of services) {
+      expect(service.spec?.endpoints).toMatchObject([{ port: 'http', path: '/metrics' }]);
+      // Each selects its own component's Service, whose port is named `http`.
+      const component = service.metadata.name.endsWith('-controlplane') ? 'controlplane' : 'gateway';
+      const selector = (service.spec?.selector as { matchLabels?: Record<string, string> } | undefined)
+        ?.matchLabels;
+      expect(selector).toBeDefined();
+      const target = objects.find(
+        (object) =>
+          object.kind === 'Service' &&
+          object.metadata.name.endsWith(`-${component}`) &&
+          Object.entries(selector ?? {}).every(([key, value]) => object.metadata.labels?.[key] === value),
+      );
+      expect(target, component).toBeDefined();
+      const ports = (target?.spec?.ports ?? []) as { name: string }[];
+      expect(ports.map((port) => port.name)).toContain('http');
+    }
     const pods = objects.find((object) => object.kind === 'PodMonitor');
     expect(pods?.spec?.podMetricsEndpoints).toMatchObject([{ port: 'http', path: '/metrics' }]);
   });
@@ -121,6 +150,9 @@ describe.runIf(helmAvailable())('the chart’s monitoring', () => {
       'gateway_runtime_store_up',
       'gateway_operator_reconciles_total',
       'gateway_operator_queue_depth',
+      'gateway_controlplane_requests_total',
+      'gateway_controlplane_request_duration_seconds',
+      'gateway_controlplane_errors_total',
     ])
       expect(used).toContain(name);
   });
@@ -134,6 +166,7 @@ describe.runIf(helmAvailable())('the chart’s monitoring', () => {
     expect(rules.map((entry) => entry.alert)).toEqual(
       expect.arrayContaining([
         'InferenceGatewayHighErrorRatio',
+        'InferenceGatewayControlPlaneErrors',
         'InferenceGatewayUpstreamSlow',
         'InferenceGatewayRuntimeStoreDown',
         'InferenceGatewaySpendDropped',
