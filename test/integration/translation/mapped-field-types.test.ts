@@ -74,6 +74,7 @@ describe.each([
         expect(response.status).toBe(400);
         expect(await response.json()).toEqual({
           error: { code: 'invalid_request', type: 'invalid_request_error', message: expected },
+          request_id: response.headers.get('x-request-id'),
         });
         expect(sent).toBe(0);
       }
@@ -106,6 +107,7 @@ describe('/v1/messages on openai/ (translated to chat completions)', () => {
         type: 'invalid_request_error',
         message: "'system' must be a string or an array of text blocks",
       },
+      request_id: response.headers.get('x-request-id'),
     });
     expect(sent).toBe(0);
   });
