@@ -23,7 +23,6 @@ import { ageKey, tenantSlug } from './desired-config.ts';
 import { isDeleting, objectKey, tenantOutcome } from './object-outcomes.ts';
 
 export const TENANT_LABEL = 'gateway.service.io/tenant';
-const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'inference-gateway-operator' };
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -55,10 +54,10 @@ export class TenantController {
     const namespace = tenantNamespace(tenant.metadata.name);
     try {
       context.assertLeading();
-      await context.resources.applyNamespace(namespace, {
-        ...MANAGED_BY,
-        [TENANT_LABEL]: tenant.metadata.name,
-      });
+      // Only the operator's own label: the namespace may be Helm's (the chart's day-one tenants),
+      // and a label Helm also sets (app.kubernetes.io/managed-by) taken over by this apply would
+      // make Helm's next server-side apply fail with a conflict.
+      await context.resources.applyNamespace(namespace, { [TENANT_LABEL]: tenant.metadata.name });
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       const condition = {
