@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { DEFAULT_MAX_CACHE_BYTES } from '../stores/memory-cache.ts';
 import { readSemanticCacheSettings, type SemanticCacheSettings } from './semcache-settings.ts';
 import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
+import { readTenantRoleBindings, type TenantRoleBinding } from './tenant-role-bindings.ts';
 
 export interface ProviderEndpointSettings {
   /** Upstream base URL, without a trailing slash. */
@@ -49,6 +50,8 @@ export interface OperatorSettings {
   epochCheckSeconds: number;
   /** Port of /healthz and /readyz (OPERATOR_PORT; 0 disables). */
   port: number;
+  /** RoleBindings made in each tenant namespace (OPERATOR_TENANT_ROLE_BINDINGS, tenant-role-bindings.ts). */
+  tenantRoleBindings: readonly TenantRoleBinding[];
 }
 
 export interface Settings {
@@ -542,6 +545,9 @@ export function loadSettings(
       resyncSeconds: readInt(env, 'OPERATOR_RESYNC_SECONDS', 300, 10, 86_400),
       epochCheckSeconds: readInt(env, 'OPERATOR_EPOCH_CHECK_SECONDS', 5, 1, 3_600),
       port: readInt(env, 'OPERATOR_PORT', 8082, 0, 65535),
+      tenantRoleBindings: readTenantRoleBindings(env.OPERATOR_TENANT_ROLE_BINDINGS, (message) => {
+        throw new SettingsError(message);
+      }),
     }),
     corsOrigins: readCorsOrigins(env),
     billingPrices: readBillingPrices(env, cwd),

@@ -39,7 +39,8 @@ const CONFLICT_RETRIES = 5;
 
 /**
  * Creates the Tenant if no Tenant of that name exists (ResourceConflictError otherwise) and
- * resolves with its record once the gateway's view holds it (the namespace exists by then).
+ * resolves with its record once the gateway's view holds it and this process may write the
+ * tenant's Secrets (the operator made the namespace and its RoleBindings before publishing it).
  */
 export async function createTenant(services: ControlPlaneServices, tenant: NewTenant): Promise<TenantRecord> {
   await services.resources.create<TenantResource>({
@@ -51,7 +52,9 @@ export async function createTenant(services: ControlPlaneServices, tenant: NewTe
     },
     spec: tenant.spec,
   });
-  return awaitTenant(services, tenant.id, () => true);
+  const record = await awaitTenant(services, tenant.id, () => true);
+  await services.resources.awaitNamespaceAccess?.(tenantNamespace(tenant.id));
+  return record;
 }
 
 /** Resolves with the tenant's record once the gateway's view holds one that satisfies `predicate`. */

@@ -82,6 +82,7 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
     leaseNamespace: await leaseNamespace(settings),
     leaseName: settings.operator.leaseName,
     identity: settings.operator.identity,
+    tenantRoleBindings: settings.operator.tenantRoleBindings,
     resyncIntervalMs: settings.operator.resyncSeconds * 1000,
     epochCheckIntervalMs: settings.operator.epochCheckSeconds * 1000,
     log,

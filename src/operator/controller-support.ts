@@ -5,6 +5,8 @@
  * Every controller does the same four steps (STYLE rule 9): read the object from the cache,
  * compute its desired records with pure functions (object-outcomes.ts), apply them, write status.
  */
+
+import type { NamespaceRoleBinding } from '../resources/kubernetes-namespace-access.ts';
 import type {
   CustomResourceKind,
   KubernetesEventInput,
@@ -39,6 +41,12 @@ export interface OperatorResources {
     status: object,
   ): Promise<void>;
   applyNamespace(name: string, labels: Record<string, string>): Promise<void>;
+  applyRoleBinding(
+    namespace: string,
+    binding: NamespaceRoleBinding,
+    labels: Record<string, string>,
+  ): Promise<void>;
+  deleteRoleBinding(namespace: string, name: string): Promise<boolean>;
   recordEvent(regarding: AnyResource, event: KubernetesEventInput): Promise<void>;
   close(): Promise<void>;
 }
@@ -57,6 +65,8 @@ export interface ControllerContext {
   sealing: SecretSealing;
   /** Which tenant may hold an admin PAT. */
   credentialPolicy: CredentialPolicy;
+  /** What the operator binds in each tenant namespace (OPERATOR_TENANT_ROLE_BINDINGS). */
+  tenantRoleBindings: readonly NamespaceRoleBinding[];
   log: OperatorLog;
   /** Throws NotLeaderError once this process may no longer write. */
   assertLeading(): void;

@@ -17,6 +17,7 @@ import { createSecretSealer } from '../auth/secret-box.ts';
 import { recordFailure, type Tracing } from '../observability/tracing.ts';
 import type { InformerTimings } from '../resources/kubernetes-informer.ts';
 import { KubernetesLeases } from '../resources/kubernetes-leases.ts';
+import type { NamespaceRoleBinding } from '../resources/kubernetes-namespace-access.ts';
 import { KubernetesResources, type ResourceChange } from '../resources/kubernetes-resources.ts';
 import { type KubeConfig, KubeTransport, loadKubeConfig } from '../resources/kubernetes-transport.ts';
 import { CREDENTIAL_LABEL, type ResourceKind, tenantNamespace } from '../resources/types.ts';
@@ -79,6 +80,11 @@ export interface OperatorOptions {
   retryBaseMs?: number;
   retryMaxMs?: number;
   informerTimings?: Partial<InformerTimings>;
+  /**
+   * RoleBindings made in each tenant namespace with the namespace (OPERATOR_TENANT_ROLE_BINDINGS),
+   * so that the control plane's Secret rights reach tenant namespaces only; default none.
+   */
+  tenantRoleBindings?: readonly NamespaceRoleBinding[];
   /** Server-side apply field manager (status, namespaces; finalizers use `<it>-finalizers`). */
   fieldManager?: string;
   log?: OperatorLog;
@@ -160,6 +166,7 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
     published,
     sealing: { seal: sealer.seal, digest: sealer.digest },
     credentialPolicy: { platformTenant: options.platformTenant },
+    tenantRoleBindings: options.tenantRoleBindings ?? [],
     log,
     assertLeading: () => {
       if (!leading || halted) throw new NotLeaderError();

@@ -1,6 +1,7 @@
 /**
- * The Tenant controller: creates the tenant's namespace (`tenant-<name>`), publishes the tenant
- * record (with its workspaces) and the hashes of its credential Secrets, and sets Ready. Deleting a
+ * The Tenant controller: creates the tenant's namespace (`tenant-<name>`) and its RoleBindings,
+ * publishes the tenant record (with its workspaces) and the hashes of its credential Secrets, and
+ * sets Ready. Deleting a
  * Tenant removes its records and those of the CachePolicies and Connections of its namespace before
  * the finalizer is released. The namespace itself is left in place: it holds the tenant's own
  * objects, and deleting it is not something an operator should do on its own.
@@ -23,6 +24,8 @@ import { ageKey, tenantSlug } from './desired-config.ts';
 import { isDeleting, objectKey, tenantOutcome } from './object-outcomes.ts';
 
 export const TENANT_LABEL = 'gateway.service.io/tenant';
+/** On the objects the operator alone makes (RoleBindings); never on a namespace, which Helm may own. */
+const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'inference-gateway-operator' };
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -52,23 +55,7 @@ export class TenantController {
     if (!hasFinalizer(tenant) && !(await addFinalizer(context, tenant))) return;
 
     const namespace = tenantNamespace(tenant.metadata.name);
-    try {
-      context.assertLeading();
-      // Only the operator's own label: the namespace may be Helm's (the chart's day-one tenants),
-      // and a label Helm also sets (app.kubernetes.io/managed-by) taken over by this apply would
-      // make Helm's next server-side apply fail with a conflict.
-      await context.resources.applyNamespace(namespace, { [TENANT_LABEL]: tenant.metadata.name });
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      const condition = {
-        type: 'Ready',
-        status: 'False',
-        reason: 'NamespaceFailed',
-        message: `namespace ${namespace}: ${detail}`,
-      } as const;
-      await writeStatus(context, tenant, { conditions: [condition] });
-      throw error;
-    }
+    await this.#prepareNamespace(tenant, namespace);
 
     const owner = objectKey(tenant);
     const outcome = tenantOutcome(
@@ -87,6 +74,43 @@ export class TenantController {
       conditions: [this.#ready(tenant, outcome)],
       slug: tenantSlug(tenant),
     });
+  }
+
+  /**
+   * Creates the namespace and the RoleBindings that give the control plane (and the operator) their
+   * rights in it, before anything is published: the control plane writes a new tenant's Secrets as
+   * soon as the tenant's record appears. A failure leaves the Tenant Ready=False, saying what.
+   */
+  async #prepareNamespace(tenant: TenantResource, namespace: string): Promise<void> {
+    const context = this.#context;
+    const labels = { [TENANT_LABEL]: tenant.metadata.name };
+    const steps = [
+      {
+        what: `namespace ${namespace}`,
+        reason: 'NamespaceFailed',
+        // Only the operator's own label: the namespace may be Helm's (the chart's day-one tenants),
+        // and a label Helm also sets (app.kubernetes.io/managed-by) taken over by this apply would
+        // make Helm's next server-side apply fail with a conflict.
+        apply: () => context.resources.applyNamespace(namespace, labels),
+      },
+      ...context.tenantRoleBindings.map((binding) => ({
+        what: `RoleBinding ${namespace}/${binding.clusterRole}`,
+        reason: 'RoleBindingFailed',
+        apply: () => context.resources.applyRoleBinding(namespace, binding, { ...MANAGED_BY, ...labels }),
+      })),
+    ];
+    for (const step of steps) {
+      try {
+        context.assertLeading();
+        await step.apply();
+      } catch (error) {
+        const detail = error instanceof Error ? error.message : String(error);
+        const message = `${step.what}: ${detail}`;
+        const condition = { type: 'Ready', status: 'False', reason: step.reason, message } as const;
+        await writeStatus(context, tenant, { conditions: [condition] });
+        throw error;
+      }
+    }
   }
 
   /**

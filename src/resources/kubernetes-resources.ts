@@ -13,10 +13,17 @@
  *
  * Beyond ResourcesClient it offers what the operator needs: synchronous cache reads, change events
  * with the previous object, finalizers applied alone, status by server-side apply on the status
- * subresource, namespaces, and events.
+ * subresource, namespaces and their RoleBindings, and events.
  */
-import { randomUUID } from 'node:crypto';
+import { type KubernetesEventInput, recordEvent } from './kubernetes-events.ts';
 import { type InformerEvent, type InformerTimings, KubeInformer } from './kubernetes-informer.ts';
+import {
+  applyNamespace,
+  applyRoleBinding,
+  deleteRoleBinding,
+  maySecretsBeCreated,
+  type NamespaceRoleBinding,
+} from './kubernetes-namespace-access.ts';
 import {
   CONTENT_TYPE_APPLY,
   isKubeStatus,
@@ -42,6 +49,7 @@ import {
   type ResourcesClient,
 } from './types.ts';
 
+export type { KubernetesEventInput } from './kubernetes-events.ts';
 export type CustomResourceKind = 'Tenant' | 'CachePolicy' | 'Connection';
 
 export interface ObjectRef {
@@ -54,16 +62,6 @@ export interface ObjectRef {
 export type ResourceChange =
   | { type: 'added' | 'deleted'; resource: AnyResource }
   | { type: 'modified'; resource: AnyResource; previous: AnyResource };
-
-export interface KubernetesEventInput {
-  type: 'Normal' | 'Warning';
-  /** PascalCase, e.g. `Published`. */
-  reason: string;
-  /** Human readable; at most 1 kB. Never secret material. */
-  note: string;
-  /** What the controller did, e.g. `Reconcile`. */
-  action: string;
-}
 
 export interface KubernetesResourcesOptions {
   /** Default: a KubeConfig loaded from KUBECONFIG, ~/.kube/config or the in-cluster service account. */
@@ -120,11 +118,6 @@ function collectionPath(kind: ResourceKind, namespace?: string): string {
 function objectPath(kind: ResourceKind, name: string, namespace?: string): string {
   if (KINDS[kind].namespaced && namespace === undefined) throw new Error(`${kind} ${name} needs a namespace`);
   return `${collectionPath(kind, KINDS[kind].namespaced ? namespace : undefined)}/${encodeURIComponent(name)}`;
-}
-
-/** `metav1.MicroTime`: RFC 3339 with exactly six fractional digits. */
-export function microTime(date: Date = new Date()): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 function describeObject(kind: ResourceKind, name: string, namespace?: string): string {
@@ -424,45 +417,46 @@ export class KubernetesResources implements ResourcesClient {
     }
   }
 
-  /** Creates or updates a namespace with these labels (server-side apply). */
+  /** Creates or updates a namespace with these labels (server-side apply; see kubernetes-namespace-access.ts). */
   async applyNamespace(name: string, labels: Record<string, string>): Promise<void> {
-    await this.#transport.request({
-      method: 'PATCH',
-      path: `/api/v1/namespaces/${encodeURIComponent(name)}`,
-      query: { fieldManager: this.#fieldManager, force: true },
-      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } },
-      contentType: CONTENT_TYPE_APPLY,
-    });
+    await applyNamespace(this.#transport, this.#fieldManager, name, labels);
   }
 
-  /** Records an events.k8s.io/v1 Event about the object (cluster-scoped objects: namespace `default`). */
+  /** Creates or updates a RoleBinding of a ClusterRole in the namespace, named after the ClusterRole. */
+  async applyRoleBinding(
+    namespace: string,
+    binding: NamespaceRoleBinding,
+    labels: Record<string, string>,
+  ): Promise<void> {
+    await applyRoleBinding(this.#transport, this.#fieldManager, namespace, binding, labels);
+  }
+
+  /** Deletes a RoleBinding; false when it did not exist. */
+  deleteRoleBinding(namespace: string, name: string): Promise<boolean> {
+    return deleteRoleBinding(this.#transport, namespace, name);
+  }
+
+  /**
+   * Resolves once this client may create Secrets in the namespace, or after `timeoutMs`: a
+   * tenant's RoleBindings are made by the operator as it creates the namespace, and the API
+   * server's authorizer sees a new binding a moment after it is stored. Past the deadline the
+   * write that follows fails with the API server's own reason.
+   */
+  async awaitNamespaceAccess(namespace: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (let pauseMs = 50; ; pauseMs = Math.min(pauseMs * 2, 500)) {
+      if (await maySecretsBeCreated(this.#transport, namespace)) return;
+      if (Date.now() + pauseMs > deadline) {
+        this.#log.warn({ namespace }, 'no right to write Secrets in the namespace yet; writing anyway');
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+
+  /** Records an events.k8s.io/v1 Event about the object (see kubernetes-events.ts). */
   async recordEvent(regarding: AnyResource, event: KubernetesEventInput): Promise<void> {
-    const { kind, metadata } = regarding;
-    const namespace = metadata.namespace ?? 'default';
-    await this.#transport.request({
-      method: 'POST',
-      path: `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events`,
-      body: {
-        apiVersion: 'events.k8s.io/v1',
-        kind: 'Event',
-        metadata: { name: `${metadata.name}.${randomUUID().slice(0, 13)}`, namespace },
-        eventTime: microTime(),
-        reportingController: `${API_GROUP}/operator`,
-        reportingInstance: this.#instance,
-        action: event.action,
-        reason: event.reason,
-        note: event.note.slice(0, 1024),
-        type: event.type,
-        regarding: {
-          apiVersion: KINDS[kind].apiVersion,
-          kind,
-          name: metadata.name,
-          namespace: metadata.namespace,
-          uid: metadata.uid,
-          resourceVersion: metadata.resourceVersion,
-        },
-      },
-    });
+    await recordEvent(this.#transport, this.#instance, regarding, event);
   }
 
   /**

@@ -108,6 +108,12 @@ export interface ResourcesClient {
   ): Promise<void>;
   /** Every create, update and delete from now on. */
   watch(listener: (event: ResourceEvent) => void): () => void;
+  /**
+   * Resolves once this client may write Secrets in a new tenant's namespace (in Kubernetes, once
+   * the RoleBinding the operator makes with the namespace is in force). Absent where writes need
+   * no grant.
+   */
+  awaitNamespaceAccess?(namespace: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -523,6 +523,7 @@ describe.runIf(helmOk)('the Helm chart', () => {
   it('grants the operator and the control plane exactly the documented verbs', async () => {
     const { objects } = await render();
     const operator = find(objects, 'ClusterRole', `${RELEASE}-operator`);
+    const tenantRoles = [`${RELEASE}-controlplane-tenant`, `${RELEASE}-operator-tenant`];
     expect(operator.rules).toEqual([
       {
         apiGroups: ['gateway.service.io'],
@@ -537,7 +538,35 @@ describe.runIf(helmOk)('the Helm chart', () => {
       { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] },
       { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'patch'] },
       { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
+      { apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings'], verbs: ['create'] },
+      {
+        apiGroups: ['rbac.authorization.k8s.io'],
+        resources: ['rolebindings'],
+        resourceNames: tenantRoles,
+        verbs: ['patch', 'delete'],
+      },
+      {
+        apiGroups: ['rbac.authorization.k8s.io'],
+        resources: ['clusterroles'],
+        resourceNames: tenantRoles,
+        verbs: ['bind'],
+      },
     ]);
+    // Bound by the operator in each tenant namespace, never cluster-wide.
+    expect(find(objects, 'ClusterRole', `${RELEASE}-operator-tenant`).rules).toEqual([
+      { apiGroups: [''], resources: ['secrets'], verbs: ['delete'] },
+    ]);
+    const bound = objects
+      .filter((object) => object.roleRef !== undefined)
+      .map((object) => object.roleRef?.name);
+    expect(bound).not.toContain(`${RELEASE}-operator-tenant`);
+    expect(bound).not.toContain(`${RELEASE}-controlplane-tenant`);
+    const operatorEnv = envOf(
+      podSpec(find(objects, 'Deployment', `${RELEASE}-operator`)).containers[0] as Container,
+    );
+    expect(operatorEnv.get('OPERATOR_TENANT_ROLE_BINDINGS')?.value).toBe(
+      `${RELEASE}-controlplane-tenant=${NAMESPACE}/${RELEASE}-controlplane,${RELEASE}-operator-tenant=${NAMESPACE}/${RELEASE}-operator`,
+    );
     const lease = find(objects, 'Role', `${RELEASE}-operator-leader-election`);
     expect(lease.metadata.namespace).toBe(NAMESPACE);
     expect(lease.rules).toEqual([
@@ -552,6 +581,8 @@ describe.runIf(helmOk)('the Helm chart', () => {
     const controlPlane = find(objects, 'ClusterRole', `${RELEASE}-controlplane`);
     expect(controlPlane.rules).toEqual([
       { apiGroups: ['gateway.service.io'], resources: ['tenants'], verbs: ['get', 'create', 'patch'] },
+    ]);
+    expect(find(objects, 'ClusterRole', `${RELEASE}-controlplane-tenant`).rules).toEqual([
       {
         apiGroups: ['gateway.service.io'],
         resources: ['connections', 'cachepolicies'],
@@ -718,6 +749,13 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
       expect(await can(sa, 'update', 'tenants.gateway.service.io', undefined, 'finalizers')).toBe(false);
       expect(await can(sa, 'watch', 'secrets', 'tenant-acme')).toBe(true);
       expect(await can(sa, 'get', 'secrets', 'tenant-acme')).toBe(false);
+      expect(await can(sa, 'delete', 'secrets', 'kube-system')).toBe(false);
+      expect(await can(sa, 'create', 'rolebindings.rbac.authorization.k8s.io', 'tenant-acme')).toBe(true);
+      expect(
+        await can(sa, 'bind', `clusterroles.rbac.authorization.k8s.io/${RELEASE}-controlplane-tenant`),
+      ).toBe(true);
+      expect(await can(sa, 'bind', 'clusterroles.rbac.authorization.k8s.io/cluster-admin')).toBe(false);
+      expect(await can(sa, 'escalate', 'clusterroles.rbac.authorization.k8s.io')).toBe(false);
       expect(await can(sa, 'create', 'secrets', 'tenant-acme')).toBe(false);
       expect(await can(sa, 'create', 'namespaces')).toBe(true);
       expect(await can(sa, 'get', 'namespaces')).toBe(false);
@@ -733,6 +771,31 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
 
     it('lets the control plane create, read and patch Tenants, write resources and Secrets, and nothing else', async () => {
       const sa = `${RELEASE}-controlplane`;
+      // Nothing in a namespace until the operator binds the control plane's tenant role there.
+      for (const namespace of ['tenant-acme', 'kube-system', NAMESPACE]) {
+        expect(await can(sa, 'delete', 'secrets', namespace), namespace).toBe(false);
+        expect(await can(sa, 'list', 'connections.gateway.service.io', namespace), namespace).toBe(false);
+      }
+      const bind = (role: string, name: string) =>
+        kubectl([
+          'create',
+          'rolebinding',
+          name,
+          `--clusterrole=${role}`,
+          `--serviceaccount=${NAMESPACE}:${sa}`,
+          '-n',
+          'tenant-acme',
+          `--as=system:serviceaccount:${NAMESPACE}:${RELEASE}-operator`,
+        ]);
+      // What the operator does as it creates a tenant namespace; it may bind no other role.
+      expectSuccess(
+        await bind(`${RELEASE}-controlplane-tenant`, `${RELEASE}-controlplane-tenant`),
+        'the operator binds the tenant role',
+      );
+      const escalation = await bind('cluster-admin', 'planted');
+      expect(escalation.code).not.toBe(0);
+      expect(escalation.stderr).toContain('forbidden');
+      expect(await can(sa, 'delete', 'secrets', 'kube-system')).toBe(false);
       for (const verb of ['create', 'patch', 'delete']) {
         expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(true);
         expect(await can(sa, verb, 'cachepolicies.gateway.service.io', 'tenant-acme'), verb).toBe(true);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { generateCredential } from '../../../src/auth/credential-hash.ts';
 import { loadSettings } from '../../../src/config/settings.ts';
+import { readTenantRoleBindings } from '../../../src/config/tenant-role-bindings.ts';
 import { type RunningControlPlane, startControlPlane } from '../../../src/main/controlplane-role.ts';
 import { createLogger } from '../../../src/observability/logger.ts';
 import type { OperatorHandle } from '../../../src/operator/operator.ts';
@@ -20,9 +21,13 @@ import { helmAvailable, REPO_ROOT, requireHelmTools, run } from '../../helpers/h
 import { postJson } from '../../helpers/test-gateway.ts';
 import {
   allowedVerbs,
+  controlPlaneClusterRules,
   controlPlaneGrants,
+  controlPlaneTenantRules,
   describeTarget,
   type Grant,
+  grantedRules,
+  operatorClusterRules,
   operatorGrants,
 } from './chart-access.ts';
 import {
@@ -39,6 +44,7 @@ import {
 
 const available = operatorSuitesAvailable() && helmAvailable();
 const NAMESPACE = 'gateway-system';
+const RELEASE = 'inference-gateway';
 const TENANT_NAMESPACE = 'tenant-rbac';
 const RBAC_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
 
@@ -52,7 +58,7 @@ async function renderChart(): Promise<RenderedObject[]> {
   const { helm } = requireHelmTools();
   const result = await run(helm, [
     'template',
-    'inference-gateway',
+    RELEASE,
     `${REPO_ROOT}/charts/inference-gateway`,
     '--namespace',
     NAMESPACE,
@@ -70,20 +76,26 @@ describe.runIf(available)("the chart's RBAC", () => {
   let controlPlane: RunningControlPlane;
   let operatorToken: string;
   let controlPlaneToken: string;
+  let controlPlaneKubeconfig: string;
   let leaseName: string;
   const pat = generateCredential('tt_pat_');
 
-  const asOperator = async (method: string, path: string, body?: unknown) => {
+  const requestAs = async (token: string, method: string, path: string, body?: unknown) => {
     const response = await fetch(`${bed.plane.server}${path}`, {
       method,
-      headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       dispatcher: bed.plane.dispatcher,
     });
     return response.status;
   };
+  const asOperator = (method: string, path: string, body?: unknown) =>
+    requestAs(operatorToken, method, path, body);
 
-  /** Applies a ServiceAccount with the roles bound to it, and returns a token for it. */
+  /**
+   * Applies a ServiceAccount with the roles bound to it (and the ClusterRoles no chart binding
+   * names: the operator binds those per tenant namespace), and returns a token for it.
+   */
   const serviceAccountToken = async (rendered: RenderedObject[], name: string) => {
     const bindings = rendered.filter(
       (object) =>
@@ -91,14 +103,18 @@ describe.runIf(available)("the chart's RBAC", () => {
         object.subjects?.some((subject) => subject.kind === 'ServiceAccount' && subject.name === name),
     );
     const roleNames = new Set(bindings.map((binding) => binding.roleRef?.name));
+    const boundByChart = new Set(rendered.map((object) => object.roleRef?.name));
     const objects = rendered.filter(
       (object) =>
         (object.kind === 'ServiceAccount' && object.metadata.name === name) ||
         bindings.includes(object) ||
         ((object.kind === 'ClusterRole' || object.kind === 'Role') && roleNames.has(object.metadata.name)),
     );
+    const unbound = rendered.filter(
+      (object) => object.kind === 'ClusterRole' && !boundByChart.has(object.metadata.name),
+    );
     expect(objects.map((object) => object.kind).sort(), name).toContain('ServiceAccount');
-    for (const object of objects) {
+    for (const object of [...objects, ...unbound]) {
       const result = await bed.plane.request(
         'PATCH',
         `${rbacPath(object)}?fieldManager=helm&force=true`,
@@ -139,18 +155,28 @@ describe.runIf(available)("the chart's RBAC", () => {
     const env = deployment?.spec?.template?.spec?.containers?.[0]?.env ?? [];
     leaseName = env.find((entry) => entry.name === 'OPERATOR_LEASE_NAME')?.value ?? '';
     expect(leaseName).toBeTruthy();
+    const bindings = env.find((entry) => entry.name === 'OPERATOR_TENANT_ROLE_BINDINGS')?.value;
+    const tenantRoleBindings = readTenantRoleBindings(bindings, (message) => {
+      throw new Error(message);
+    });
+    expect(tenantRoleBindings.map((binding) => binding.serviceAccount.name)).toEqual([
+      accountOf('controlplane'),
+      accountOf('operator'),
+    ]);
     operator = await bed.startOperator({
       kubeconfigPath: await bed.plane.writeKubeconfig(operatorToken, accountOf('operator')),
       leaseNamespace: NAMESPACE,
       leaseName,
       // The tenant whose namespace holds this suite's admin PAT.
       platformTenant: TENANT_NAMESPACE.slice('tenant-'.length),
+      tenantRoleBindings,
     });
     await vi.waitFor(() => expect(operator.isLeader()).toBe(true), { timeout: 10_000 });
 
     // The control-plane role finds the cluster through KUBECONFIG, as in a pod through its
     // service account.
-    process.env.KUBECONFIG = await bed.plane.writeKubeconfig(controlPlaneToken, accountOf('controlplane'));
+    controlPlaneKubeconfig = await bed.plane.writeKubeconfig(controlPlaneToken, accountOf('controlplane'));
+    process.env.KUBECONFIG = controlPlaneKubeconfig;
     controlPlane = await startControlPlane(
       loadSettings(
         {
@@ -309,8 +335,50 @@ describe.runIf(available)("the chart's RBAC", () => {
         grants.map(({ verbs, ...target }) => ({ target: describeTarget(target), verbs: [...verbs].sort() })),
       );
     };
-    await check(operatorToken, operatorGrants(TENANT_NAMESPACE, NAMESPACE, leaseName));
+    await check(operatorToken, operatorGrants(TENANT_NAMESPACE, NAMESPACE, leaseName, RELEASE));
     await check(controlPlaneToken, controlPlaneGrants(TENANT_NAMESPACE, NAMESPACE));
+  });
+
+  it('lists, for each token, exactly the rules it holds cluster-wide, in its tenant namespaces and its own', async () => {
+    // kube-system: no binding of the release is there, so what shows is what is granted everywhere.
+    expect(await grantedRules(bed.plane, operatorToken, 'kube-system')).toEqual(
+      operatorClusterRules(RELEASE),
+    );
+    expect(await grantedRules(bed.plane, controlPlaneToken, 'kube-system')).toEqual(
+      controlPlaneClusterRules(),
+    );
+    expect(await grantedRules(bed.plane, controlPlaneToken, NAMESPACE)).toEqual(controlPlaneClusterRules());
+    expect(await grantedRules(bed.plane, controlPlaneToken, TENANT_NAMESPACE)).toEqual(
+      controlPlaneTenantRules(),
+    );
+    expect(await grantedRules(bed.plane, operatorToken, TENANT_NAMESPACE)).toEqual(
+      [...operatorClusterRules(RELEASE), 'delete core/secrets'].sort(),
+    );
+    expect(await grantedRules(bed.plane, operatorToken, NAMESPACE)).toEqual(
+      [
+        ...operatorClusterRules(RELEASE),
+        'create coordination.k8s.io/leases',
+        `get coordination.k8s.io/leases:${leaseName}`,
+        `update coordination.k8s.io/leases:${leaseName}`,
+      ].sort(),
+    );
+  });
+
+  it('answers kubectl auth can-i as the control plane: Secrets of its tenant namespaces only', async () => {
+    const canI = async (...args: string[]) => {
+      const result = await run(requireHelmTools().kubectl, [
+        '--kubeconfig',
+        controlPlaneKubeconfig,
+        'auth',
+        'can-i',
+        ...args,
+      ]);
+      return result.stdout.trim();
+    };
+    expect(await canI('delete', 'secrets', '-n', 'kube-system')).toBe('no');
+    expect(await canI('get', 'secrets', '-n', NAMESPACE)).toBe('no');
+    expect(await canI('delete', 'secrets', '-n', TENANT_NAMESPACE)).toBe('yes');
+    expect(await canI('create', 'rolebindings', '-n', TENANT_NAMESPACE)).toBe('no');
   });
 
   it('is no more, on real requests: the operator token cannot read pods, delete, or write Secrets', async () => {
@@ -329,6 +397,33 @@ describe.runIf(available)("the chart's RBAC", () => {
       await asOperator('GET', `/apis/coordination.k8s.io/v1/namespaces/${NAMESPACE}/leases/someone-elses`),
     ).toBe(403);
     expect(await asOperator('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles')).toBe(403);
+    // It may create RoleBindings, but only of the two tenant roles: binding another is escalation.
+    const binding = (role: string) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'planted' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+      subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: TENANT_NAMESPACE }],
+    });
+    const rolebindings = `/apis/rbac.authorization.k8s.io/v1/namespaces/${TENANT_NAMESPACE}/rolebindings`;
+    expect(await asOperator('POST', rolebindings, binding('cluster-admin'))).toBe(403);
+    expect(await asOperator('POST', rolebindings, binding(`${RELEASE}-controlplane`))).toBe(403);
+  });
+
+  it('is no more, on real requests: the control plane token cannot touch Secrets outside tenant namespaces', async () => {
+    const secrets = (namespace: string) => `/api/v1/namespaces/${namespace}/secrets`;
+    for (const namespace of ['kube-system', NAMESPACE]) {
+      expect(await requestAs(controlPlaneToken, 'GET', secrets(namespace))).toBe(403);
+      expect(await requestAs(controlPlaneToken, 'DELETE', `${secrets(namespace)}/anything`)).toBe(403);
+      expect(
+        await requestAs(controlPlaneToken, 'POST', secrets(namespace), {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'planted' },
+        }),
+      ).toBe(403);
+    }
+    expect(await requestAs(controlPlaneToken, 'GET', secrets(TENANT_NAMESPACE))).toBe(200);
   });
 
   /** Log lines where the API server refused the operator something. */
