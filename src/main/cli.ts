@@ -3,6 +3,7 @@
  * The one entry point: `<cli> standalone|gateway|controlplane|operator`. Reads settings once,
  * starts the role. Each role's modules are loaded only when it is the one started: a gateway pod
  * never loads the Kubernetes client (about 50 MB resident) the operator needs.
+ * `<cli> operator release-finalizers` is a one-shot command (README, "Uninstall").
  */
 import type { Settings } from '../config/settings.ts';
 import { loadSettings, SettingsError } from '../config/settings.ts';
@@ -19,14 +20,28 @@ const ROLES: Record<string, () => Promise<Role>> = {
   operator: async () => (await import('./operator-role.ts')).runOperator,
 };
 
+/** Commands that do one thing and exit, by their first two words. */
+const COMMANDS: Record<string, () => Promise<() => Promise<void>>> = {
+  'operator release-finalizers': async () => (await import('./release-finalizers.ts')).runReleaseFinalizers,
+};
+
 function usage(): string {
-  return `usage: inference-gateway <${Object.keys(ROLES).join('|')}>\n`;
+  return [
+    `usage: inference-gateway <${Object.keys(ROLES).join('|')}>`,
+    ...Object.keys(COMMANDS).map((command) => `       inference-gateway ${command}`),
+    '',
+  ].join('\n');
 }
 
 async function main(argv: string[]): Promise<void> {
   const role = argv[0] ?? 'standalone';
   if (role === 'help' || role === '--help' || role === '-h') {
     process.stdout.write(usage());
+    return;
+  }
+  const command = argv.slice(0, 2).join(' ');
+  if (Object.hasOwn(COMMANDS, command)) {
+    await (await (COMMANDS[command] as () => Promise<() => Promise<void>>)())();
     return;
   }
   if (!Object.hasOwn(ROLES, role)) {

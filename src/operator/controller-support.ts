@@ -6,7 +6,7 @@
  * compute its desired records with pure functions (object-outcomes.ts), apply them, write status.
  */
 
-import type { NamespaceRoleBinding } from '../resources/kubernetes-namespace-access.ts';
+import type { NamespaceRoleBinding, SecretMetadata } from '../resources/kubernetes-namespace-access.ts';
 import type {
   CustomResourceKind,
   KubernetesEventInput,
@@ -47,6 +47,8 @@ export interface OperatorResources {
     labels: Record<string, string>,
   ): Promise<void>;
   deleteRoleBinding(namespace: string, name: string): Promise<boolean>;
+  listSecretMetadata(namespace: string): Promise<SecretMetadata[]>;
+  delete(kind: ResourceKind, name: string, namespace?: string): Promise<boolean>;
   recordEvent(regarding: AnyResource, event: KubernetesEventInput): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,10 +1,11 @@
 /**
  * The Tenant controller: creates the tenant's namespace (`tenant-<name>`) and its RoleBindings,
  * publishes the tenant record (with its workspaces) and the hashes of its credential Secrets, and
- * sets Ready. Deleting a
- * Tenant removes its records and those of the CachePolicies and Connections of its namespace before
- * the finalizer is released. The namespace itself is left in place: it holds the tenant's own
- * objects, and deleting it is not something an operator should do on its own.
+ * sets Ready. Deleting a Tenant removes its records and those of the CachePolicies and Connections
+ * of its namespace, then the Secrets the control plane created there and the RoleBindings
+ * (tenant-deletion.ts), before the finalizer is released. The namespace itself is left in place: it
+ * holds the tenant's own objects, and deleting it is not something an operator should do on its
+ * own; an Event names what is left.
  */
 import type { ObjectRef } from '../resources/kubernetes-resources.ts';
 import { type TenantResource, tenantNamespace } from '../resources/types.ts';
@@ -22,6 +23,7 @@ import {
 } from './controller-support.ts';
 import { ageKey, tenantSlug } from './desired-config.ts';
 import { isDeleting, objectKey, tenantOutcome } from './object-outcomes.ts';
+import { releaseTenantNamespace } from './tenant-deletion.ts';
 
 export const TENANT_LABEL = 'gateway.service.io/tenant';
 /** On the objects the operator alone makes (RoleBindings); never on a namespace, which Helm may own. */
@@ -33,6 +35,11 @@ function plural(count: number, noun: string): string {
 
 export class TenantController {
   readonly #context: ControllerContext;
+  /**
+   * Tenants (name to uid) whose finalizer this replica released: the cache can show the object
+   * with its finalizer a moment longer, and its namespace's cleanup and Event must not run twice.
+   */
+  readonly #released = new Map<string, string | undefined>();
 
   constructor(context: ControllerContext) {
     this.#context = context;
@@ -42,14 +49,17 @@ export class TenantController {
     const context = this.#context;
     const tenant = context.resources.cached('Tenant', ref.name);
     if (!tenant) {
+      this.#released.delete(ref.name);
       await this.#unpublishTenant(ref.name);
       return;
     }
     if (isDeleting(tenant)) {
-      if (!hasFinalizer(tenant)) return;
+      const released = this.#released.has(ref.name) && this.#released.get(ref.name) === tenant.metadata.uid;
+      if (!hasFinalizer(tenant) || released) return;
       await this.#unpublishTenant(ref.name);
+      await releaseTenantNamespace(context, tenant);
       await removeFinalizer(context, tenant);
-      context.log.info({ tenant: ref.name }, 'tenant deleted: its records are gone from the config store');
+      this.#released.set(ref.name, tenant.metadata.uid);
       return;
     }
     if (!hasFinalizer(tenant) && !(await addFinalizer(context, tenant))) return;

@@ -1,8 +1,11 @@
 /**
  * The Secret that holds one credential's hash and attributes in its tenant's namespace, in the
- * layout the reconcile step reads (operator/desired-config.ts).
+ * layout the reconcile step reads (operator/desired-config.ts), marked as the control plane's
+ * (the Tenant's deletion deletes it).
  */
 import {
+  CREATED_BY_CONTROL_PLANE,
+  CREATED_BY_LABEL,
   CREDENTIAL_LABEL,
   type CredentialSecretType,
   type SecretResource,
@@ -26,7 +29,7 @@ export function credentialSecret(
     metadata: {
       name: credentialSecretName(type, credential.hash),
       namespace: tenantNamespace(tenant),
-      labels: { [CREDENTIAL_LABEL]: type },
+      labels: { [CREDENTIAL_LABEL]: type, [CREATED_BY_LABEL]: CREATED_BY_CONTROL_PLANE },
     },
     type: 'Opaque',
     stringData: {

@@ -14,11 +14,6 @@ export interface KubernetesEventInput {
   note: string;
   /** What the controller did, e.g. `Reconcile`. */
   action: string;
-  /**
-   * Where the Event is kept: default the object's namespace, `default` for a cluster-scoped one.
-   * (A Tenant's deletion is told in its namespace, which outlives it.)
-   */
-  namespace?: string;
 }
 
 /** `metav1.MicroTime`: RFC 3339 with exactly six fractional digits. */
@@ -33,7 +28,8 @@ export async function recordEvent(
   event: KubernetesEventInput,
 ): Promise<void> {
   const { kind, metadata } = regarding;
-  const namespace = event.namespace ?? metadata.namespace ?? 'default';
+  // The API server takes an Event about a cluster-scoped object in `default` (or kube-system) only.
+  const namespace = metadata.namespace ?? 'default';
   await transport.request({
     method: 'POST',
     path: `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events`,

@@ -78,6 +78,30 @@ export async function deleteRoleBinding(
   return deleted !== undefined;
 }
 
+/** A Secret as a metadata-only list shows it: no data, no type. */
+export interface SecretMetadata {
+  name: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * The Secrets of a namespace, metadata only (the API server sends no data): every Secret,
+ * whatever its type, for saying what a Tenant's deletion leaves.
+ */
+export async function listSecretMetadata(
+  transport: KubeTransport,
+  namespace: string,
+): Promise<SecretMetadata[]> {
+  const list = await transport.request<{
+    items?: { metadata: { name: string; labels?: Record<string, string> } }[];
+  }>({
+    method: 'GET',
+    path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
+    accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+  });
+  return (list.items ?? []).map((item) => ({ name: item.metadata.name, labels: item.metadata.labels ?? {} }));
+}
+
 /** Whether the caller may create Secrets in the namespace (a SelfSubjectAccessReview: any user may ask). */
 export async function maySecretsBeCreated(transport: KubeTransport, namespace: string): Promise<boolean> {
   const review = await transport.request<{ status?: { allowed?: boolean } }>({

@@ -21,8 +21,10 @@ import {
   applyNamespace,
   applyRoleBinding,
   deleteRoleBinding,
+  listSecretMetadata,
   maySecretsBeCreated,
   type NamespaceRoleBinding,
+  type SecretMetadata,
 } from './kubernetes-namespace-access.ts';
 import {
   CONTENT_TYPE_APPLY,
@@ -429,6 +431,11 @@ export class KubernetesResources implements ResourcesClient {
     labels: Record<string, string>,
   ): Promise<void> {
     await applyRoleBinding(this.#transport, this.#fieldManager, namespace, binding, labels);
+  }
+
+  /** The namespace's Secrets, metadata only (names and labels), whatever their type. */
+  listSecretMetadata(namespace: string): Promise<SecretMetadata[]> {
+    return listSecretMetadata(this.#transport, namespace);
   }
 
   /** Deletes a RoleBinding; false when it did not exist. */

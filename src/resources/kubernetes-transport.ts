@@ -65,6 +65,8 @@ export interface KubeRequest {
   body?: unknown;
   /** Default application/json when there is a body. */
   contentType?: string;
+  /** Default application/json; e.g. a metadata-only list (PartialObjectMetadataList). */
+  accept?: string;
   /** Overrides the transport's default request timeout. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -185,7 +187,7 @@ export class KubeTransport {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: request.accept ?? 'application/json',
       'user-agent': this.#userAgent,
       ...credentials.headers,
     };

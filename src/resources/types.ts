@@ -117,6 +117,13 @@ export interface ResourcesClient {
   close(): Promise<void>;
 }
 
+/**
+ * On the Secrets the control plane creates (credentials and Connection keys), with the value
+ * CREATED_BY_CONTROL_PLANE: a Tenant's deletion deletes those and no other Secret of its namespace.
+ */
+export const CREATED_BY_LABEL = `${API_GROUP}/created-by`;
+export const CREATED_BY_CONTROL_PLANE = 'controlplane';
+
 /** Label on Secrets that hold a credential hash, and its values. */
 export const CREDENTIAL_LABEL = `${API_GROUP}/credential`;
 export type CredentialSecretType = 'api-key' | 'pat' | 'provisioning-key';

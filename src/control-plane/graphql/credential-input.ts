@@ -10,6 +10,8 @@ import {
   API_GROUP,
   API_VERSION,
   type ConnectionResource,
+  CREATED_BY_CONTROL_PLANE,
+  CREATED_BY_LABEL,
   type SecretResource,
 } from '../../resources/types.ts';
 import { SLUG_PATTERN, validateResource } from '../../resources/validate.ts';
@@ -224,7 +226,13 @@ export function mergeCredentialObjects(
     metadata: {
       name: secretName,
       namespace,
-      labels: { ...previousSecret?.metadata.labels, [CONNECTION_LABEL]: name },
+      // Marked as the control plane's only when it creates the Secret: one a user made stays
+      // theirs (a Tenant's deletion deletes only the control plane's).
+      labels: {
+        ...previousSecret?.metadata.labels,
+        [CONNECTION_LABEL]: name,
+        ...(previousSecret === undefined ? { [CREATED_BY_LABEL]: CREATED_BY_CONTROL_PLANE } : {}),
+      },
       ...(previousSecret?.metadata.annotations ? { annotations: previousSecret.metadata.annotations } : {}),
     },
     type: 'Opaque',
