@@ -4,7 +4,7 @@
  * status.keyHint (the only secret-derived value shown anywhere). Deletion removes the record before
  * the finalizer is released.
  */
-import type { ObjectRef } from '../resources/kubernetes-resources.ts';
+import { IGNORED_SECRET_TYPES, type ObjectRef } from '../resources/kubernetes-resources.ts';
 import type { ConnectionResource } from '../resources/types.ts';
 import type { ConditionInput } from './conditions.ts';
 import {
@@ -65,7 +65,20 @@ export class ConnectionController {
       context.resources.cachedList('Connection', namespace),
       context.sealing,
     );
-    const { condition: secretResolved, keyHint } = this.#secretResolved(connection, tenantId !== undefined);
+    const unreadable = tenantId === undefined ? undefined : await this.#unreadableSecret(connection);
+    if (unreadable !== undefined) {
+      // Not "not found": the Secret exists, with a type the operator never reads.
+      outcome.problems = outcome.problems.map((problem) =>
+        problem.reason === 'SecretNotFound' ? { ...problem, ...unreadable } : problem,
+      );
+    }
+    const { condition: secretResolved, keyHint } =
+      unreadable === undefined
+        ? this.#secretResolved(connection, tenantId !== undefined)
+        : {
+            condition: { type: 'SecretResolved', status: 'False' as const, ...unreadable },
+            keyHint: undefined,
+          };
     if (await tenantNotYetPublished(context, tenant, outcome.records))
       return { requeueAfterMs: TENANT_WAIT_MS };
     try {
@@ -83,6 +96,31 @@ export class ConnectionController {
       conditions: [readyCondition(outcome.problems, message), secretResolved],
       keyHint,
     });
+  }
+
+  /**
+   * When the Connection's Secret is not in the cache, whether it exists with one of the types the
+   * informer leaves out (IGNORED_SECRET_TYPES, such as kubernetes.io/tls): the reason to show
+   * then. One API call, made only for a Secret the cache does not hold.
+   */
+  async #unreadableSecret(
+    connection: ConnectionResource,
+  ): Promise<{ reason: string; message: string } | undefined> {
+    const { name } = connection.spec.secretRef;
+    const namespace = connection.metadata.namespace ?? '';
+    if (this.#context.resources.cached('Secret', name, namespace) !== undefined) return undefined;
+    let type: string | undefined;
+    try {
+      type = await this.#context.resources.secretType(name, namespace);
+    } catch (error) {
+      this.#context.log.debug?.({ secret: `${namespace}/${name}`, err: error }, 'secret type lookup failed');
+      return undefined;
+    }
+    if (type === undefined || !(IGNORED_SECRET_TYPES as readonly string[]).includes(type)) return undefined;
+    return {
+      reason: 'SecretTypeNotSupported',
+      message: `Secret '${name}' has type ${type}, which the operator never reads (a type Kubernetes or Helm keeps for itself); put the keys in a Secret of type Opaque`,
+    };
   }
 
   #secretResolved(

@@ -48,6 +48,7 @@ export interface OperatorResources {
   ): Promise<void>;
   deleteRoleBinding(namespace: string, name: string): Promise<boolean>;
   listSecretMetadata(namespace: string): Promise<SecretMetadata[]>;
+  secretType(name: string, namespace: string): Promise<string | undefined>;
   delete(kind: ResourceKind, name: string, namespace?: string): Promise<boolean>;
   recordEvent(regarding: AnyResource, event: KubernetesEventInput): Promise<void>;
   close(): Promise<void>;

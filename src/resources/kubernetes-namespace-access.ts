@@ -102,6 +102,25 @@ export async function listSecretMetadata(
   return (list.items ?? []).map((item) => ({ name: item.metadata.name, labels: item.metadata.labels ?? {} }));
 }
 
+/**
+ * The type of one Secret, or undefined when the namespace has none of that name: for telling a
+ * Secret the informer leaves out (a type Kubernetes keeps for itself) from a missing one. A list
+ * narrowed to the name, since the operator may list Secrets but not get them.
+ */
+export async function secretType(
+  transport: KubeTransport,
+  namespace: string,
+  name: string,
+): Promise<string | undefined> {
+  const list = await transport.request<{ items?: { type?: string }[] }>({
+    method: 'GET',
+    path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
+    query: { fieldSelector: `metadata.name=${name}` },
+  });
+  const [secret] = list.items ?? [];
+  return secret === undefined ? undefined : (secret.type ?? 'Opaque');
+}
+
 /** Whether the caller may create Secrets in the namespace (a SelfSubjectAccessReview: any user may ask). */
 export async function maySecretsBeCreated(transport: KubeTransport, namespace: string): Promise<boolean> {
   const review = await transport.request<{ status?: { allowed?: boolean } }>({

@@ -25,6 +25,7 @@ import {
   maySecretsBeCreated,
   type NamespaceRoleBinding,
   type SecretMetadata,
+  secretType,
 } from './kubernetes-namespace-access.ts';
 import {
   CONTENT_TYPE_APPLY,
@@ -436,6 +437,11 @@ export class KubernetesResources implements ResourcesClient {
   /** The namespace's Secrets, metadata only (names and labels), whatever their type. */
   listSecretMetadata(namespace: string): Promise<SecretMetadata[]> {
     return listSecretMetadata(this.#transport, namespace);
+  }
+
+  /** The type of a Secret the cache may leave out (IGNORED_SECRET_TYPES); undefined when none exists. */
+  secretType(name: string, namespace: string): Promise<string | undefined> {
+    return secretType(this.#transport, namespace, name);
   }
 
   /** Deletes a RoleBinding; false when it did not exist. */

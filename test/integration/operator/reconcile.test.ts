@@ -211,6 +211,36 @@ describe.runIf(available)('the operator against a real API server and Redis', ()
       .toMatchObject({ status: 'False', reason: 'SecretNotFound' });
   });
 
+  it('says a Connection Secret of a type the operator never reads is not supported, naming the type', async () => {
+    await bed.apply({
+      ...secret('tls-key', ns, { 'tls.crt': 'not-a-certificate', 'tls.key': 'not-a-key', apiKey: API_KEY }),
+      type: 'kubernetes.io/tls',
+    });
+    await bed.apply(connection('tls-typed', ns, { provider: 'openai', secretRef: { name: 'tls-key' } }));
+    const message =
+      "Secret 'tls-key' has type kubernetes.io/tls, which the operator never reads (a type Kubernetes or Helm keeps for itself); put the keys in a Secret of type Opaque";
+    await expect
+      .poll(async () => condition(await bed.read('Connection', 'tls-typed', ns), 'SecretResolved'), {
+        timeout: 10_000,
+      })
+      .toMatchObject({ status: 'False', reason: 'SecretTypeNotSupported', message });
+    expect(condition(await bed.read('Connection', 'tls-typed', ns), 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'SecretTypeNotSupported',
+      message,
+    });
+
+    // The type of a Secret cannot change: made again as Opaque, it resolves.
+    await bed.remove('Secret', 'tls-key', ns);
+    await bed.apply(secret('tls-key', ns, { apiKey: API_KEY }));
+    await expect
+      .poll(async () => condition(await bed.read('Connection', 'tls-typed', ns), 'Ready'), {
+        timeout: 10_000,
+      })
+      .toMatchObject({ status: 'True' });
+    await bed.remove('Connection', 'tls-typed', ns);
+  });
+
   it('lets the older of two Connections with one slug win', async () => {
     await bed.apply(
       connection('second', ns, { provider: 'openai', slug: 'openai', secretRef: { name: 'openai-key' } }),
