@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_MAX_CACHE_BYTES } from '../stores/memory-cache.ts';
+import { type EnsureSecretsSettings, readEnsureSecretsSettings } from './ensure-secrets-settings.ts';
 import { readSemanticCacheSettings, type SemanticCacheSettings } from './semcache-settings.ts';
 import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
 import { readTenantRoleBindings, type TenantRoleBinding } from './tenant-role-bindings.ts';
@@ -141,6 +142,8 @@ export interface Settings {
   billingFallbackPrice: PriceSetting;
   /** Organisation creation, provisioning and their abuse limits (tenancy-settings.ts). */
   tenancy: TenancySettings;
+  /** What `<cli> ensure-secrets` creates when missing (ensure-secrets-settings.ts). */
+  ensureSecrets: EnsureSecretsSettings;
 }
 
 /**
@@ -560,6 +563,9 @@ export function loadSettings(
       (name, fallback) => readBool(env, name, fallback),
       (name, fallback, min, max) => readInt(env, name, fallback, min, max),
     ),
+    ensureSecrets: readEnsureSecretsSettings(env, (message) => {
+      throw new SettingsError(message);
+    }),
   };
   if (!providerNames.includes(settings.defaultProvider)) {
     throw new SettingsError(`GATEWAY_DEFAULT_PROVIDER '${settings.defaultProvider}' is not a known provider`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The one entry point: `<cli> standalone|gateway|controlplane|operator`. Reads settings once,
- * starts the role. Each role's modules are loaded only when it is the one started: a gateway pod
+ * The one entry point: `<cli> standalone|gateway|controlplane|operator`, and the one-shot
+ * `ensure-secrets` the Helm chart's Job runs (ensure-secrets.ts). Reads settings once, starts the
+ * role. Each role's modules are loaded only when it is the one started: a gateway pod
  * never loads the Kubernetes client (about 50 MB resident) the operator needs.
  * `<cli> operator release-finalizers` is a one-shot command (README, "Uninstall").
  */
@@ -18,6 +19,7 @@ const ROLES: Record<string, () => Promise<Role>> = {
   gateway: async () => (await import('./gateway-role.ts')).runGateway,
   controlplane: async () => (await import('./controlplane-role.ts')).runControlPlane,
   operator: async () => (await import('./operator-role.ts')).runOperator,
+  'ensure-secrets': async () => (await import('./ensure-secrets.ts')).runEnsureSecrets,
 };
 
 /** Commands that do one thing and exit, by their first two words. */
