@@ -66,6 +66,14 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "ig.signingKeyKey" -}}
 {{- if .Values.tokenSigningKey.existingSecret }}{{ .Values.tokenSigningKey.existingSecretKey }}{{ else }}signing-key{{ end -}}
 {{- end -}}
+{{/* Older verify keys: in the user's Secret, in the chart's signing Secret, or beside a generated one. */}}
+{{- define "ig.verifyKeysSecret" -}}
+{{- if or .Values.tokenSigningKey.existingSecret .Values.tokenSigningKey.value -}}
+{{- include "ig.signingKeySecret" . -}}
+{{- else -}}
+{{- printf "%s-token-verify" (include "ig.fullname" .) -}}
+{{- end -}}
+{{- end -}}
 {{- define "ig.encryptionKeySecret" -}}
 {{- default (printf "%s-encryption" (include "ig.fullname" .)) .Values.encryptionKey.existingSecret -}}
 {{- end -}}
@@ -173,7 +181,7 @@ the *_FILE settings): they stay out of the process environment and of `kubectl d
               path: signing-key
       # Older keys still accepted while rotating, when the Secret has them (no file otherwise).
       - secret:
-          name: {{ include "ig.signingKeySecret" .ctx }}
+          name: {{ include "ig.verifyKeysSecret" .ctx }}
           optional: true
           items:
             - key: verify-keys
@@ -232,23 +240,4 @@ metrics:
 behavior:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- end -}}
-
-{{/* Every PAT permission (src/auth/permissions.ts PAT_PERMISSIONS), for the PATs the chart creates. */}}
-{{- define "ig.patPermissions" -}}
-tokens:mint,keys:manage,cache:manage,credentials:manage,workspaces:manage,pats:manage,billing:read,provisioning:manage
-{{- end -}}
-
-{{/*
-A credential the chart creates: the plaintext is read back from the release Secret `secret` (so an
-upgrade keeps it) or generated. Returns "id token" (space-separated). Args: ctx, secret, prefix, idPrefix,
-tokenKey, idKey.
-*/}}
-{{- define "ig.credential" -}}
-{{- $current := (lookup "v1" "Secret" .ctx.Release.Namespace .secret).data | default dict -}}
-{{- if and (hasKey $current .tokenKey) (hasKey $current .idKey) -}}
-{{- printf "%s %s" (index $current .idKey | b64dec) (index $current .tokenKey | b64dec) -}}
-{{- else -}}
-{{- printf "%s%s %s%s" .idPrefix (randAlphaNum 12) .prefix (randAlphaNum 43) -}}
-{{- end -}}
 {{- end -}}

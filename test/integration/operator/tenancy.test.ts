@@ -12,9 +12,12 @@ import { generateCredential } from '../../../src/auth/credential-hash.ts';
 import { PAT_PERMISSIONS } from '../../../src/auth/permissions.ts';
 import { loadSettings } from '../../../src/config/settings.ts';
 import { type RunningControlPlane, startControlPlane } from '../../../src/main/controlplane-role.ts';
+import { ensureSecrets } from '../../../src/main/ensure-secrets.ts';
 import { type RunningGateway, startGateway } from '../../../src/main/gateway-role.ts';
 import { createLogger } from '../../../src/observability/logger.ts';
 import { PROVIDER_NAMES } from '../../../src/providers/registry.ts';
+import { KubernetesResources } from '../../../src/resources/kubernetes-resources.ts';
+import { loadKubeConfig } from '../../../src/resources/kubernetes-transport.ts';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
 import { graphql } from '../../helpers/graphql.ts';
@@ -364,13 +367,17 @@ describe.runIf(available)('tenancy on a real API server', () => {
         RELEASE_NAMESPACE,
         '--show-only',
         'templates/bootstrap.yaml',
+        '--show-only',
+        'templates/ensure-secrets.yaml',
         '--set',
         'bootstrap.firstTenant.enabled=true',
       ]);
       expect(rendered.code, rendered.stderr).toBe(0);
-      const objects = parseAllDocuments(rendered.stdout)
+      const all = parseAllDocuments(rendered.stdout)
         .map((document) => document.toJS() as KubeObject | null)
         .filter((object): object is KubeObject => object !== null);
+      // The Tenants and their namespaces here; the credentials from the ensure-secrets Job below.
+      const objects = all.filter((object) => object.kind === 'Tenant' || object.kind === 'Namespace');
       const path = (object: KubeObject) =>
         objectPath(
           object.kind as 'Tenant' | 'Secret' | 'Namespace',
@@ -389,6 +396,22 @@ describe.runIf(available)('tenancy on a real API server', () => {
           `${object.kind} ${object.metadata.name}: ${JSON.stringify(result.body)}`,
         ).toBeLessThan(300);
       }
+      // The Job's code with the environment the chart renders for it (test/integration/chart/
+      // gitops.test.ts runs it as the Job's own ServiceAccount).
+      const job = all.find((object) => object.kind === 'Job') as
+        | (KubeObject & {
+            spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+          })
+        | undefined;
+      const env: Record<string, string> = {};
+      for (const entry of job?.spec.template.spec.containers[0]?.env ?? [])
+        if (entry.value !== undefined) env[entry.name] = entry.value;
+      const resources = new KubernetesResources({ kubeConfig: loadKubeConfig(bed.plane.kubeconfigPath) });
+      try {
+        await ensureSecrets(resources, RELEASE_NAMESPACE, loadSettings(env, PROVIDER_NAMES).ensureSecrets);
+      } finally {
+        await resources.close();
+      }
       for (const name of ['platform', 'first']) {
         await expect.poll(async () => (await readyStatus(name))?.status, { timeout: 15_000 }).toBe('True');
       }
@@ -404,7 +427,7 @@ describe.runIf(available)('tenancy on a real API server', () => {
         );
       };
       const adminPat = (await read('day-one-inference-gateway-admin-pat')).token as string;
-      expect(adminPat).toMatch(/^tt_pat_[A-Za-z0-9]{43}$/);
+      expect(adminPat).toMatch(/^tt_pat_[A-Za-z0-9_-]{43}$/);
       const tree = await graphql<{ tenantTree: { id: string }[] }>(
         controlPlane.url,
         adminPat,
