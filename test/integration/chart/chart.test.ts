@@ -641,6 +641,129 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expect(typo.stderr).toContain("additional properties 'replica' not allowed");
   });
 
+  it('renders NetworkPolicies for the three roles only on request, each admitting and reaching what is listed', async () => {
+    const { objects: off } = await render();
+    expect(
+      off.filter((object) => object.kind === 'NetworkPolicy').map((object) => object.metadata.name),
+    ).toEqual([`${RELEASE}-redis`]);
+
+    interface Rule {
+      ports?: { port: number | string; protocol: string }[];
+      from?: unknown[];
+      to?: unknown[];
+    }
+    interface Policy {
+      podSelector: { matchLabels: Record<string, string> };
+      policyTypes: string[];
+      ingress: Rule[];
+      egress: Rule[];
+    }
+    const policies = (objects: K8sObject[]) =>
+      Object.fromEntries(
+        WORKLOADS.map(({ name, role }) => {
+          const policy = find(objects, 'NetworkPolicy', name).spec as unknown as Policy;
+          // It selects exactly the role's pods.
+          const template = find(objects, 'Deployment', name).spec?.template as unknown as
+            | { metadata: { labels: Record<string, string> } }
+            | undefined;
+          const labels = template?.metadata.labels;
+          expect(labels).toMatchObject(policy.podSelector.matchLabels);
+          expect(policy.podSelector.matchLabels['app.kubernetes.io/component']).toBe(role);
+          expect(policy.policyTypes).toEqual(['Ingress', 'Egress']);
+          return [role, policy];
+        }),
+      ) as Record<'gateway' | 'controlplane' | 'operator', Policy>;
+    const http = [{ port: 'http', protocol: 'TCP' }];
+    const tcp = (...ports: number[]) => ports.map((port) => ({ port, protocol: 'TCP' }));
+    const dns = {
+      ports: [
+        { port: 53, protocol: 'UDP' },
+        { port: 53, protocol: 'TCP' },
+      ],
+      to: [
+        {
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+          podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+        },
+      ],
+    };
+    const monitoring = {
+      ports: http,
+      from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+    };
+
+    // Defaults: clients from anywhere, Prometheus from `monitoring`; the bundled Redis by its labels;
+    // public addresses on 443 for the upstreams; the API server for the two roles that call it.
+    const defaults = policies((await render(['networkPolicy.enabled=true'])).objects);
+    const bundledRedis = {
+      ports: tcp(6379),
+      to: [
+        {
+          podSelector: {
+            matchLabels: {
+              'app.kubernetes.io/name': 'inference-gateway',
+              'app.kubernetes.io/instance': RELEASE,
+              'app.kubernetes.io/component': 'redis',
+            },
+          },
+        },
+      ],
+    };
+    const upstreams = {
+      ports: tcp(443),
+      to: [
+        {
+          ipBlock: {
+            cidr: '0.0.0.0/0',
+            except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'],
+          },
+        },
+        { ipBlock: { cidr: '::/0', except: ['fc00::/7', 'fe80::/10'] } },
+      ],
+    };
+    const kubernetesApi = { ports: tcp(443, 6443) };
+    expect(defaults.gateway.ingress).toEqual([{ ports: http }, monitoring]);
+    expect(defaults.gateway.egress).toEqual([dns, bundledRedis, upstreams]);
+    expect(defaults.controlplane.ingress).toEqual([{ ports: http }, monitoring]);
+    expect(defaults.controlplane.egress).toEqual([dns, bundledRedis, kubernetesApi, upstreams]);
+    expect(defaults.operator.ingress).toEqual([monitoring]);
+    expect(defaults.operator.egress).toEqual([dns, bundledRedis, kubernetesApi]);
+
+    // Narrowed: the gateway from the ingress controller only, the control plane from one app, an
+    // external Redis by CIDR, the API server's address, and an extra rule for a trace collector.
+    const ingressNamespace = {
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress' } },
+    };
+    const backend = { podSelector: { matchLabels: { app: 'backend' } } };
+    const collector = { to: [{ ipBlock: { cidr: '10.9.0.5/32' } }], ports: tcp(4318) };
+    const narrowed = policies(
+      (
+        await render([
+          'networkPolicy.enabled=true',
+          'networkPolicy.gateway.from[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=ingress',
+          'networkPolicy.controlPlane.from[0].podSelector.matchLabels.app=backend',
+          'networkPolicy.metrics.from=null',
+          'redis.enabled=false',
+          'redis.url=redis://redis.example:6380',
+          'networkPolicy.egress.redis.to[0].ipBlock.cidr=10.1.0.0/16',
+          'networkPolicy.egress.redis.ports={6380}',
+          'networkPolicy.egress.kubernetesApi.to[0].ipBlock.cidr=10.0.0.1/32',
+          'networkPolicy.egress.extra[0].to[0].ipBlock.cidr=10.9.0.5/32',
+          'networkPolicy.egress.extra[0].ports[0].port=4318',
+          'networkPolicy.egress.extra[0].ports[0].protocol=TCP',
+        ])
+      ).objects,
+    );
+    const externalRedis = { ports: tcp(6380), to: [{ ipBlock: { cidr: '10.1.0.0/16' } }] };
+    const narrowApi = { ports: tcp(443, 6443), to: [{ ipBlock: { cidr: '10.0.0.1/32' } }] };
+    expect(narrowed.gateway.ingress).toEqual([{ ports: http, from: [ingressNamespace] }]);
+    expect(narrowed.gateway.egress).toEqual([dns, externalRedis, upstreams, collector]);
+    expect(narrowed.controlplane.ingress).toEqual([{ ports: http, from: [backend] }]);
+    expect(narrowed.controlplane.egress).toEqual([dns, externalRedis, narrowApi, upstreams, collector]);
+    expect(narrowed.operator.ingress).toEqual([]);
+    expect(narrowed.operator.egress).toEqual([dns, externalRedis, narrowApi, collector]);
+  });
+
   it('renders an optional ServiceMonitor for the gateway /metrics', async () => {
     const { objects: without } = await render();
     expect(without.find((object) => object.kind === 'ServiceMonitor')).toBeUndefined();
@@ -809,10 +932,15 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
   });
 
   it('accepts the external Redis / existing Secrets render with kubectl apply --dry-run=server', async () => {
-    const { text } = await render([...EXTERNAL_VALUES, 'controlPlane.autoscaling.enabled=true']);
+    const { text } = await render([
+      ...EXTERNAL_VALUES,
+      'controlPlane.autoscaling.enabled=true',
+      'networkPolicy.enabled=true',
+    ]);
     const result = await kubectl(['apply', '--dry-run=server', '-f', '-'], text);
     expectSuccess(result, 'kubectl apply --dry-run=server (external)');
     expect(result.stdout).toContain(`horizontalpodautoscaler.autoscaling/${RELEASE}-controlplane created`);
+    expect(result.stdout).toContain(`networkpolicy.networking.k8s.io/${RELEASE}-gateway created`);
   });
 
   it('accepts manifests/install.yaml and examples/ with kubectl apply --dry-run=server', async () => {
