@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_MAX_CACHE_BYTES } from '../stores/memory-cache.ts';
 import { type EnsureSecretsSettings, readEnsureSecretsSettings } from './ensure-secrets-settings.ts';
+import { type RedisSettings, readRedisSettings } from './redis-settings.ts';
 import { readSemanticCacheSettings, type SemanticCacheSettings } from './semcache-settings.ts';
 import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
 import { readTenantRoleBindings, type TenantRoleBinding } from './tenant-role-bindings.ts';
@@ -55,16 +56,13 @@ export interface OperatorSettings {
   tenantRoleBindings: readonly TenantRoleBinding[];
 }
 
-export interface Settings {
+/** The Redis Cluster, Sentinel, credential and TLS settings are RedisSettings (redis-settings.ts). */
+export interface Settings extends RedisSettings {
   host: string;
   gatewayPort: number;
   controlPort: number;
+  /** REDIS_URL: one server; with a Cluster or Sentinel, their credentials and TLS only (redis-settings.ts). */
   redisUrl: string | undefined;
-  /**
-   * REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (`host:port`, comma-separated); the stores
-   * then use the Cluster client (credentials and TLS from REDIS_URL when it is set too).
-   */
-  redisClusterNodes: readonly string[] | undefined;
   /** Bound on one runtime-store call (REDIS_COMMAND_TIMEOUT_MS, default 1000), kept by the breaker: past it the breaker opens. */
   redisCommandTimeoutMs: number;
   /** Balances and counters the spend journal holds during an outage (SPEND_JOURNAL_MAX_ENTRIES, default 100000). */
@@ -186,26 +184,6 @@ function readInt(env: Env, name: string, fallback: number, min: number, max: num
     throw new SettingsError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
   }
   return value;
-}
-
-/** REDIS_CLUSTER_NODES: `host:port` or `redis://host:port`, comma-separated. */
-function readClusterNodes(env: Env): readonly string[] | undefined {
-  const raw = env.REDIS_CLUSTER_NODES?.trim();
-  if (!raw) return undefined;
-  const nodes = raw.split(',').map((node) => node.trim());
-  for (const node of nodes) {
-    let url: URL | undefined;
-    try {
-      url = new URL(node.includes('://') ? node : `redis://${node}`);
-    } catch {
-      url = undefined;
-    }
-    if (url === undefined || url.hostname === '' || !/^redis?s?:$/.test(url.protocol) || url.port === '')
-      throw new SettingsError(
-        `REDIS_CLUSTER_NODES must be host:port entries, comma-separated; got '${node}'`,
-      );
-  }
-  return nodes;
 }
 
 /** A number from 0 to 1. */
@@ -494,7 +472,9 @@ export function loadSettings(
     gatewayPort: readInt(env, 'GATEWAY_PORT', 8080, 0, 65535),
     controlPort: readInt(env, 'CONTROL_PORT', 8081, 0, 65535),
     redisUrl: env.REDIS_URL?.trim() || undefined,
-    redisClusterNodes: readClusterNodes(env),
+    ...readRedisSettings(env, cwd, (message) => {
+      throw new SettingsError(message);
+    }),
     redisCommandTimeoutMs: readInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 1000, 50, 60_000),
     spendJournalMaxEntries: readInt(env, 'SPEND_JOURNAL_MAX_ENTRIES', 100_000, 100, 10_000_000),
     stateDir: resolve(cwd, env.STATE_DIR?.trim() || '.gateway-state'),

@@ -28,7 +28,7 @@ export async function startControlPlane(
   log: Logger,
 ): Promise<RunningControlPlane> {
   if (redisConnectionOf(settings) === undefined)
-    throw new SettingsError('the controlplane role needs REDIS_URL or REDIS_CLUSTER_NODES');
+    throw new SettingsError('the controlplane role needs REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS');
   const stores = await openStores(settings, log);
   const { encryptionKey } = settings;
   const view = await ConfigView.start(stores.config);

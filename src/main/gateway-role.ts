@@ -20,7 +20,7 @@ export interface RunningGateway extends ShutdownTarget {
 export async function startGateway(settings: Readonly<Settings>, log: Logger): Promise<RunningGateway> {
   if (redisConnectionOf(settings) === undefined) {
     throw new SettingsError(
-      'the gateway role needs REDIS_URL or REDIS_CLUSTER_NODES (use standalone without them)',
+      'the gateway role needs REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS (use standalone without them)',
     );
   }
   const encryptionKey = settings.encryptionKey;

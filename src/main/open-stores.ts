@@ -1,7 +1,7 @@
 /**
- * Chooses the store implementations: Redis when REDIS_URL (one server) or REDIS_CLUSTER_NODES (a
- * Redis Cluster) is set, the embedded memory stores (durable records persisted under STATE_DIR)
- * otherwise.
+ * Chooses the store implementations: Redis when REDIS_URL (one server), REDIS_CLUSTER_NODES (a
+ * Redis Cluster) or REDIS_SENTINELS (a Sentinel-managed master) is set, the embedded memory stores
+ * (durable records persisted under STATE_DIR) otherwise.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,17 +25,28 @@ export interface Stores {
   semanticMirrorStats?: () => Readonly<SemanticMirrorStats>;
 }
 
-/** Where the Redis stores connect: one server or a cluster; undefined without either setting. */
+/** Where the Redis stores connect: one server, a cluster or a Sentinel's master; undefined without any. */
 export function redisConnectionOf(
-  settings: Pick<Settings, 'redisUrl' | 'redisClusterNodes'>,
+  settings: Pick<
+    Settings,
+    'redisUrl' | 'redisClusterNodes' | 'redisSentinel' | 'redisPassword' | 'redisUsername' | 'redisTls'
+  >,
 ): RedisStoreOptions | undefined {
-  if (settings.redisClusterNodes !== undefined) {
-    return {
-      clusterNodes: settings.redisClusterNodes,
-      ...(settings.redisUrl === undefined ? {} : { url: settings.redisUrl }),
-    };
-  }
-  return settings.redisUrl === undefined ? undefined : { url: settings.redisUrl };
+  const { redisUrl, redisClusterNodes, redisSentinel } = settings;
+  const where =
+    redisClusterNodes !== undefined
+      ? { clusterNodes: redisClusterNodes }
+      : redisSentinel !== undefined
+        ? { sentinel: redisSentinel }
+        : undefined;
+  if (where === undefined && redisUrl === undefined) return undefined;
+  return {
+    ...where,
+    ...(redisUrl === undefined ? {} : { url: redisUrl }),
+    ...(settings.redisPassword === undefined ? {} : { password: settings.redisPassword }),
+    ...(settings.redisUsername === undefined ? {} : { username: settings.redisUsername }),
+    ...(settings.redisTls === undefined ? {} : { tls: settings.redisTls }),
+  };
 }
 
 /** How long a start waits for the key-layout migration (a SCAN of the keyspace). */

@@ -60,7 +60,7 @@ async function serveProbes(
 export async function runOperator(settings: Readonly<Settings>, log: Logger): Promise<void> {
   const redis = redisConnectionOf(settings);
   if (redis === undefined)
-    throw new SettingsError('the operator role needs REDIS_URL or REDIS_CLUSTER_NODES');
+    throw new SettingsError('the operator role needs REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS');
   if (settings.encryptionKey === undefined)
     throw new SettingsError(
       'the operator role needs SERVICE_ENCRYPTION_KEY or SERVICE_ENCRYPTION_KEY_FILE (32 bytes, hex or base64)',

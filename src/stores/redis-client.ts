@@ -1,7 +1,7 @@
 /**
- * The Redis connection shared by the Redis stores: one server (`url`) or a Redis Cluster
- * (`clusterNodes`, ioredis's Cluster client), with options that make a Redis outage fail fast and
- * visibly, and a polite close.
+ * The Redis connection shared by the Redis stores: one server (`url`), a Redis Cluster
+ * (`clusterNodes`, ioredis's Cluster client) or a Sentinel-managed master (`sentinel`, ioredis's
+ * Sentinel support), with options that make a Redis outage fail fast and visibly, and a polite close.
  */
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { waitAtMost } from './wait-at-most.ts';
@@ -12,9 +12,20 @@ export type RedisClient = Redis | Cluster;
 export interface RedisStoreOptions {
   /**
    * `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. With `clusterNodes`, only its
-   * credentials and TLS are used.
+   * credentials and TLS are used; with `sentinel`, its credentials, TLS and database.
    */
   url?: string;
+  /**
+   * A master that Redis Sentinel watches: the sentinels to ask where it is (`host:port`), the name
+   * they know it by, and their own password if they have one. Every connection (subscribers too)
+   * asks them again when it reconnects, and a failover they announce moves it to the new master.
+   */
+  sentinel?: { nodes: readonly string[]; masterName: string; password?: string | undefined };
+  /** The data nodes' password and ACL user, in place of the url's. */
+  password?: string | undefined;
+  username?: string | undefined;
+  /** TLS to the data nodes (and to the sentinels), with a private CA's bundle if given; `rediss://` implies it. */
+  tls?: { ca?: string | undefined } | undefined;
   /**
    * A Redis Cluster's seed nodes (`host:port` or `redis://host:port`): the stores then use the
    * Cluster client, and every script and transaction keeps its keys in one hash slot.
@@ -80,12 +91,20 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
     enableOfflineQueue: true,
     connectTimeout: 5000,
     enableAutoPipelining: false,
+    // A server that says it is a replica is no longer the master (a failover, with the client still
+    // on the old one): reconnect, so that the sentinels (or the DNS name of a managed Redis) give
+    // the new master. The command itself fails (READONLY counts as unavailability) and is never
+    // resent (1, not 2), like any command in flight when a connection drops.
+    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 1 : false),
   };
   const commandTimeoutMs = options.commandTimeoutMs ?? 5000;
   if (commandTimeoutMs > 0) redisOptions.commandTimeout = commandTimeoutMs;
   let client: RedisClient;
   if (options.clusterNodes !== undefined && options.clusterNodes.length > 0) {
-    const auth = options.url === undefined ? {} : credentialsOf(options.url);
+    const auth = {
+      ...(options.url === undefined ? {} : credentialsOf(options.url)),
+      ...overridesOf(options),
+    };
     const cluster = new Cluster(
       options.clusterNodes.map((node) => parseNode(node)),
       {
@@ -99,8 +118,20 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
     cluster.on('+node', (node: Redis) => coalesceWrites(node));
     client = cluster;
   } else {
-    if (options.url === undefined) throw new TypeError('a Redis store needs a url or clusterNodes');
-    const server = new Redis(options.url, redisOptions);
+    let server: Redis;
+    if (options.sentinel !== undefined) {
+      server = new Redis(sentinelOptionsOf(options, options.sentinel, redisOptions));
+    } else {
+      if (options.url === undefined)
+        throw new TypeError('a Redis store needs a url, clusterNodes or sentinel');
+      const overrides = overridesOf(options);
+      // ioredis lets the url's credentials win over the options': drop them when overridden.
+      const url =
+        overrides.password !== undefined || overrides.username !== undefined
+          ? withoutCredentials(options.url)
+          : options.url;
+      server = new Redis(url, { ...redisOptions, ...overrides });
+    }
     // ioredis reads the option at each call: queue until the first connect, fail fast after.
     if (options.failFastWhenDown === true)
       server.once('ready', () => {
@@ -114,6 +145,47 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
   const onError = options.onError ?? (() => {});
   client.on('error', onError);
   return client;
+}
+
+/** The password, user and TLS given apart from the url (REDIS_PASSWORD, REDIS_USERNAME, REDIS_TLS). */
+function overridesOf(options: RedisStoreOptions): Partial<RedisOptions> {
+  return {
+    ...(options.username === undefined ? {} : { username: options.username }),
+    ...(options.password === undefined ? {} : { password: options.password }),
+    ...(options.tls === undefined ? {} : { tls: options.tls.ca === undefined ? {} : { ca: options.tls.ca } }),
+  };
+}
+
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
+/**
+ * ioredis's Sentinel options: the sentinels, the master's name, the data nodes' credentials and
+ * database (from the url, then the overrides), TLS to both. `failoverDetector`: the client also
+ * listens to the sentinels' `+switch-master`, so a failover that leaves the old master reachable
+ * (demoted, answering READONLY) still moves every connection to the new one.
+ */
+export function sentinelOptionsOf(
+  options: RedisStoreOptions,
+  sentinel: NonNullable<RedisStoreOptions['sentinel']>,
+  base: RedisOptions,
+): RedisOptions {
+  const auth = { ...(options.url === undefined ? {} : credentialsOf(options.url)), ...overridesOf(options) };
+  const db = options.url === undefined ? undefined : Number(new URL(options.url).pathname.slice(1) || 0);
+  return {
+    ...base,
+    ...auth,
+    ...(db === undefined || Number.isNaN(db) ? {} : { db }),
+    sentinels: sentinel.nodes.map((node) => parseNode(node)),
+    name: sentinel.masterName,
+    ...(sentinel.password === undefined ? {} : { sentinelPassword: sentinel.password }),
+    ...(auth.tls === undefined ? {} : { enableTLSForSentinelMode: true, sentinelTLS: auth.tls }),
+    failoverDetector: true,
+  };
 }
 
 /** `host:port` or a `redis://` URL, as a cluster seed. */
