@@ -19,6 +19,22 @@ describe('isUnavailability', () => {
     expect(isUnavailability(new TypeError('bad key'))).toBe(false);
     expect(isUnavailability(Object.assign(new Error('ERR syntax'), { name: 'ReplyError' }))).toBe(false);
   });
+
+  it('counts a server that cannot serve (a demoted master, one loading its data) as unreachable: it ran nothing', () => {
+    const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
+    expect(isUnavailability(reply("READONLY You can't write against a read only replica."))).toBe(true);
+    expect(isUnavailability(reply('LOADING Redis is loading the dataset in memory'))).toBe(true);
+    expect(
+      isUnavailability(
+        reply('MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no'),
+      ),
+    ).toBe(true);
+    expect(isUnavailability(reply('NOREPLICAS Not enough good replicas to write.'))).toBe(true);
+    expect(isUnavailability(reply('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(
+      false,
+    );
+    expect(isUnavailability(reply('ERR READONLY is not a prefix here'))).toBe(false);
+  });
 });
 
 describe('StoreBreaker', () => {

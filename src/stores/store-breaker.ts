@@ -32,13 +32,22 @@ export class StoreTimeoutError extends StoreUnavailableError {
 }
 
 /**
- * Whether an error means the backend could not be reached, as opposed to a refused argument
- * (TypeError) or an error answered by the backend itself (a Redis reply error).
+ * Reply errors of a server that cannot run the command at all and did not: a replica (a master
+ * demoted by a failover, reached before the client moved on), a server still loading its data set,
+ * a replica cut off from its master, a master short of the replicas `min-replicas-to-write` asks
+ * for (one a failover left behind). Like a refused connection, they say where the data is not.
+ */
+const NOT_SERVING_REPLIES = /^(READONLY|LOADING|MASTERDOWN|NOREPLICAS) /;
+
+/**
+ * Whether an error means the backend could not be reached (or could not serve: see
+ * NOT_SERVING_REPLIES), as opposed to a refused argument (TypeError) or an error answered by the
+ * backend itself (any other Redis reply error).
  */
 export function isUnavailability(error: unknown): boolean {
   if (error instanceof StoreUnavailableError) return true;
   if (error instanceof TypeError || error instanceof RangeError) return false;
-  if (error instanceof Error && error.name === 'ReplyError') return false;
+  if (error instanceof Error && error.name === 'ReplyError') return NOT_SERVING_REPLIES.test(error.message);
   return error instanceof Error;
 }
 
