@@ -98,28 +98,88 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
 {{/*
-REDIS_URL: the bundled Redis, or the external one (always through a Secret: it may hold a password).
-REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (the URL, when also given, carries its credentials).
+The Redis stores' settings (src/config/redis-settings.ts, README "Redis modes"): the bundled Redis;
+or one external server (REDIS_URL, always through a Secret: it may hold a password), a Redis Cluster
+(REDIS_CLUSTER_NODES) or Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_MASTER), with the URL for
+credentials and TLS; passwords from their own Secrets; TLS and a private CA.
 */}}
 {{- define "ig.env.redis" -}}
-{{- if .Values.redis.enabled }}
+{{- $redis := .Values.redis -}}
+{{- if $redis.enabled }}
 - name: REDIS_URL
   value: {{ printf "redis://%s-redis:6379" (include "ig.fullname" .) | quote }}
 {{- else }}
-{{- if and (not .Values.redis.url) (not .Values.redis.existingSecret) (not .Values.redis.clusterNodes) }}
-{{- fail "redis.enabled=false needs redis.url, redis.existingSecret or redis.clusterNodes (the config and runtime stores live in Redis)" }}
+{{- if and (not $redis.url) (not $redis.existingSecret) (not $redis.clusterNodes) (not $redis.sentinel.nodes) }}
+{{- fail "redis.enabled=false needs redis.url, redis.existingSecret, redis.clusterNodes or redis.sentinel.nodes (the config and runtime stores live in Redis)" }}
 {{- end }}
-{{- if or .Values.redis.url .Values.redis.existingSecret }}
+{{- if and $redis.clusterNodes $redis.sentinel.nodes }}
+{{- fail "redis.clusterNodes and redis.sentinel.nodes: a Redis Cluster or Sentinel, not both" }}
+{{- end }}
+{{- if or $redis.url $redis.existingSecret }}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef:
       name: {{ include "ig.redisSecret" . }}
-      key: {{ if .Values.redis.existingSecret }}{{ .Values.redis.existingSecretKey }}{{ else }}redis-url{{ end }}
+      key: {{ if $redis.existingSecret }}{{ $redis.existingSecretKey }}{{ else }}redis-url{{ end }}
 {{- end }}
-{{- if .Values.redis.clusterNodes }}
+{{- if $redis.clusterNodes }}
 - name: REDIS_CLUSTER_NODES
-  value: {{ join "," .Values.redis.clusterNodes | quote }}
+  value: {{ join "," $redis.clusterNodes | quote }}
 {{- end }}
+{{- if $redis.sentinel.nodes }}
+- name: REDIS_SENTINELS
+  value: {{ join "," $redis.sentinel.nodes | quote }}
+- name: REDIS_SENTINEL_MASTER
+  value: {{ $redis.sentinel.masterName | quote }}
+{{- with $redis.sentinel.existingSecret }}
+- name: REDIS_SENTINEL_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $redis.sentinel.existingSecretKey }}
+{{- end }}
+{{- end }}
+{{- with $redis.auth.existingSecret }}
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $redis.auth.existingSecretKey }}
+{{- end }}
+{{- with $redis.auth.username }}
+- name: REDIS_USERNAME
+  value: {{ . | quote }}
+{{- end }}
+{{- if or $redis.tls.enabled $redis.tls.caSecret }}
+- name: REDIS_TLS
+  value: "on"
+{{- end }}
+{{- if $redis.tls.caSecret }}
+- name: REDIS_TLS_CA_FILE
+  value: {{ include "ig.redisCaDir" . }}/ca.crt
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{- define "ig.redisCaDir" -}}/etc/inference-gateway/redis-ca{{- end -}}
+
+{{/* The private CA's bundle for TLS to Redis (redis.tls.caSecret), when there is one. */}}
+{{- define "ig.redisCaVolumeMount" -}}
+{{- if and (not .Values.redis.enabled) .Values.redis.tls.caSecret }}
+- name: redis-ca
+  mountPath: {{ include "ig.redisCaDir" . }}
+  readOnly: true
+{{- end }}
+{{- end -}}
+{{- define "ig.redisCaVolume" -}}
+{{- if and (not .Values.redis.enabled) .Values.redis.tls.caSecret }}
+- name: redis-ca
+  secret:
+    secretName: {{ .Values.redis.tls.caSecret }}
+    defaultMode: 292
+    items:
+      - key: {{ .Values.redis.tls.caSecretKey }}
+        path: ca.crt
 {{- end }}
 {{- end -}}
 

@@ -15,6 +15,7 @@ import { hashCredential } from '../../../src/auth/credential-hash.ts';
 import { PAT_PERMISSIONS } from '../../../src/auth/permissions.ts';
 import { loadSettings } from '../../../src/config/settings.ts';
 import { ensureSecrets } from '../../../src/main/ensure-secrets.ts';
+import { redisConnectionOf } from '../../../src/main/open-stores.ts';
 import { PROVIDER_NAMES } from '../../../src/providers/registry.ts';
 import { LocalResources } from '../../../src/resources/local-resources.ts';
 import { helmAvailable, REPO_ROOT, type RunResult, requireHelmTools, run } from '../../helpers/helm.ts';
@@ -509,6 +510,97 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expect(clusterEnv.get('REDIS_URL')).toBeUndefined();
   });
 
+  it('renders each Redis mode, and each role reads it as the settings of the stores', async () => {
+    /**
+     * A role's Redis settings as its process would read them: the rendered environment, Secret
+     * references resolved from `secrets`, the CA's volume projected into a folder.
+     */
+    const redisOf = (
+      objects: K8sObject[],
+      deployment: string,
+      secrets: Record<string, Record<string, string>>,
+    ) => {
+      const pod = podSpec(find(objects, 'Deployment', deployment));
+      const container = pod.containers[0] as Container;
+      const env: Record<string, string> = {};
+      const caDir = mkdtempSync(join(tmpdir(), 'chart-redis-ca-'));
+      const caMount = container.volumeMounts?.find((mount) => mount.name === 'redis-ca');
+      const caVolume = pod.volumes?.find((volume) => volume.name === 'redis-ca') as
+        | { secret?: { secretName: string; items: { key: string; path: string }[] } }
+        | undefined;
+      for (const { key, path } of caVolume?.secret?.items ?? [])
+        writeFileSync(join(caDir, path), secrets[caVolume?.secret?.secretName ?? '']?.[key] ?? '');
+      for (const entry of container.env ?? []) {
+        if (!entry.name.startsWith('REDIS_')) continue;
+        const ref = entry.valueFrom?.secretKeyRef;
+        if (ref) env[entry.name] = secrets[ref.name]?.[ref.key] ?? '';
+        else if (entry.value !== undefined)
+          env[entry.name] = caMount ? entry.value.replace(caMount.mountPath, caDir) : entry.value;
+      }
+      return redisConnectionOf(loadSettings(env, PROVIDER_NAMES));
+    };
+    const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
+    // An external Redis over TLS with a private CA, its password from a Secret of its own.
+    const external = await render([
+      'redis.enabled=false',
+      'redis.url=rediss://redis.example:6380/0',
+      'redis.auth.existingSecret=redis-password',
+      'redis.auth.existingSecretKey=password',
+      'redis.tls.caSecret=redis-ca',
+    ]);
+    const urlSecret = find(external.objects, 'Secret', `${RELEASE}-redis-url`);
+    const secrets = {
+      [`${RELEASE}-redis-url`]: {
+        'redis-url': Buffer.from(urlSecret.data?.['redis-url'] ?? '', 'base64').toString(),
+      },
+      'redis-password': { password: 'from its own Secret' },
+      'redis-ca': { 'ca.crt': CA },
+    };
+    for (const { name } of WORKLOADS) {
+      expect(redisOf(external.objects, name, secrets), name).toEqual({
+        url: 'rediss://redis.example:6380/0',
+        password: 'from its own Secret',
+        tls: { ca: CA },
+      });
+    }
+    expect(external.objects.find((object) => object.kind === 'StatefulSet')).toBeUndefined();
+
+    // A Redis Cluster: its seed nodes.
+    const cluster = await render(['redis.enabled=false', 'redis.clusterNodes={redis-0:6379,redis-1:6379}']);
+    for (const { name } of WORKLOADS)
+      expect(redisOf(cluster.objects, name, {}), name).toEqual({
+        clusterNodes: ['redis-0:6379', 'redis-1:6379'],
+      });
+
+    // Sentinel: the sentinels, the master's name, their password and the data nodes' from Secrets.
+    const sentinel = await render([
+      'redis.enabled=false',
+      'redis.sentinel.nodes={sentinel-0.sentinel:26379,sentinel-1.sentinel:26379,sentinel-2.sentinel:26379}',
+      'redis.sentinel.masterName=gateway',
+      'redis.sentinel.existingSecret=sentinel-auth',
+      'redis.auth.existingSecret=redis-auth',
+      'redis.tls.enabled=true',
+    ]);
+    const sentinelSecrets = {
+      'sentinel-auth': { 'sentinel-password': 'sentinel password' },
+      'redis-auth': { 'redis-password': 'data password' },
+    };
+    for (const { name } of WORKLOADS) {
+      expect(redisOf(sentinel.objects, name, sentinelSecrets), name).toEqual({
+        sentinel: {
+          nodes: ['sentinel-0.sentinel:26379', 'sentinel-1.sentinel:26379', 'sentinel-2.sentinel:26379'],
+          masterName: 'gateway',
+          password: 'sentinel password',
+        },
+        password: 'data password',
+        tls: { ca: undefined },
+      });
+    }
+    // No password in any rendered object but the URL's own Secret.
+    expect(sentinel.objects.filter((object) => object.kind === 'Secret')).toEqual([]);
+  });
+
   it('makes the day-one credentials in the cluster: an admin PAT (hash for the operator, plaintext for kubectl) and a first tenant', async () => {
     const { objects } = await render(['bootstrap.firstTenant.enabled=true']);
     // The template renders the Tenants and their namespaces; no credential.
@@ -623,8 +715,15 @@ describe.runIf(helmOk)('the Helm chart', () => {
     const noRedis = await template(['redis.enabled=false']);
     expect(noRedis.code).not.toBe(0);
     expect(noRedis.stderr).toContain(
-      'redis.enabled=false needs redis.url, redis.existingSecret or redis.clusterNodes',
+      'redis.enabled=false needs redis.url, redis.existingSecret, redis.clusterNodes or redis.sentinel.nodes',
     );
+    const both = await template([
+      'redis.enabled=false',
+      'redis.clusterNodes={a:7000}',
+      'redis.sentinel.nodes={s:26379}',
+    ]);
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toContain('a Redis Cluster or Sentinel, not both');
     const sameTenant = await template([
       'bootstrap.firstTenant.enabled=true',
       'bootstrap.firstTenant.name=platform',
@@ -941,6 +1040,17 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
     expectSuccess(result, 'kubectl apply --dry-run=server (external)');
     expect(result.stdout).toContain(`horizontalpodautoscaler.autoscaling/${RELEASE}-controlplane created`);
     expect(result.stdout).toContain(`networkpolicy.networking.k8s.io/${RELEASE}-gateway created`);
+    const sentinel = await render([
+      'redis.enabled=false',
+      'redis.sentinel.nodes={sentinel-0:26379,sentinel-1:26379}',
+      'redis.sentinel.existingSecret=sentinel-auth',
+      'redis.auth.existingSecret=redis-auth',
+      'redis.tls.caSecret=redis-ca',
+    ]);
+    expectSuccess(
+      await kubectl(['apply', '--dry-run=server', '-f', '-'], sentinel.text),
+      'kubectl apply --dry-run=server (Sentinel, TLS with a CA)',
+    );
   });
 
   it('accepts manifests/install.yaml and examples/ with kubectl apply --dry-run=server', async () => {
