@@ -4,7 +4,7 @@
  * A deployment adds or overrides entries (BILLING_PRICES_FILE) and sets what a model in neither
  * costs (BILLING_FALLBACK_PRICE): a PriceList.
  */
-import type { PriceSetting } from '../config/settings.ts';
+import type { PriceSetting } from '../config/price-settings.ts';
 export interface ModelPrice {
   input: number;
   output: number;

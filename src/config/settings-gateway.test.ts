@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_CACHE_BYTES } from '../stores/memory-cache.ts';
 import { loadSettings, SettingsError } from './settings.ts';
 
 const load = (env: Record<string, string>) => loadSettings(env, ['openai']);
@@ -99,5 +100,11 @@ describe('loadSettings: PLATFORM_TENANT', () => {
 
   it.each(['Platform', 'tenant-', 'a_b', 'x'.repeat(60)])('refuses PLATFORM_TENANT=%s', (value) => {
     expect(() => load({ PLATFORM_TENANT: value })).toThrow(SettingsError);
+  });
+});
+
+describe('loadSettings: GATEWAY_CACHE_MEMORY_BYTES', () => {
+  it("defaults to the memory store's own budget, which config/ cannot import", () => {
+    expect(loadSettings({}, ['openai']).cacheMemoryBytes).toBe(DEFAULT_MAX_CACHE_BYTES);
   });
 });

@@ -5,13 +5,26 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { DEFAULT_MAX_CACHE_BYTES } from '../stores/memory-cache.ts';
 import { type EnsureSecretsSettings, readEnsureSecretsSettings } from './ensure-secrets-settings.ts';
+import { type PriceSetting, readBillingPrices, readFallbackPrice } from './price-settings.ts';
+import {
+  type PlatformAwsSettings,
+  type PlatformVertexSettings,
+  readPlatformAws,
+  readPlatformVertex,
+  readProviderEnv,
+  withBedrockApiKey,
+} from './provider-settings.ts';
 import { type RedisSettings, readRedisSettings } from './redis-settings.ts';
 import { readSemanticCacheSettings, type SemanticCacheSettings } from './semcache-settings.ts';
+import { SettingsError } from './settings-error.ts';
 import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
 import { readTenantRoleBindings, type TenantRoleBinding } from './tenant-role-bindings.ts';
+
+export { SettingsError } from './settings-error.ts';
+
+/** The memory runtime store's cache budget by default (stores/memory-cache.ts holds the same default). */
+const DEFAULT_CACHE_MEMORY_BYTES = 128 * 1024 * 1024;
 
 export interface ProviderEndpointSettings {
   /** Upstream base URL, without a trailing slash. */
@@ -26,16 +39,6 @@ export interface UpstreamTimeouts {
   headersMs: number;
   /** Longest silence between two body chunks. */
   bodyMs: number;
-}
-
-/** A model's price in USD per million tokens (BILLING_PRICES_FILE entries, BILLING_FALLBACK_PRICE). */
-export interface PriceSetting {
-  input: number;
-  output: number;
-  /** Prompt-cache reads; half the input price when absent. */
-  cachedInput?: number;
-  /** Prompt-cache writes; the input price when absent. */
-  cacheWrite?: number;
 }
 
 /** The operator role's settings (OPERATOR_* variables). */
@@ -144,37 +147,7 @@ export interface Settings extends RedisSettings {
   ensureSecrets: EnsureSecretsSettings;
 }
 
-/**
- * AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN); region BEDROCK_REGION, else
- * AWS_REGION, else AWS_DEFAULT_REGION (else the provider's default, us-east-1).
- */
-export interface PlatformAwsSettings {
-  region?: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  sessionToken?: string;
-  /**
-   * STS endpoint of testProviderCredential's Bedrock probe (BEDROCK_STS_URL, `{region}` filled in
-   * with the Connection's region); default `https://sts.{region}.amazonaws.com/`. For a VPC
-   * endpoint or a test fake.
-   */
-  stsUrl?: string;
-}
-
-/**
- * VERTEX_SERVICE_ACCOUNT_JSON (the key file's JSON, or its path) or VERTEX_SERVICE_ACCOUNT_FILE (its
- * path), read once at start; VERTEX_PROJECT (else the key's project_id) and VERTEX_REGION (else us-central1).
- * An API key for express mode is VERTEX_API_KEY, like every provider's.
- */
-export interface PlatformVertexSettings {
-  serviceAccountJson?: string;
-  project?: string;
-  region?: string;
-}
-
 type Env = Readonly<Record<string, string | undefined>>;
-
-export class SettingsError extends Error {}
 
 function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -279,61 +252,6 @@ function readEncryptionKey(env: Env, cwd: string): Buffer | undefined {
   return key;
 }
 
-const PRICE_FIELDS = ['input', 'output', 'cachedInput', 'cacheWrite'] as const;
-
-function readPriceSetting(value: unknown, where: string): PriceSetting {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new SettingsError(`${where} must be an object with input and output prices`);
-  const record = value as Record<string, unknown>;
-  const setting: Record<string, number> = {};
-  for (const field of Object.keys(record)) {
-    if (!(PRICE_FIELDS as readonly string[]).includes(field))
-      throw new SettingsError(`${where} has an unknown field '${field}' (known: ${PRICE_FIELDS.join(', ')})`);
-    const amount = record[field];
-    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0 || amount > 1_000_000)
-      throw new SettingsError(
-        `${where}.${field} must be a number of USD per million tokens from 0 to 1000000`,
-      );
-    setting[field] = amount;
-  }
-  if (setting.input === undefined || setting.output === undefined)
-    throw new SettingsError(`${where} needs both input and output`);
-  return setting as unknown as PriceSetting;
-}
-
-/** BILLING_PRICES_FILE: a YAML or JSON map of model id to prices in USD per million tokens. */
-function readBillingPrices(env: Env, cwd: string): ReadonlyMap<string, PriceSetting> {
-  const file = env.BILLING_PRICES_FILE?.trim();
-  if (!file) return new Map();
-  let parsed: unknown;
-  try {
-    parsed = parseYaml(readFileSync(resolve(cwd, file), 'utf8'));
-  } catch (error) {
-    throw new SettingsError(`BILLING_PRICES_FILE cannot be read: ${(error as Error).message}`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new SettingsError('BILLING_PRICES_FILE must map model ids to prices');
-  const prices = new Map<string, PriceSetting>();
-  for (const [model, value] of Object.entries(parsed))
-    prices.set(model, readPriceSetting(value, `BILLING_PRICES_FILE '${model}'`));
-  return prices;
-}
-
-/**
- * BILLING_FALLBACK_PRICE: `input,output` USD per million tokens for models nobody priced. The default
- * is the table's top (Claude Opus), so that an unknown model never costs the platform more than it
- * charges; `0,0` serves such models free.
- */
-function readFallbackPrice(env: Env): PriceSetting {
-  const raw = env.BILLING_FALLBACK_PRICE?.trim() || '15,75';
-  const parts = raw.split(',').map((part) => Number(part.trim()));
-  if (parts.length !== 2 || parts.some((part) => !Number.isFinite(part) || part < 0 || part > 1_000_000))
-    throw new SettingsError(
-      `BILLING_FALLBACK_PRICE must be 'input,output' in USD per million tokens, got '${raw}'`,
-    );
-  return { input: parts[0]!, output: parts[1]! };
-}
-
 /** GATEWAY_CORS_ORIGINS: `*` (default), `off`, or comma-separated origins like https://app.example.com. */
 function readCorsOrigins(env: Env): '*' | readonly string[] {
   const raw = env.GATEWAY_CORS_ORIGINS?.trim() || '*';
@@ -358,108 +276,6 @@ function readCorsOrigins(env: Env): '*' | readonly string[] {
       );
   }
   return Object.freeze(origins);
-}
-
-/** Collects `<NAME>_API_KEY` and `<NAME>_BASE_URL` for every provider name the registry asks about. */
-function readProviderEnv(
-  env: Env,
-  names: readonly string[],
-): Record<string, { apiKey?: string; baseUrl?: string }> {
-  const result: Record<string, { apiKey?: string; baseUrl?: string }> = {};
-  for (const name of names) {
-    const prefix = name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-    const apiKey = env[`${prefix}_API_KEY`]?.trim() || undefined;
-    const baseUrl = env[`${prefix}_BASE_URL`]?.trim().replace(/\/+$/, '') || undefined;
-    if (baseUrl !== undefined) {
-      try {
-        new URL(baseUrl);
-      } catch {
-        throw new SettingsError(`${prefix}_BASE_URL is not a URL: '${baseUrl}'`);
-      }
-    }
-    result[name] = { ...(apiKey ? { apiKey } : {}), ...(baseUrl ? { baseUrl } : {}) };
-  }
-  return result;
-}
-
-function readPlatformVertex(env: Env, cwd: string): PlatformVertexSettings {
-  const value = (name: string) => env[name]?.trim() || undefined;
-  let serviceAccountJson = value('VERTEX_SERVICE_ACCOUNT_JSON');
-  let file = value('VERTEX_SERVICE_ACCOUNT_FILE');
-  if (serviceAccountJson !== undefined && file !== undefined)
-    throw new SettingsError('set VERTEX_SERVICE_ACCOUNT_JSON or VERTEX_SERVICE_ACCOUNT_FILE, not both');
-  // A path given where the JSON was expected is read as the key file.
-  if (serviceAccountJson !== undefined && !serviceAccountJson.startsWith('{')) {
-    file = serviceAccountJson;
-    serviceAccountJson = undefined;
-  }
-  if (file !== undefined) {
-    try {
-      serviceAccountJson = readFileSync(resolve(cwd, file), 'utf8');
-    } catch (error) {
-      throw new SettingsError(`VERTEX_SERVICE_ACCOUNT_FILE cannot be read: ${(error as Error).message}`);
-    }
-  }
-  const project = value('VERTEX_PROJECT');
-  if (serviceAccountJson !== undefined) {
-    let key: Record<string, unknown>;
-    try {
-      key = JSON.parse(serviceAccountJson) as Record<string, unknown>;
-    } catch {
-      throw new SettingsError('the Vertex service-account key is not JSON');
-    }
-    if (typeof key.client_email !== 'string' || typeof key.private_key !== 'string')
-      throw new SettingsError('the Vertex service-account key lacks client_email or private_key');
-    if (project === undefined && typeof key.project_id !== 'string')
-      throw new SettingsError('VERTEX_PROJECT must be set: the service-account key names no project_id');
-  }
-  const region = value('VERTEX_REGION');
-  if (region !== undefined && !/^[a-z0-9-]{1,63}$/.test(region))
-    throw new SettingsError(`VERTEX_REGION must be a location like us-central1, got '${region}'`);
-  return Object.freeze({
-    ...(serviceAccountJson === undefined ? {} : { serviceAccountJson }),
-    ...(project === undefined ? {} : { project }),
-    ...(region === undefined ? {} : { region }),
-  });
-}
-
-/** Providers a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK, AWS's own variable) serves when `<NAME>_API_KEY` is unset. */
-const BEDROCK_KEY_PROVIDERS = ['bedrock', 'bedrock-mantle'];
-
-function readPlatformAws(env: Env): PlatformAwsSettings {
-  const value = (name: string) => env[name]?.trim() || undefined;
-  const region = value('BEDROCK_REGION') ?? value('AWS_REGION') ?? value('AWS_DEFAULT_REGION');
-  if (region !== undefined && !/^[a-z0-9-]{1,63}$/.test(region))
-    throw new SettingsError(`the AWS region must be a region name like us-east-1, got '${region}'`);
-  const accessKeyId = value('AWS_ACCESS_KEY_ID');
-  const secretAccessKey = value('AWS_SECRET_ACCESS_KEY');
-  if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
-    throw new SettingsError('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
-  const sessionToken = value('AWS_SESSION_TOKEN');
-  const stsUrl = value('BEDROCK_STS_URL');
-  if (stsUrl !== undefined && !URL.canParse(stsUrl.replaceAll('{region}', 'us-east-1')))
-    throw new SettingsError(`BEDROCK_STS_URL is not a URL: '${stsUrl}'`);
-  return Object.freeze({
-    ...(stsUrl === undefined ? {} : { stsUrl }),
-    ...(region === undefined ? {} : { region }),
-    ...(accessKeyId === undefined ? {} : { accessKeyId }),
-    ...(secretAccessKey === undefined ? {} : { secretAccessKey }),
-    ...(sessionToken === undefined || accessKeyId === undefined ? {} : { sessionToken }),
-  });
-}
-
-/** AWS_BEARER_TOKEN_BEDROCK stands in for `<NAME>_API_KEY` of the Bedrock providers. */
-function withBedrockApiKey(
-  env: Env,
-  providerEnv: Record<string, { apiKey?: string; baseUrl?: string }>,
-): Record<string, { apiKey?: string; baseUrl?: string }> {
-  const apiKey = env.AWS_BEARER_TOKEN_BEDROCK?.trim();
-  if (!apiKey) return providerEnv;
-  for (const name of BEDROCK_KEY_PROVIDERS) {
-    const entry = providerEnv[name];
-    if (entry !== undefined && entry.apiKey === undefined) providerEnv[name] = { ...entry, apiKey };
-  }
-  return providerEnv;
 }
 
 export function loadSettings(
@@ -517,7 +333,7 @@ export function loadSettings(
     cacheMemoryBytes: readInt(
       env,
       'GATEWAY_CACHE_MEMORY_BYTES',
-      DEFAULT_MAX_CACHE_BYTES,
+      DEFAULT_CACHE_MEMORY_BYTES,
       1024 * 1024,
       64 * 1024 * 1024 * 1024,
     ),
