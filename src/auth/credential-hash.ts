@@ -71,3 +71,19 @@ export function keyHint(secret: string): string {
   const marker = VENDOR_MARKER.exec(trimmed)?.[0] ?? '';
   return `${marker}…${trimmed.slice(-HINT_TAIL)}`;
 }
+
+/** The only secret-derived text ever shown: from the API key, AWS key id or GCP account email. */
+export function connectionKeyHint(material: Record<string, string>): string {
+  if (material.apiKey) return keyHint(material.apiKey);
+  if (material.awsAccessKeyId) return keyHint(material.awsAccessKeyId);
+  if (material.gcpServiceAccountJson) {
+    try {
+      const email: unknown = JSON.parse(material.gcpServiceAccountJson).client_email;
+      const at = typeof email === 'string' ? email.indexOf('@') : -1;
+      return at >= 0 ? `…${(email as string).slice(at)}` : '';
+    } catch {
+      return '';
+    }
+  }
+  return '';
+}

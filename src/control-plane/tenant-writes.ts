@@ -10,9 +10,9 @@ import {
   generateCredential,
 } from '../auth/credential-hash.ts';
 import { API_KEY_PREFIX, PAT_PREFIX, PROVISIONING_KEY_PREFIX } from '../auth/credential-prefixes.ts';
-import { decodeSecretData } from '../operator/desired-config.ts';
 import type { TenantSpec } from '../resources/crd-types.ts';
 import { credentialSecret, credentialSecretName } from '../resources/credential-secret.ts';
+import { decodeSecretData } from '../resources/desired-records.ts';
 import { ResourceConflictError } from '../resources/local-resources.ts';
 import {
   API_VERSION,

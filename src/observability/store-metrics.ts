@@ -3,12 +3,30 @@
  * breaker closed), how many outages there were, and the spend journal (DESIGN section 2).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { SpendJournal } from '../billing/spend-journal.ts';
-import type { StoreBreaker } from '../stores/store-breaker.ts';
+
+/**
+ * What the metrics read of the store's circuit breaker (stores/store-breaker.ts) and of the spend
+ * journal (billing/spend-journal.ts), named here so that observability imports neither folder:
+ * both import observability for their logger.
+ */
+export interface StoreBreakerReadings {
+  readonly open: boolean;
+  readonly outages: number;
+}
+
+export interface SpendJournalReadings {
+  readonly size: number;
+  readonly stats: {
+    readonly journaled: number;
+    readonly replayed: number;
+    readonly dropped: number;
+    readonly awaiting: number;
+  };
+}
 
 export function registerStoreMetrics(
   registry: Registry,
-  sources: { breaker: StoreBreaker | undefined; journal: SpendJournal },
+  sources: { breaker: StoreBreakerReadings | undefined; journal: SpendJournalReadings },
 ): void {
   const { breaker, journal } = sources;
   new Gauge({

@@ -3,6 +3,8 @@
  * policies with one name at one scope wins) and sets Ready. Deletion removes the record before the
  * finalizer is released.
  */
+
+import { tenantIdOfNamespace } from '../resources/desired-records.ts';
 import type { ObjectRef } from '../resources/kubernetes-resources.ts';
 import {
   addFinalizer,
@@ -17,7 +19,6 @@ import {
   unpublishRecords,
   writeStatus,
 } from './controller-support.ts';
-import { tenantIdOfNamespace } from './desired-config.ts';
 import { cachePolicyOutcome, isDeleting, objectKey, servingTenantRecord } from './object-outcomes.ts';
 import type { ReconcileOutcome } from './work-queue.ts';
 

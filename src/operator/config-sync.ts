@@ -5,15 +5,11 @@
  * objects, so a full sync is cheaper to reason about than per-object bookkeeping).
  */
 import { canonicalJson } from '../auth/secret-box.ts';
+import type { DesiredConfigProblem } from '../resources/desired-records.ts';
 import type { AnyResource, ResourceEvent, ResourcesClient } from '../resources/types.ts';
 import { CONFIG_KINDS, type ConfigKind, type ConfigRecordMap } from '../stores/records.ts';
 import type { ConfigSnapshot, ConfigStore } from '../stores/types.ts';
-import {
-  type CredentialPolicy,
-  computeDesiredConfig,
-  type DesiredConfigProblem,
-  type SecretSealing,
-} from './desired-config.ts';
+import { type CredentialPolicy, computeDesiredConfig, type SecretSealing } from './desired-config.ts';
 
 export interface SyncCounts {
   put: number;

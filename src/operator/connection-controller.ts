@@ -4,6 +4,9 @@
  * status.keyHint (the only secret-derived value shown anywhere). Deletion removes the record before
  * the finalizer is released.
  */
+
+import { connectionKeyHint } from '../auth/credential-hash.ts';
+import { tenantIdOfNamespace } from '../resources/desired-records.ts';
 import { IGNORED_SECRET_TYPES, type ObjectRef } from '../resources/kubernetes-resources.ts';
 import type { ConnectionResource } from '../resources/types.ts';
 import type { ConditionInput } from './conditions.ts';
@@ -20,7 +23,6 @@ import {
   unpublishRecords,
   writeStatus,
 } from './controller-support.ts';
-import { connectionKeyHint, tenantIdOfNamespace } from './desired-config.ts';
 import {
   connectionOutcome,
   isDeleting,

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { connectionKeyHint } from '../auth/credential-hash.ts';
 import { createSecretSealer } from '../auth/secret-box.ts';
+import { desiredCachePolicyRecord } from '../resources/desired-records.ts';
 import {
   API_VERSION,
   type CachePolicyResource,
@@ -12,9 +14,7 @@ import {
 import { cachePolicyId } from '../stores/records.ts';
 import {
   computeDesiredConfig,
-  connectionKeyHint,
   type DesiredConfigInput,
-  desiredCachePolicyRecord,
   desiredConnectionRecord,
   desiredTenantRecords,
 } from './desired-config.ts';

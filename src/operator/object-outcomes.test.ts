@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createSecretSealer } from '../auth/secret-box.ts';
+import { missingConnectionKeys } from '../resources/desired-records.ts';
 import {
   API_VERSION,
   type CachePolicyResource,
@@ -9,7 +10,7 @@ import {
   type SecretResource,
   type TenantResource,
 } from '../resources/types.ts';
-import { computeDesiredConfig, missingConnectionKeys } from './desired-config.ts';
+import { computeDesiredConfig } from './desired-config.ts';
 import {
   cachePolicyOutcome,
   connectionOutcome,

@@ -5,6 +5,16 @@
  * wins; a credential id belongs to one tenant). `desiredStateWithOwners` applies the same rules to
  * every object at once, for full rebuilds, and says which object owns each record.
  */
+
+import {
+  ageKey,
+  byAge,
+  type DesiredConfigProblem,
+  decodeSecretData,
+  desiredCachePolicyRecord,
+  missingConnectionKeys,
+  tenantIdOfNamespace,
+} from '../resources/desired-records.ts';
 import type {
   CachePolicyResource,
   ConnectionResource,
@@ -15,17 +25,10 @@ import { tenantNamespace } from '../resources/types.ts';
 import { CONFIG_KINDS, type ConfigKind, type ConfigRecordMap, type TenantRecord } from '../stores/records.ts';
 import type { ConfigSnapshot } from '../stores/types.ts';
 import {
-  ageKey,
-  byAge,
   type CredentialPolicy,
-  type DesiredConfigProblem,
-  decodeSecretData,
-  desiredCachePolicyRecord,
   desiredConnectionRecord,
   desiredTenantRecords,
-  missingConnectionKeys,
   type SecretSealing,
-  tenantIdOfNamespace,
 } from './desired-config.ts';
 
 export type OwnedRecord = {

@@ -15,6 +15,7 @@ import { hostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { createSecretSealer } from '../auth/secret-box.ts';
 import { recordFailure, type Tracing } from '../observability/tracing.ts';
+import { tenantIdOfNamespace } from '../resources/desired-records.ts';
 import type { InformerTimings } from '../resources/kubernetes-informer.ts';
 import { KubernetesLeases } from '../resources/kubernetes-leases.ts';
 import type { NamespaceRoleBinding } from '../resources/kubernetes-namespace-access.ts';
@@ -34,7 +35,6 @@ import {
   type OperatorResources,
   parseObjectKey,
 } from './controller-support.ts';
-import { tenantIdOfNamespace } from './desired-config.ts';
 import { LeaderElector } from './leader-election.ts';
 import { desiredStateWithOwners, objectKey } from './object-outcomes.ts';
 import { PublishedRecords } from './published-records.ts';

@@ -7,6 +7,8 @@
  * holds the tenant's own objects, and deleting it is not something an operator should do on its
  * own; an Event names what is left.
  */
+
+import { ageKey } from '../resources/desired-records.ts';
 import type { ObjectRef } from '../resources/kubernetes-resources.ts';
 import { type TenantResource, tenantNamespace } from '../resources/types.ts';
 import {
@@ -21,7 +23,7 @@ import {
   unpublishRecords,
   writeStatus,
 } from './controller-support.ts';
-import { ageKey, tenantSlug } from './desired-config.ts';
+import { tenantSlug } from './desired-config.ts';
 import { isDeleting, objectKey, tenantOutcome } from './object-outcomes.ts';
 import { releaseTenantNamespace } from './tenant-deletion.ts';
 

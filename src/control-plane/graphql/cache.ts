@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { cacheScopeId } from '../../cache/cache-key.ts';
 import { MAX_CACHE_TTL_SECONDS, TAG_PATTERN } from '../../cache/cache-request.ts';
-import { desiredCachePolicyRecord } from '../../operator/desired-config.ts';
+import { desiredCachePolicyRecord } from '../../resources/desired-records.ts';
 import { API_VERSION, type CachePolicyResource, tenantNamespace } from '../../resources/types.ts';
 import { type CachePolicyRecord, cachePolicyId } from '../../stores/records.ts';
 import { audited } from './audit.ts';

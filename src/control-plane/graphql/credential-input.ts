@@ -4,8 +4,8 @@
  * never quote a secret value.
  */
 import { createHash } from 'node:crypto';
-import { missingConnectionKeys } from '../../operator/desired-config.ts';
 import type { ConnectionSpec } from '../../resources/crd-types.ts';
+import { missingConnectionKeys } from '../../resources/desired-records.ts';
 import {
   API_GROUP,
   API_VERSION,

@@ -8,15 +8,11 @@
  * merging upsert arguments credential-input.ts.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { connectionKeyHint } from '../../auth/credential-hash.ts';
 import { connectionSpendCounterName } from '../../billing/connection-caps.ts';
-import {
-  byAge,
-  connectionKeyHint,
-  decodeSecretData,
-  missingConnectionKeys,
-} from '../../operator/desired-config.ts';
 import { PROVIDER_NAMES } from '../../providers/registry.ts';
 import type { ConnectionSpec } from '../../resources/crd-types.ts';
+import { byAge, decodeSecretData, missingConnectionKeys } from '../../resources/desired-records.ts';
 import { type ConnectionResource, tenantNamespace } from '../../resources/types.ts';
 import { type ConnectionRecord, PROVIDER_KINDS, type ProviderKind } from '../../stores/records.ts';
 import { probeConnection } from '../credential-probe.ts';

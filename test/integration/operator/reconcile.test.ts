@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connectionKeyHint } from '../../../src/auth/credential-hash.ts';
 import { unsealSecret } from '../../../src/auth/secret-box.ts';
-import { connectionKeyHint } from '../../../src/operator/desired-config.ts';
 import type { OperatorHandle } from '../../../src/operator/operator.ts';
 import type { ConnectionRecord } from '../../../src/stores/records.ts';
 import {

@@ -1,0 +1,184 @@
+/**
+ * The direction of dependencies between the folders of src/ (STYLE.md, "Dependency direction"):
+ * each folder imports only the folders its row below names, and only `upstream`, `stores`,
+ * `resources` and `main` import the I/O libraries. Read from the source text like
+ * import-cycles.test.ts (every `import`/`export ... from`, `import type` included, tests excluded),
+ * so a type-only edge counts too: a type names what a folder knows about.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+const SPECIFIER = /(?:^|\n)(\s*(?:import|export)\s[^;'"]*?from\s+['"]([^'"]+)['"])/g;
+
+/**
+ * Folder -> the folders it may import. The foundations (`errors`, `shapes`, `config`,
+ * `observability`) hold types, settings, the logger and metric helpers and import almost nothing;
+ * the domain folders sit on them and on `stores`; `gateway`, `control-plane` and `operator` sit on
+ * the domains; `main` wires everything.
+ */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  shapes: [],
+  sse: [],
+  config: [],
+  observability: [],
+  errors: ['shapes', 'sse'],
+  translate: ['shapes', 'sse', 'errors'],
+  upstream: ['config', 'errors'],
+  stores: ['errors', 'observability'],
+  resources: ['stores'],
+  auth: ['errors', 'observability', 'shapes', 'stores'],
+  cache: ['errors', 'observability', 'shapes', 'stores'],
+  providers: ['auth', 'config', 'errors', 'shapes', 'stores', 'translate', 'upstream'],
+  billing: ['auth', 'cache', 'config', 'errors', 'observability', 'providers', 'shapes', 'stores'],
+  operator: ['auth', 'observability', 'resources', 'stores'],
+  'control-plane': [
+    'auth',
+    'billing',
+    'cache',
+    'config',
+    'errors',
+    'observability',
+    'providers',
+    'resources',
+    'shapes',
+    'stores',
+    'upstream',
+  ],
+  gateway: [
+    'auth',
+    'billing',
+    'cache',
+    'config',
+    'errors',
+    'observability',
+    'providers',
+    'shapes',
+    'sse',
+    'stores',
+    'translate',
+    'upstream',
+  ],
+  main: [
+    'auth',
+    'billing',
+    'cache',
+    'config',
+    'control-plane',
+    'errors',
+    'gateway',
+    'observability',
+    'operator',
+    'providers',
+    'resources',
+    'shapes',
+    'stores',
+    'upstream',
+  ],
+};
+
+/** The I/O libraries, and the only folders that may import them. */
+const IO_LIBRARIES = ['undici', 'ioredis', '@kubernetes/client-node'];
+const IO_FOLDERS = ['upstream', 'stores', 'resources', 'main'];
+
+interface Import {
+  /** `src/<folder>/<file>:<line>` */
+  at: string;
+  from: string;
+  specifier: string;
+}
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function folderOf(path: string): string {
+  return relative(SRC, path).split(sep)[0] as string;
+}
+
+function importsOf(root: string): Import[] {
+  return sourceFiles(root).flatMap((file) => {
+    const text = readFileSync(file, 'utf8');
+    return [...text.matchAll(SPECIFIER)].map((match) => {
+      const offset = (match.index ?? 0) + (match[0].length - (match[1] as string).trimStart().length);
+      const line = text.slice(0, offset).split('\n').length;
+      return { at: `src/${relative(SRC, file)}:${line}`, from: file, specifier: match[2] as string };
+    });
+  });
+}
+
+/** Every import that crosses into a folder its own folder may not import, as `file:line -> folder`. */
+function findWrongDirection(imports: readonly Import[], allowed: typeof ALLOWED): string[] {
+  return imports.flatMap(({ at, from, specifier }) => {
+    if (!specifier.startsWith('.')) return [];
+    const source = folderOf(from);
+    const target = folderOf(resolve(dirname(from), specifier));
+    if (source === target || allowed[source]?.includes(target)) return [];
+    return [
+      `${at} imports ${target}/ (${specifier}); ${source}/ may import: ${allowed[source]?.join(', ') || 'nothing'}`,
+    ];
+  });
+}
+
+function findIoOutsideItsFolders(imports: readonly Import[]): string[] {
+  return imports.flatMap(({ at, from, specifier }) => {
+    const library = IO_LIBRARIES.find((name) => specifier === name || specifier.startsWith(`${name}/`));
+    if (library === undefined || IO_FOLDERS.includes(folderOf(from))) return [];
+    return [`${at} imports ${library}; only ${IO_FOLDERS.join(', ')} may`];
+  });
+}
+
+describe('the folder direction of src/', () => {
+  const imports = importsOf(SRC);
+
+  it('has a row for every folder, naming only folders that exist', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(Object.keys(ALLOWED).sort()).toEqual(folders);
+    expect(
+      Object.values(ALLOWED)
+        .flat()
+        .filter((target) => !folders.includes(target)),
+    ).toEqual([]);
+  });
+
+  it('imports between folders only as the table allows', () => {
+    expect(findWrongDirection(imports, ALLOWED)).toEqual([]);
+  });
+
+  it('keeps the operator and the control plane away from the gateway, and translate pure', () => {
+    expect(ALLOWED.operator).not.toContain('gateway');
+    expect(ALLOWED['control-plane']).not.toContain('gateway');
+    expect(ALLOWED.translate).toEqual(['shapes', 'sse', 'errors']);
+  });
+
+  it('imports undici, ioredis and the Kubernetes client only in upstream, stores, resources and main', () => {
+    expect(findIoOutsideItsFolders(imports)).toEqual([]);
+  });
+
+  it('reports an import against the direction with its file and line (the check itself can fail)', () => {
+    const from = join(SRC, 'config', 'settings.ts');
+    const wrong = findWrongDirection(
+      [
+        { at: 'src/config/settings.ts:9', from, specifier: '../stores/memory-cache.ts' },
+        { at: 'src/config/settings.ts:10', from, specifier: './redis-settings.ts' },
+      ],
+      ALLOWED,
+    );
+    expect(wrong).toEqual([
+      'src/config/settings.ts:9 imports stores/ (../stores/memory-cache.ts); config/ may import: nothing',
+    ]);
+    const io = findIoOutsideItsFolders([
+      { at: 'src/gateway/x.ts:3', from: join(SRC, 'gateway', 'x.ts'), specifier: 'undici' },
+      { at: 'src/upstream/y.ts:3', from: join(SRC, 'upstream', 'y.ts'), specifier: 'undici' },
+    ]);
+    expect(io).toEqual(['src/gateway/x.ts:3 imports undici; only upstream, stores, resources, main may']);
+  });
+});
