@@ -12,9 +12,10 @@ import { SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import { createOperatorMetrics, type OperatorMetrics } from '../observability/operator-metrics.ts';
 import { startTracing } from '../observability/tracing.ts';
-import { type OperatorHandle, startOperator } from '../operator/operator.ts';
+import type { OperatorHandle } from '../operator/operator.ts';
 import { closeOnce, handleShutdownSignals } from './lifecycle.ts';
 import { redisConnectionOf } from './open-stores.ts';
+import { startClusterOperator } from './operator-io.ts';
 
 const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
@@ -70,7 +71,7 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
   const metrics = createOperatorMetrics(
     () => handle?.health() ?? { leader: false, synced: false, queued: 0 },
   );
-  const operator = await startOperator({
+  const operator = await startClusterOperator({
     tracing,
     recordReconcile: (kind, result, seconds) => {
       metrics.reconciles.inc({ kind, result });

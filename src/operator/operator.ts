@@ -10,20 +10,13 @@
  * rebuild) and rebuilds plus requeues everything every `resyncIntervalMs`.
  */
 
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { createSecretSealer } from '../auth/secret-box.ts';
 import { recordFailure, type Tracing } from '../observability/tracing.ts';
 import { tenantIdOfNamespace } from '../resources/desired-records.ts';
-import type { InformerTimings } from '../resources/kubernetes-informer.ts';
-import { KubernetesLeases } from '../resources/kubernetes-leases.ts';
 import type { NamespaceRoleBinding } from '../resources/kubernetes-namespace-access.ts';
-import { KubernetesResources, type ResourceChange } from '../resources/kubernetes-resources.ts';
-import { type KubeConfig, KubeTransport, loadKubeConfig } from '../resources/kubernetes-transport.ts';
+import type { ResourceChange } from '../resources/kubernetes-resources.ts';
 import { CREDENTIAL_LABEL, type ResourceKind, tenantNamespace } from '../resources/types.ts';
-import type { RedisStoreOptions } from '../stores/redis-client.ts';
-import { RedisConfigStore } from '../stores/redis-config-store.ts';
 import type { ConfigStore } from '../stores/types.ts';
 import { CachePolicyController } from './cache-policy-controller.ts';
 import { syncConfigStore } from './config-sync.ts';
@@ -35,21 +28,23 @@ import {
   type OperatorResources,
   parseObjectKey,
 } from './controller-support.ts';
-import { LeaderElector } from './leader-election.ts';
+import { LeaderElector, type LeaseClient } from './leader-election.ts';
 import { desiredStateWithOwners, objectKey } from './object-outcomes.ts';
 import { PublishedRecords } from './published-records.ts';
 import { TenantController } from './tenant-controller.ts';
 import { WorkQueue } from './work-queue.ts';
 
-export interface OperatorOptions {
-  /** The cluster: a KubeConfig, or a kubeconfig file; default KUBECONFIG, ~/.kube/config or in-cluster. */
-  kubeConfig?: KubeConfig;
-  kubeconfigPath?: string;
-  /** The config store to write; or `redis` (or `redisUrl`) to open a RedisConfigStore (closed on stop). */
-  configStore?: ConfigStore;
-  redisUrl?: string;
-  /** One Redis server or a cluster (REDIS_CLUSTER_NODES). */
-  redis?: RedisStoreOptions;
+/**
+ * What the operator runs on, opened by the caller (main/operator-io.ts against a cluster and Redis)
+ * and closed by it after stop(): the operator itself does no I/O but through these.
+ */
+export interface OperatorPorts {
+  resources: OperatorResources;
+  leases: LeaseClient;
+  store: ConfigStore;
+}
+
+export interface OperatorOptions extends OperatorPorts {
   /** 32-byte AES-256-GCM key that seals Connection secrets in the config store. */
   encryptionKey: Uint8Array;
   /**
@@ -60,8 +55,8 @@ export interface OperatorOptions {
   /** Namespace and name of the coordination.k8s.io Lease. */
   leaseNamespace: string;
   leaseName?: string;
-  /** This replica's identity in the Lease; default `<hostname>_<uuid>`. */
-  identity?: string;
+  /** This replica's identity in the Lease. */
+  identity: string;
   /** Lease timings, client-go's defaults: 15 s / 10 s / 2 s. */
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
@@ -79,15 +74,12 @@ export interface OperatorOptions {
   /** Requeue backoff after a failed reconcile: base doubling up to max; default 200 ms / 60 s. */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  informerTimings?: Partial<InformerTimings>;
   /**
    * RoleBindings made in each tenant namespace with the namespace (OPERATOR_TENANT_ROLE_BINDINGS),
    * so that the control plane's Secret rights reach tenant namespaces only; default none.
    */
   tenantRoleBindings?: readonly NamespaceRoleBinding[];
-  /** Server-side apply field manager (status, namespaces; finalizers use `<it>-finalizers`). */
-  fieldManager?: string;
-  log?: OperatorLog;
+  log: OperatorLog;
 }
 
 export interface OperatorHealth {
@@ -113,9 +105,6 @@ export interface OperatorHandle {
   crash(): Promise<void>;
 }
 
-const DEFAULT_FIELD_MANAGER = 'inference-gateway-operator';
-const NO_LOG: OperatorLog = { info: () => {}, warn: () => {}, error: () => {} };
-
 /** A change worth a reconcile: spec (generation), deletion or finalizers moved; status alone is not. */
 function isMeaningful(change: ResourceChange): boolean {
   if (change.type !== 'modified' || change.resource.kind === 'Secret') return true;
@@ -128,31 +117,11 @@ function isMeaningful(change: ResourceChange): boolean {
 }
 
 export async function startOperator(options: OperatorOptions): Promise<OperatorHandle> {
-  const log = options.log ?? NO_LOG;
-  const identity = options.identity ?? `${hostname()}_${randomUUID()}`;
-  const fieldManager = options.fieldManager ?? DEFAULT_FIELD_MANAGER;
+  const { log } = options;
+  const { identity, resources, store } = options;
   const retryPeriodMs = options.retryPeriodMs ?? 2_000;
   const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
 
-  const kubeConfig = options.kubeConfig ?? loadKubeConfig(options.kubeconfigPath);
-  const transport = new KubeTransport(kubeConfig, { userAgent: fieldManager });
-  const resources: OperatorResources = new KubernetesResources({
-    transport,
-    fieldManager,
-    instance: identity,
-    informerTimings: options.informerTimings,
-    log,
-  });
-  const ownsStore = options.configStore === undefined;
-  const redis = options.redis ?? (options.redisUrl === undefined ? undefined : { url: options.redisUrl });
-  if (!options.configStore && redis === undefined)
-    throw new Error('the operator needs a config store or a Redis connection');
-  const store =
-    options.configStore ??
-    new RedisConfigStore({
-      ...(redis as RedisStoreOptions),
-      onError: (error) => log.debug?.({ err: error }, 'redis'),
-    });
   const published = new PublishedRecords();
   const sealer = createSecretSealer(options.encryptionKey);
 
@@ -346,9 +315,7 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
   };
 
   const elector = new LeaderElector({
-    leases: new KubernetesLeases(transport, {
-      timeoutMs: Math.max(500, Math.min(5_000, renewDeadlineMs / 2)),
-    }),
+    leases: options.leases,
     namespace: options.leaseNamespace,
     name: options.leaseName ?? 'inference-gateway-operator',
     identity,
@@ -391,9 +358,6 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
       await transition;
       unsubscribe();
       await queue.shutdown();
-      await resources.close();
-      await transport.close();
-      if (ownsStore) await store.close();
       log.info(
         { identity, released: release },
         release ? 'operator stopped' : 'operator halted (simulated crash)',

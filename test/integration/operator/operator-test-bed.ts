@@ -8,7 +8,8 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { type OperatorHandle, type OperatorOptions, startOperator } from '../../../src/operator/operator.ts';
+import { type ClusterOperatorOptions, startClusterOperator } from '../../../src/main/operator-io.ts';
+import type { OperatorHandle } from '../../../src/operator/operator.ts';
 import { RedisConfigStore } from '../../../src/stores/redis-config-store.ts';
 import {
   type KubeControlPlane,
@@ -93,7 +94,7 @@ export interface OperatorTestBed {
   encryptionKey: Buffer;
   /** Every log line of every operator started here (JSON). */
   logs: string[];
-  startOperator(options?: Partial<OperatorOptions>): Promise<OperatorHandle>;
+  startOperator(options?: Partial<ClusterOperatorOptions>): Promise<OperatorHandle>;
   /** Server-side apply as admin (field manager `test`); throws on a refusal. */
   apply(object: KubeObject): Promise<KubeObject>;
   /** Applies a Tenant and waits until the operator has created its namespace. */
@@ -155,7 +156,7 @@ export async function startOperatorTestBed(): Promise<OperatorTestBed> {
           done();
         },
       });
-      const operator = await startOperator({
+      const operator = await startClusterOperator({
         kubeconfigPath: plane.kubeconfigPath,
         redisUrl: redis.url,
         encryptionKey,
