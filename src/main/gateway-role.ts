@@ -2,13 +2,11 @@
  * The gateway role for Kubernetes: stateless, reads the Redis config store kept by the operator.
  */
 
-import { RevocationMirror, TokenVerifier } from '../auth/token-verifier.ts';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
 import { startTracing } from '../observability/tracing.ts';
-import { ConfigView } from '../stores/config-view.ts';
-import { createGatewayServer } from './gateway-server.ts';
+import { startGatewayStack } from './gateway-stack.ts';
 import { closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
 import { openStores, redisConnectionOf } from './open-stores.ts';
 
@@ -30,21 +28,14 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
     );
   }
   const stores = await openStores(settings, log);
-  const view = await ConfigView.start(stores.config);
-  const revocations = new RevocationMirror(stores.runtime, log);
-  await revocations.start();
-  const ephemeral = new TokenVerifier(settings.tokenSigningKeys, view, revocations);
-  const gateway = await createGatewayServer({
+  const stack = await startGatewayStack({
     settings,
-    view,
-    runtime: stores.runtime,
     log,
+    stores,
     encryptionKey,
-    ephemeral,
-    ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
-    ...(stores.semanticMirrorStats === undefined ? {} : { semanticMirrorStats: stores.semanticMirrorStats }),
     tracing: await startTracing(process.env, 'gateway', log),
   });
+  const { gateway } = stack;
   const address = await gateway.app.listen({ host: settings.host, port: settings.gatewayPort });
   log.info({ address }, 'gateway started');
   const closeListeners = closeOnce(() => gateway.app.close());
@@ -54,8 +45,7 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
     closeListeners,
     close: async () => {
       await closeListeners();
-      await revocations.close();
-      await view.close();
+      await stack.close();
       // Independent connections: closed together (a stalled Redis gives each its QUIT's wait at once).
       await Promise.all([stores.config.close(), stores.runtime.close()]);
     },

@@ -5,7 +5,6 @@
 
 import { join } from 'node:path';
 import { digestSecret, loadOrCreateKeyFile, sealSecret } from '../auth/secret-box.ts';
-import { RevocationMirror, TokenVerifier } from '../auth/token-verifier.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildControlPlaneApp } from '../control-plane/control-plane-app.ts';
 import { createControlPlaneMetrics } from '../observability/control-plane-metrics.ts';
@@ -15,14 +14,14 @@ import { LocalReconciler } from '../operator/config-sync.ts';
 import { createPlatformEndpoints, platformProvidersOf } from '../providers/platform-routes.ts';
 import { LocalResources } from '../resources/local-resources.ts';
 import type { ResourcesClient } from '../resources/types.ts';
-import { ConfigView } from '../stores/config-view.ts';
+import type { ConfigView } from '../stores/config-view.ts';
 import {
   BOOTSTRAP_TENANT,
   bootstrapIfEmpty,
   renderBootstrapBanner,
   writeBootstrapFile,
 } from './bootstrap.ts';
-import { createGatewayServer } from './gateway-server.ts';
+import { startGatewayStack } from './gateway-stack.ts';
 import { type Closer, closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
 import { openStores, type Stores } from './open-stores.ts';
 
@@ -70,23 +69,10 @@ export async function startStandalone(
   if (bootstrap !== undefined)
     await stores.runtime.initBalance(BOOTSTRAP_TENANT, settings.bootstrapBalanceMicros);
 
-  const view = await ConfigView.start(stores.config);
-  const revocations = new RevocationMirror(stores.runtime, log);
-  await revocations.start();
-  const ephemeral = new TokenVerifier(settings.tokenSigningKeys, view, revocations);
   // One tracer provider for both apps; the gateway's close flushes it.
   const tracing = await startTracing(process.env, 'standalone', log);
-  const gateway = await createGatewayServer({
-    settings,
-    view,
-    runtime: stores.runtime,
-    log,
-    encryptionKey,
-    ephemeral,
-    ...(stores.breaker === undefined ? {} : { breaker: stores.breaker }),
-    ...(stores.semanticMirrorStats === undefined ? {} : { semanticMirrorStats: stores.semanticMirrorStats }),
-    tracing,
-  });
+  const stack = await startGatewayStack({ settings, log, stores, encryptionKey, tracing });
+  const { view, gateway } = stack;
   const control = await buildControlPlaneApp({
     log,
     tracing,
@@ -127,8 +113,7 @@ export async function startStandalone(
   const close: Closer = async () => {
     await closeListeners();
     await reconciler.stop();
-    await revocations.close();
-    await view.close();
+    await stack.close();
     await resources.close();
     // Independent connections: closed together (a stalled Redis gives each its QUIT's wait at once).
     await Promise.all([stores.config.close(), stores.runtime.close()]);
