@@ -7,19 +7,17 @@
 import { tenantIdOfNamespace } from '../resources/desired-records.ts';
 import type { ObjectRef } from '../resources/kubernetes-resources.ts';
 import {
-  addFinalizer,
   type ControllerContext,
-  hasFinalizer,
   publishRecords,
   readyCondition,
-  removeFinalizer,
+  startReconcile,
   storeUnavailableCondition,
   TENANT_WAIT_MS,
   tenantNotYetPublished,
   unpublishRecords,
   writeStatus,
 } from './controller-support.ts';
-import { cachePolicyOutcome, isDeleting, objectKey, servingTenantRecord } from './object-outcomes.ts';
+import { cachePolicyOutcome, objectKey, servingTenantRecord } from './object-outcomes.ts';
 import type { ReconcileOutcome } from './work-queue.ts';
 
 export class CachePolicyController {
@@ -32,18 +30,12 @@ export class CachePolicyController {
   async reconcile(ref: ObjectRef): Promise<ReconcileOutcome | undefined> {
     const context = this.#context;
     const owner = `CachePolicy/${ref.namespace ?? ''}/${ref.name}`;
-    const policy = context.resources.cached('CachePolicy', ref.name, ref.namespace);
-    if (!policy) {
-      await unpublishRecords(context, owner);
-      return undefined;
-    }
-    if (isDeleting(policy)) {
-      if (!hasFinalizer(policy)) return undefined;
-      await unpublishRecords(context, owner);
-      await removeFinalizer(context, policy);
-      return undefined;
-    }
-    if (!hasFinalizer(policy) && !(await addFinalizer(context, policy))) return undefined;
+    const policy = await startReconcile(
+      context,
+      context.resources.cached('CachePolicy', ref.name, ref.namespace),
+      { unpublish: async () => void (await unpublishRecords(context, owner)) },
+    );
+    if (!policy) return undefined;
 
     const namespace = policy.metadata.namespace;
     const tenant = servingTenantRecord(

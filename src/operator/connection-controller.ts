@@ -11,12 +11,10 @@ import { IGNORED_SECRET_TYPES, type ObjectRef } from '../resources/kubernetes-re
 import type { ConnectionResource } from '../resources/types.ts';
 import type { ConditionInput } from './conditions.ts';
 import {
-  addFinalizer,
   type ControllerContext,
-  hasFinalizer,
   publishRecords,
   readyCondition,
-  removeFinalizer,
+  startReconcile,
   storeUnavailableCondition,
   TENANT_WAIT_MS,
   tenantNotYetPublished,
@@ -25,7 +23,6 @@ import {
 } from './controller-support.ts';
 import {
   connectionOutcome,
-  isDeleting,
   objectKey,
   resolveConnectionSecret,
   servingTenantRecord,
@@ -42,18 +39,12 @@ export class ConnectionController {
   async reconcile(ref: ObjectRef): Promise<ReconcileOutcome | undefined> {
     const context = this.#context;
     const owner = `Connection/${ref.namespace ?? ''}/${ref.name}`;
-    const connection = context.resources.cached('Connection', ref.name, ref.namespace);
-    if (!connection) {
-      await unpublishRecords(context, owner);
-      return undefined;
-    }
-    if (isDeleting(connection)) {
-      if (!hasFinalizer(connection)) return undefined;
-      await unpublishRecords(context, owner);
-      await removeFinalizer(context, connection);
-      return undefined;
-    }
-    if (!hasFinalizer(connection) && !(await addFinalizer(context, connection))) return undefined;
+    const connection = await startReconcile(
+      context,
+      context.resources.cached('Connection', ref.name, ref.namespace),
+      { unpublish: async () => void (await unpublishRecords(context, owner)) },
+    );
+    if (!connection) return undefined;
 
     const namespace = connection.metadata.namespace;
     const tenantId = tenantIdOfNamespace(namespace);

@@ -21,6 +21,7 @@ import { buildConditions, type ConditionInput, findCondition, statusUpToDate } f
 import { recordsEqual } from './config-sync.ts';
 import type { CredentialPolicy, SecretSealing } from './desired-config.ts';
 import type { OwnedRecord } from './object-outcomes.ts';
+import { isDeleting } from './object-outcomes.ts';
 import type { PublishedRecords } from './published-records.ts';
 
 export const FINALIZER = `${API_GROUP}/finalizer`;
@@ -114,6 +115,43 @@ export async function addFinalizer(context: ControllerContext, resource: CustomR
 export async function removeFinalizer(context: ControllerContext, resource: CustomResource): Promise<void> {
   context.assertLeading();
   await context.resources.applyFinalizers(refOf(resource), [], resource.metadata.resourceVersion ?? '');
+}
+
+/** What a controller does when its object is gone or being deleted (see startReconcile). */
+export interface ObjectRelease<T extends CustomResource> {
+  /** Takes back what the object published: when it is gone, and before its finalizer goes. */
+  unpublish(): Promise<void>;
+  /** More to clean up before the finalizer goes (the Tenant's namespace). */
+  beforeRelease?(object: T): Promise<void>;
+  /** The finalizer is released. */
+  afterRelease?(object: T): void;
+}
+
+/**
+ * The prelude of every controller's reconcile: an object that is gone has its records
+ * unpublished; one being deleted is cleaned up and its finalizer released; one without the
+ * finalizer gets it before anything is published, so that its deletion waits for the cleanup.
+ * Returns the object to reconcile, or undefined when there is nothing more to do.
+ */
+export async function startReconcile<T extends CustomResource>(
+  context: ControllerContext,
+  object: T | undefined,
+  release: ObjectRelease<T>,
+): Promise<T | undefined> {
+  if (!object) {
+    await release.unpublish();
+    return undefined;
+  }
+  if (isDeleting(object)) {
+    if (!hasFinalizer(object)) return undefined;
+    await release.unpublish();
+    await release.beforeRelease?.(object);
+    await removeFinalizer(context, object);
+    release.afterRelease?.(object);
+    return undefined;
+  }
+  if (!hasFinalizer(object) && !(await addFinalizer(context, object))) return undefined;
+  return object;
 }
 
 const slotOf = (kind: string, id: string) => `${kind}\u0000${id}`;

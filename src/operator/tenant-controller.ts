@@ -12,13 +12,11 @@ import { ageKey } from '../resources/desired-records.ts';
 import type { ObjectRef } from '../resources/kubernetes-resources.ts';
 import { type TenantResource, tenantNamespace } from '../resources/types.ts';
 import {
-  addFinalizer,
   type ControllerContext,
-  hasFinalizer,
   parseObjectKey,
   publishRecords,
   readyCondition,
-  removeFinalizer,
+  startReconcile,
   storeUnavailableCondition,
   unpublishRecords,
   writeStatus,
@@ -49,22 +47,20 @@ export class TenantController {
 
   async reconcile(ref: ObjectRef): Promise<void> {
     const context = this.#context;
-    const tenant = context.resources.cached('Tenant', ref.name);
-    if (!tenant) {
-      this.#released.delete(ref.name);
-      await this.#unpublishTenant(ref.name);
+    const cached = context.resources.cached('Tenant', ref.name);
+    if (!cached) this.#released.delete(ref.name);
+    else if (
+      isDeleting(cached) &&
+      this.#released.has(ref.name) &&
+      this.#released.get(ref.name) === cached.metadata.uid
+    )
       return;
-    }
-    if (isDeleting(tenant)) {
-      const released = this.#released.has(ref.name) && this.#released.get(ref.name) === tenant.metadata.uid;
-      if (!hasFinalizer(tenant) || released) return;
-      await this.#unpublishTenant(ref.name);
-      await releaseTenantNamespace(context, tenant);
-      await removeFinalizer(context, tenant);
-      this.#released.set(ref.name, tenant.metadata.uid);
-      return;
-    }
-    if (!hasFinalizer(tenant) && !(await addFinalizer(context, tenant))) return;
+    const tenant = await startReconcile(context, cached, {
+      unpublish: () => this.#unpublishTenant(ref.name),
+      beforeRelease: (deleting) => releaseTenantNamespace(context, deleting),
+      afterRelease: (deleting) => this.#released.set(ref.name, deleting.metadata.uid),
+    });
+    if (!tenant) return;
 
     const namespace = tenantNamespace(tenant.metadata.name);
     await this.#prepareNamespace(tenant, namespace);
