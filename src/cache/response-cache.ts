@@ -6,6 +6,7 @@
 import type { Logger } from '../observability/logger.ts';
 import { StoreUnavailableError } from '../stores/store-breaker.ts';
 import type { CacheScopeState, RuntimeStore } from '../stores/types.ts';
+import { failAfter } from '../stores/wait-at-most.ts';
 import { namespaceDigest } from './cache-key.ts';
 import type { CacheMetrics } from './cache-metrics.ts';
 import type { CacheScopeMirror } from './scope-mirror.ts';
@@ -117,27 +118,9 @@ export class ResponseCache {
 
   /** `operation` bounded by the store timeout (itself when there is none: no promise more). */
   #bounded<T>(operation: Promise<T>): Promise<T> {
-    return this.#options.timeoutMs === 0 ? operation : this.#raced(operation);
-  }
-
-  /** `operation`, or a CacheTimeoutError once the timeout passes: one promise and one timer. */
-  #raced<T>(operation: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new CacheTimeoutError('cache store timed out')),
-        this.#options.timeoutMs,
-      );
-      operation.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+    return this.#options.timeoutMs === 0
+      ? operation
+      : failAfter(operation, this.#options.timeoutMs, () => new CacheTimeoutError('cache store timed out'));
   }
 
   #failed(operation: string, error: unknown): void {

@@ -11,6 +11,7 @@
 import type { Logger } from '../../observability/logger.ts';
 import { type RequestTrace, traced } from '../../observability/tracing.ts';
 import type { RuntimeStore, SemanticCandidate } from '../../stores/types.ts';
+import { failAfter } from '../../stores/wait-at-most.ts';
 import type { CacheEntry, CacheLocation, ResponseCache } from '../response-cache.ts';
 import type { DepthValve } from './depth-valve.ts';
 import { type Embedder, quantise, similarity } from './embedder.ts';
@@ -59,19 +60,8 @@ const MAX_TRIED = 3;
 
 class SemanticTimeoutError extends Error {}
 
-async function bounded<T>(operation: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new SemanticTimeoutError(`${what} took over ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([operation, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function bounded<T>(operation: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  return failAfter(operation, timeoutMs, () => new SemanticTimeoutError(`${what} took over ${timeoutMs} ms`));
 }
 
 /** The `count` most similar candidates, best first (one pass: buckets are large, the few best are wanted). */
