@@ -6,17 +6,8 @@
  * Records held here are frozen: callers share them and must not (cannot) change them.
  */
 import { GatewayError } from '../errors/gateway-error.ts';
-import { createEmptySnapshot } from './memory-config-store.ts';
-import type {
-  ApiKeyRecord,
-  CachePolicyRecord,
-  ConfigKind,
-  ConfigRecordMap,
-  ConnectionRecord,
-  PatRecord,
-  ProvisioningKeyRecord,
-  TenantRecord,
-} from './records.ts';
+import { ConfigIndex, type ConfigRecord } from './config-index.ts';
+import type { ConfigKind, ConfigRecordMap } from './records.ts';
 import type { ConfigChange, ConfigSnapshot, ConfigStore, Unsubscribe } from './types.ts';
 
 /** 503: a change was written but this process's view did not show it within the allowed time. */
@@ -57,19 +48,6 @@ export interface ConfigViewOptions {
   rebuildPollMs?: number;
 }
 
-type ConfigRecord = ConfigRecordMap[ConfigKind];
-
-interface ConnectionGroup {
-  readonly byId: Map<string, ConnectionRecord>;
-  bySlug: Map<string, ConnectionRecord>;
-  all: readonly ConnectionRecord[];
-}
-
-interface PolicyGroup {
-  readonly tenantWide: Map<string, CachePolicyRecord>;
-  readonly byWorkspace: Map<string, Map<string, CachePolicyRecord>>;
-}
-
 interface Waiter {
   readonly predicate: (record: ConfigRecord | undefined) => boolean;
   readonly resolve: (record: ConfigRecord | undefined) => void;
@@ -77,29 +55,12 @@ interface Waiter {
   readonly timer: NodeJS.Timeout;
 }
 
-const NO_CONNECTIONS: readonly ConnectionRecord[] = Object.freeze([]);
-/** Parent links followed at most (a chain is a couple of levels; a loop must not spin). */
-const MAX_TENANT_DEPTH = 16;
 const MAX_RETRY_DELAY_MS = 5000;
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
-export class ConfigView {
+export class ConfigView extends ConfigIndex {
   readonly #store: ConfigStore;
   readonly #onError: (error: unknown) => void;
   readonly #retryDelayMs: number;
-  #records: ConfigSnapshot = createEmptySnapshot();
-  readonly #apiKeysByHash = new Map<string, ApiKeyRecord>();
-  readonly #patsByHash = new Map<string, PatRecord>();
-  readonly #provisioningKeysByHash = new Map<string, ProvisioningKeyRecord>();
-  readonly #connectionsByTenant = new Map<string, ConnectionGroup>();
-  readonly #policiesByTenant = new Map<string, PolicyGroup>();
   readonly #changeListeners = new Set<(change: ConfigChange) => void>();
   readonly #waiters = new Map<string, Set<Waiter>>();
   #version = 0;
@@ -113,6 +74,7 @@ export class ConfigView {
   #unsubscribe: Unsubscribe | undefined;
 
   private constructor(store: ConfigStore, options: ConfigViewOptions) {
+    super();
     this.#store = store;
     this.#onError = options.onError ?? (() => {});
     this.#retryDelayMs = options.retryDelayMs ?? 100;
@@ -176,82 +138,6 @@ export class ConfigView {
     return this.#version;
   }
 
-  tenant(id: string): TenantRecord | undefined {
-    return this.#records.tenant.get(id);
-  }
-
-  /**
-   * Whether the tenant or one of its ancestors (its liable parent, and so on up) is suspended.
-   * A couple of Map gets on the request path; a parent chain that loops stops at a tenant seen.
-   */
-  isSuspended(tenantId: string): boolean {
-    let current = this.#records.tenant.get(tenantId);
-    for (let hops = 0; current !== undefined && hops < MAX_TENANT_DEPTH; hops += 1) {
-      if (current.suspended === true) return true;
-      if (current.parentId === undefined || current.parentId === current.id) return false;
-      current = this.#records.tenant.get(current.parentId);
-    }
-    return false;
-  }
-
-  /** The tenant whose slug in force is `slug` (the oldest, should two claim it); admin lookups only. */
-  tenantBySlug(slug: string): TenantRecord | undefined {
-    let found: TenantRecord | undefined;
-    for (const tenant of this.#records.tenant.values()) {
-      if ((tenant.slug ?? tenant.id) !== slug) continue;
-      if (found === undefined || (tenant.createdAt ?? '') < (found.createdAt ?? '')) found = tenant;
-    }
-    return found;
-  }
-
-  /** The tenants whose liable parent is `tenantId` (a scan: control-plane reads only). */
-  childrenOf(tenantId: string): TenantRecord[] {
-    return [...this.#records.tenant.values()].filter((tenant) => tenant.parentId === tenantId);
-  }
-
-  apiKey(id: string): ApiKeyRecord | undefined {
-    return this.#records.apiKey.get(id);
-  }
-
-  apiKeyByHash(hash: string): ApiKeyRecord | undefined {
-    return this.#apiKeysByHash.get(hash);
-  }
-
-  patByHash(hash: string): PatRecord | undefined {
-    return this.#patsByHash.get(hash);
-  }
-
-  provisioningKeyByHash(hash: string): ProvisioningKeyRecord | undefined {
-    return this.#provisioningKeysByHash.get(hash);
-  }
-
-  connectionBySlug(tenantId: string, slug: string): ConnectionRecord | undefined {
-    return this.#connectionsByTenant.get(tenantId)?.bySlug.get(slug);
-  }
-
-  connectionsOfTenant(tenantId: string): readonly ConnectionRecord[] {
-    return this.#connectionsByTenant.get(tenantId)?.all ?? NO_CONNECTIONS;
-  }
-
-  /** The named policy for a workspace: its own if it has one, else the tenant-wide one. */
-  cachePolicy(
-    tenantId: string,
-    workspaceId: string | undefined,
-    name: string,
-  ): CachePolicyRecord | undefined {
-    const group = this.#policiesByTenant.get(tenantId);
-    if (group === undefined) return undefined;
-    if (workspaceId !== undefined) {
-      const own = group.byWorkspace.get(workspaceId)?.get(name);
-      if (own !== undefined) return own;
-    }
-    return group.tenantWide.get(name);
-  }
-
-  list<K extends ConfigKind>(kind: K): ConfigRecordMap[K][] {
-    return Array.from(this.#records[kind].values());
-  }
-
   /**
    * Resolves with the record once this view holds one for which `predicate` is true (pass
    * `(record) => record === undefined` to wait for a delete); rejects with
@@ -263,7 +149,7 @@ export class ConfigView {
     predicate: (record: ConfigRecordMap[K] | undefined) => boolean,
     timeoutMs: number,
   ): Promise<ConfigRecordMap[K] | undefined> {
-    const current = this.#records[kind].get(id);
+    const current = this.record(kind, id);
     if (predicate(current)) return Promise.resolve(current);
     if (this.#closed) return Promise.reject(new Error('the config view is closed'));
     const key = `${kind}\u0000${id}`;
@@ -365,7 +251,7 @@ export class ConfigView {
       const records = await Promise.all(entries.map(([, { kind, id }]) => this.#store.get(kind, id)));
       if (this.#closed) return;
       entries.forEach(([key, { kind, id }], index) => {
-        this.#applyRecord(kind, id, records[index]);
+        this.applyRecord(kind, id, records[index]);
         this.#version += 1;
         this.#settleWaiters(key, records[index]);
         this.#emit({ op: records[index] === undefined ? 'delete' : 'put', kind, id });
@@ -388,141 +274,19 @@ export class ConfigView {
   }
 
   #replaceAll(snapshot: ConfigSnapshot): void {
-    this.#records = createEmptySnapshot();
-    this.#apiKeysByHash.clear();
-    this.#patsByHash.clear();
-    this.#provisioningKeysByHash.clear();
-    this.#connectionsByTenant.clear();
-    this.#policiesByTenant.clear();
+    this.clearRecords();
     for (const kind of Object.keys(snapshot) as ConfigKind[]) {
-      for (const [id, record] of snapshot[kind]) this.#applyRecord(kind, id, record);
+      for (const [id, record] of snapshot[kind]) this.applyRecord(kind, id, record);
     }
     this.#version += 1;
     this.#populated = true;
     for (const [key, waiters] of this.#waiters) {
       const separator = key.indexOf('\u0000');
       const kind = key.slice(0, separator) as ConfigKind;
-      const record = this.#records[kind]?.get(key.slice(separator + 1));
+      const record = this.record(kind, key.slice(separator + 1));
       this.#settleWaiters(key, record, waiters);
     }
     this.#emit({ op: 'reset' });
-  }
-
-  #applyRecord(kind: ConfigKind, id: string, record: ConfigRecord | undefined): void {
-    const records = this.#records[kind] as Map<string, ConfigRecord>;
-    const previous = records.get(id);
-    if (previous !== undefined) {
-      records.delete(id);
-      this.#unindex(kind, id, previous);
-    }
-    if (record !== undefined) {
-      deepFreeze(record);
-      records.set(id, record);
-      this.#index(kind, id, record);
-    }
-  }
-
-  #index(kind: ConfigKind, id: string, record: ConfigRecord): void {
-    switch (kind) {
-      case 'apiKey':
-        this.#apiKeysByHash.set((record as ApiKeyRecord).hash, record as ApiKeyRecord);
-        break;
-      case 'pat':
-        this.#patsByHash.set((record as PatRecord).hash, record as PatRecord);
-        break;
-      case 'provisioningKey':
-        this.#provisioningKeysByHash.set(
-          (record as ProvisioningKeyRecord).hash,
-          record as ProvisioningKeyRecord,
-        );
-        break;
-      case 'connection': {
-        const connection = record as ConnectionRecord;
-        let group = this.#connectionsByTenant.get(connection.tenantId);
-        if (group === undefined) {
-          group = { byId: new Map(), bySlug: new Map(), all: NO_CONNECTIONS };
-          this.#connectionsByTenant.set(connection.tenantId, group);
-        }
-        group.byId.set(id, connection);
-        this.#regroupConnections(group);
-        break;
-      }
-      case 'cachePolicy': {
-        const policy = record as CachePolicyRecord;
-        let group = this.#policiesByTenant.get(policy.tenantId);
-        if (group === undefined) {
-          group = { tenantWide: new Map(), byWorkspace: new Map() };
-          this.#policiesByTenant.set(policy.tenantId, group);
-        }
-        let byName = group.tenantWide;
-        if (policy.workspaceId !== undefined) {
-          byName = group.byWorkspace.get(policy.workspaceId) ?? new Map();
-          group.byWorkspace.set(policy.workspaceId, byName);
-        }
-        byName.set(policy.name, policy);
-        break;
-      }
-      case 'tenant':
-        break;
-    }
-  }
-
-  #unindex(kind: ConfigKind, id: string, record: ConfigRecord): void {
-    switch (kind) {
-      case 'apiKey':
-        deleteIfSame(this.#apiKeysByHash, (record as ApiKeyRecord).hash, record);
-        break;
-      case 'pat':
-        deleteIfSame(this.#patsByHash, (record as PatRecord).hash, record);
-        break;
-      case 'provisioningKey':
-        deleteIfSame(this.#provisioningKeysByHash, (record as ProvisioningKeyRecord).hash, record);
-        break;
-      case 'connection': {
-        const { tenantId } = record as ConnectionRecord;
-        const group = this.#connectionsByTenant.get(tenantId);
-        if (group === undefined) break;
-        group.byId.delete(id);
-        if (group.byId.size === 0) this.#connectionsByTenant.delete(tenantId);
-        else this.#regroupConnections(group);
-        break;
-      }
-      case 'cachePolicy': {
-        const policy = record as CachePolicyRecord;
-        const group = this.#policiesByTenant.get(policy.tenantId);
-        if (group === undefined) break;
-        if (policy.workspaceId === undefined) {
-          deleteIfSame(group.tenantWide, policy.name, record);
-        } else {
-          const byName = group.byWorkspace.get(policy.workspaceId);
-          if (byName !== undefined) {
-            deleteIfSame(byName, policy.name, record);
-            if (byName.size === 0) group.byWorkspace.delete(policy.workspaceId);
-          }
-        }
-        if (group.tenantWide.size === 0 && group.byWorkspace.size === 0) {
-          this.#policiesByTenant.delete(policy.tenantId);
-        }
-        break;
-      }
-      case 'tenant':
-        break;
-    }
-  }
-
-  /**
-   * Rebuilds a tenant's slug index and list (write path only, proportional to that tenant's
-   * connections). Slugs are unique per tenant; should two records share one anyway, the lowest id
-   * wins so that every process resolves the conflict the same way.
-   */
-  #regroupConnections(group: ConnectionGroup): void {
-    const all = [...group.byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const bySlug = new Map<string, ConnectionRecord>();
-    for (const [, connection] of all) {
-      if (!bySlug.has(connection.slug)) bySlug.set(connection.slug, connection);
-    }
-    group.bySlug = bySlug;
-    group.all = Object.freeze(all.map(([, connection]) => connection));
   }
 
   #settleWaiters(
@@ -564,8 +328,4 @@ export class ConfigView {
       }
     }
   }
-}
-
-function deleteIfSame<V>(map: Map<string, V>, key: string, value: unknown): void {
-  if (map.get(key) === value) map.delete(key);
 }
