@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PAT_PERMISSIONS } from '../auth/permissions.ts';
 import type { TenancySettings } from '../config/tenancy-settings.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ResourceConflictError } from '../resources/local-resources.ts';
+import { ResourceConflictError } from '../resources/resource-errors.ts';
 import {
   EMAIL_PATTERN,
   MAX_TENANT_NAME,

@@ -21,7 +21,7 @@ import {
 } from '../auth/credential-prefixes.ts';
 import type { TenancySettings } from '../config/tenancy-settings.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ResourceConflictError } from '../resources/local-resources.ts';
+import { ResourceConflictError } from '../resources/resource-errors.ts';
 import type { ProvisioningKeyRecord } from '../stores/records.ts';
 import type { AbuseLimiter } from './abuse-limits.ts';
 import { recordAudit } from './audit-record.ts';

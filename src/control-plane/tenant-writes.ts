@@ -13,7 +13,7 @@ import { API_KEY_PREFIX, PAT_PREFIX, PROVISIONING_KEY_PREFIX } from '../auth/cre
 import type { TenantSpec } from '../resources/crd-types.ts';
 import { credentialSecret, credentialSecretName } from '../resources/credential-secret.ts';
 import { decodeSecretData } from '../resources/desired-records.ts';
-import { ResourceConflictError } from '../resources/local-resources.ts';
+import { ResourceConflictError } from '../resources/resource-errors.ts';
 import {
   API_VERSION,
   CREDENTIAL_LABEL,

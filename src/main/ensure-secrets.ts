@@ -21,7 +21,7 @@ import { PAT_PERMISSIONS } from '../auth/permissions.ts';
 import type { EnsureSecretsSettings } from '../config/ensure-secrets-settings.ts';
 import { type Settings, SettingsError } from '../config/settings.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ResourceConflictError } from '../resources/local-resources.ts';
+import { ResourceConflictError } from '../resources/resource-errors.ts';
 import {
   CREDENTIAL_LABEL,
   type ResourcesClient,

@@ -7,7 +7,8 @@
 
 import { connectionKeyHint } from '../auth/credential-hash.ts';
 import { tenantIdOfNamespace } from '../resources/desired-records.ts';
-import { IGNORED_SECRET_TYPES, type ObjectRef } from '../resources/kubernetes-resources.ts';
+import { IGNORED_SECRET_TYPES } from '../resources/kubernetes-api.ts';
+import type { ObjectRef } from '../resources/kubernetes-resources.ts';
 import type { ConnectionResource } from '../resources/types.ts';
 import type { ConditionInput } from './conditions.ts';
 import {

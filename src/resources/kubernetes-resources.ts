@@ -15,6 +15,16 @@
  * with the previous object, finalizers applied alone, status by server-side apply on the status
  * subresource, namespaces and their RoleBindings, and events.
  */
+import {
+  clone,
+  collectionPath,
+  describeObject,
+  IGNORED_SECRET_TYPES,
+  KINDS,
+  objectPath,
+  requestBody,
+  validationError,
+} from './kubernetes-api.ts';
 import { type KubernetesEventInput, recordEvent } from './kubernetes-events.ts';
 import { type InformerEvent, type InformerTimings, KubeInformer } from './kubernetes-informer.ts';
 import {
@@ -30,21 +40,15 @@ import {
 import {
   CONTENT_TYPE_APPLY,
   isKubeStatus,
-  KubeApiError,
   type KubeConfig,
   KubeTransport,
   type KubeTransportOptions,
   loadKubeConfig,
 } from './kubernetes-transport.ts';
-import {
-  ResourceConflictError,
-  ResourceNotFoundError,
-  type ResourcesLog,
-  ResourceValidationError,
-} from './local-resources.ts';
+import type { ResourcesLog } from './local-resources.ts';
+import { ResourceConflictError, ResourceNotFoundError } from './resource-errors.ts';
 import {
   type AnyResource,
-  API_GROUP,
   RESOURCE_KINDS,
   type ResourceByKind,
   type ResourceEvent,
@@ -80,85 +84,6 @@ export interface KubernetesResourcesOptions {
   /** `reportingInstance` of the events this client records. */
   instance?: string;
   log?: ResourcesLog & { debug?(details: object, message: string): void };
-}
-
-interface KindInfo {
-  apiVersion: string;
-  plural: string;
-  namespaced: boolean;
-}
-
-const CUSTOM_API = `/apis/${API_GROUP}/v1alpha1`;
-const KINDS: Record<ResourceKind, KindInfo> = {
-  Tenant: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'tenants', namespaced: false },
-  CachePolicy: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'cachepolicies', namespaced: true },
-  Connection: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'connections', namespaced: true },
-  Secret: { apiVersion: 'v1', plural: 'secrets', namespaced: true },
-};
-
-/**
- * Secret types never read as credentials: service-account and bootstrap tokens, image pull
- * secrets, TLS key pairs and Helm release records (often the largest Secrets of a cluster). A
- * Connection's or a key's Secret is Opaque (or of any other type).
- */
-export const IGNORED_SECRET_TYPES = [
-  'kubernetes.io/service-account-token',
-  'bootstrap.kubernetes.io/token',
-  'kubernetes.io/dockercfg',
-  'kubernetes.io/dockerconfigjson',
-  'kubernetes.io/tls',
-  'helm.sh/release.v1',
-] as const;
-
-function collectionPath(kind: ResourceKind, namespace?: string): string {
-  const info = KINDS[kind];
-  const base = kind === 'Secret' ? '/api/v1' : CUSTOM_API;
-  return info.namespaced && namespace !== undefined
-    ? `${base}/namespaces/${encodeURIComponent(namespace)}/${info.plural}`
-    : `${base}/${info.plural}`;
-}
-
-function objectPath(kind: ResourceKind, name: string, namespace?: string): string {
-  if (KINDS[kind].namespaced && namespace === undefined) throw new Error(`${kind} ${name} needs a namespace`);
-  return `${collectionPath(kind, KINDS[kind].namespaced ? namespace : undefined)}/${encodeURIComponent(name)}`;
-}
-
-function describeObject(kind: ResourceKind, name: string, namespace?: string): string {
-  return `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
-}
-
-/** A 422 from the API server as the same error LocalResources throws, with the CRD's own messages. */
-function validationError(error: unknown, what: string): unknown {
-  if (!(error instanceof KubeApiError) || error.statusCode !== 422) return error;
-  const causes = error.status?.details?.causes ?? [];
-  const messages = causes.map((cause) =>
-    cause.field && !cause.message?.startsWith(cause.field)
-      ? `${cause.field}: ${cause.message}`
-      : (cause.message ?? ''),
-  );
-  return new ResourceValidationError(what, messages.length > 0 ? messages : [error.message]);
-}
-
-function clone<T>(value: T): T {
-  return structuredClone(value);
-}
-
-/**
- * The object as a write sends it: no status, none of the fields the server owns, and the
- * resourceVersion only when it is to be a precondition.
- */
-function requestBody(
-  resource: AnyResource,
-  options: { keepResourceVersion: boolean },
-): Record<string, unknown> {
-  const body = { ...clone(resource) } as Record<string, unknown>;
-  delete body.status;
-  const metadata = { ...resource.metadata } as Record<string, unknown>;
-  for (const field of ['uid', 'generation', 'creationTimestamp', 'managedFields']) delete metadata[field];
-  if (!options.keepResourceVersion) delete metadata.resourceVersion;
-  body.metadata = metadata;
-  body.apiVersion = KINDS[resource.kind].apiVersion;
-  return body;
 }
 
 export class KubernetesResources implements ResourcesClient {

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LocalResources, ResourceNotFoundError, ResourceValidationError } from './local-resources.ts';
+import { LocalResources } from './local-resources.ts';
+import { ResourceNotFoundError, ResourceValidationError } from './resource-errors.ts';
 import {
   API_VERSION,
   type CachePolicyResource,

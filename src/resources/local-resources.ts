@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { ResourceConflictError, ResourceNotFoundError, ResourceValidationError } from './resource-errors.ts';
 import type { AnyResource, ResourceByKind, ResourceEvent, ResourceKind, ResourcesClient } from './types.ts';
 import { validateResource } from './validate.ts';
 import {
@@ -34,38 +35,6 @@ export interface LocalResourcesOptions {
   persistDelayMs?: number;
   /** Quiet time after a change in resourcesDir before the folder is re-read. */
   watchDelayMs?: number;
-}
-
-/** An apply refused because the object breaks a schema rule; `messages` names each rule. */
-export class ResourceValidationError extends Error {
-  readonly resource: string;
-  readonly messages: readonly string[];
-
-  constructor(resource: string, messages: readonly string[]) {
-    super(`${resource} is invalid: ${messages.join('; ')}`);
-    this.name = 'ResourceValidationError';
-    this.resource = resource;
-    this.messages = messages;
-  }
-}
-
-export class ResourceNotFoundError extends Error {
-  constructor(resource: string) {
-    super(`${resource} not found`);
-    this.name = 'ResourceNotFoundError';
-  }
-}
-
-/** A create of a name that is taken, or an update whose resourceVersion moved meanwhile. */
-export class ResourceConflictError extends Error {
-  constructor(resource: string, reason: 'exists' | 'changed') {
-    super(
-      reason === 'exists'
-        ? `${resource} already exists`
-        : `${resource} was changed by someone else meanwhile; read it again`,
-    );
-    this.name = 'ResourceConflictError';
-  }
 }
 
 const STATE_VERSION = 1;

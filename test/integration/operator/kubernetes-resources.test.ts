@@ -6,7 +6,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KubernetesResources } from '../../../src/resources/kubernetes-resources.ts';
-import { ResourceNotFoundError, ResourceValidationError } from '../../../src/resources/local-resources.ts';
+import { ResourceNotFoundError, ResourceValidationError } from '../../../src/resources/resource-errors.ts';
 import {
   API_VERSION,
   type CachePolicyResource,

@@ -4,7 +4,7 @@
  * referral that never reaches a log line, an error message or a metric.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResourceValidationError } from '../../../src/resources/local-resources.ts';
+import { ResourceValidationError } from '../../../src/resources/resource-errors.ts';
 import { graphql } from '../../helpers/graphql.ts';
 import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
