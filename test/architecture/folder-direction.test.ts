@@ -2,8 +2,8 @@
  * The direction of dependencies between the folders of src/ (STYLE.md, "Dependency direction"):
  * each folder imports only the folders its row below names, and only `upstream`, `stores`,
  * `resources` and `main` import the I/O libraries. Read from the source text like
- * import-cycles.test.ts (every `import`/`export ... from`, `import type` included, tests excluded),
- * so a type-only edge counts too: a type names what a folder knows about.
+ * import-cycles.test.ts (every `import`/`export ... from` and every `import('…')`, `import type`
+ * included, tests excluded), so a type-only edge counts too: a type names what a folder knows about.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 const SPECIFIER = /(?:^|\n)(\s*(?:import|export)\s[^;'"]*?from\s+['"]([^'"]+)['"])/g;
+/** `import('…')`, in code or in a type (`typeof import('…')`): a dependency all the same. */
+const DYNAMIC = /()\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /**
  * Folder -> the folders it may import. The foundations (`errors`, `shapes`, `config`,
@@ -104,7 +106,7 @@ function folderOf(path: string): string {
 function importsOf(root: string): Import[] {
   return sourceFiles(root).flatMap((file) => {
     const text = readFileSync(file, 'utf8');
-    return [...text.matchAll(SPECIFIER)].map((match) => {
+    return [...text.matchAll(SPECIFIER), ...text.matchAll(DYNAMIC)].map((match) => {
       const offset = (match.index ?? 0) + (match[0].length - (match[1] as string).trimStart().length);
       const line = text.slice(0, offset).split('\n').length;
       return { at: `src/${relative(SRC, file)}:${line}`, from: file, specifier: match[2] as string };
