@@ -14,7 +14,7 @@ import { createPlatformEndpoints, platformProvidersOf } from '../providers/platf
 import { KubernetesResources } from '../resources/kubernetes-resources.ts';
 import { ConfigView } from '../stores/config-view.ts';
 import { closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
-import { openStores, redisConnectionOf } from './open-stores.ts';
+import { closeStores, openStores, redisConnectionOf } from './open-stores.ts';
 
 /** How long a mutation waits for the operator to publish its change. */
 const PROPAGATION_TIMEOUT_MS = 15_000;
@@ -71,8 +71,7 @@ export async function startControlPlane(
       await closeListeners();
       await resources.close();
       await view.close();
-      // Independent connections: closed together (a stalled Redis gives each its QUIT's wait at once).
-      await Promise.all([stores.config.close(), stores.runtime.close()]);
+      await closeStores(stores);
       await tracing.shutdown();
     },
   };

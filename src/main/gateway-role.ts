@@ -8,7 +8,7 @@ import type { Logger } from '../observability/logger.ts';
 import { startTracing } from '../observability/tracing.ts';
 import { startGatewayStack } from './gateway-stack.ts';
 import { closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
-import { openStores, redisConnectionOf } from './open-stores.ts';
+import { closeStores, openStores, redisConnectionOf } from './open-stores.ts';
 
 export interface RunningGateway extends ShutdownTarget {
   url: string;
@@ -46,8 +46,7 @@ export async function startGateway(settings: Readonly<Settings>, log: Logger): P
     close: async () => {
       await closeListeners();
       await stack.close();
-      // Independent connections: closed together (a stalled Redis gives each its QUIT's wait at once).
-      await Promise.all([stores.config.close(), stores.runtime.close()]);
+      await closeStores(stores);
     },
   };
 }

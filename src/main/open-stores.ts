@@ -108,3 +108,8 @@ export async function openStores(settings: Readonly<Settings>, log?: Logger): Pr
     kind: 'memory',
   };
 }
+
+/** Closes both stores; independent connections, so together (a stalled Redis gives each its QUIT's wait at once). */
+export async function closeStores(stores: Stores): Promise<void> {
+  await Promise.all([stores.config.close(), stores.runtime.close()]);
+}

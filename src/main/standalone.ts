@@ -23,7 +23,7 @@ import {
 } from './bootstrap.ts';
 import { startGatewayStack } from './gateway-stack.ts';
 import { type Closer, closeOnce, handleShutdownSignals, type ShutdownTarget } from './lifecycle.ts';
-import { openStores, type Stores } from './open-stores.ts';
+import { closeStores, openStores, type Stores } from './open-stores.ts';
 
 export interface RunningStandalone extends ShutdownTarget {
   gatewayUrl: string;
@@ -115,8 +115,7 @@ export async function startStandalone(
     await reconciler.stop();
     await stack.close();
     await resources.close();
-    // Independent connections: closed together (a stalled Redis gives each its QUIT's wait at once).
-    await Promise.all([stores.config.close(), stores.runtime.close()]);
+    await closeStores(stores);
   };
   let gatewayAddress: string;
   let controlAddress: string;
