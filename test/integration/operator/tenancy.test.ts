@@ -428,20 +428,31 @@ describe.runIf(available)('tenancy on a real API server', () => {
       };
       const adminPat = (await read('day-one-inference-gateway-admin-pat')).token as string;
       expect(adminPat).toMatch(/^tt_pat_[A-Za-z0-9_-]{43}$/);
-      const tree = await graphql<{ tenantTree: { id: string }[] }>(
-        controlPlane.url,
-        adminPat,
-        '{ tenantTree { id } }',
-        {},
-        '/admin/graphql',
-      );
-      expect(tree.data?.tenantTree.map((node) => node.id)).toEqual(
-        expect.arrayContaining(['platform', 'first']),
-      );
+      // Ready says the records are in the config store; each pod's view follows its change feed a
+      // moment later, so the keys are polled rather than tried once.
+      const tree = async () =>
+        (
+          await graphql<{ tenantTree: { id: string }[] }>(
+            controlPlane.url,
+            adminPat,
+            '{ tenantTree { id } }',
+            {},
+            '/admin/graphql',
+          )
+        ).data?.tenantTree.map((node) => node.id);
+      await expect.poll(tree, { timeout: 10_000 }).toEqual(expect.arrayContaining(['platform', 'first']));
       const first = await read('day-one-inference-gateway-first-tenant');
-      expect((await chat(first.apiKey as string, 'day one')).status).toBe(200);
-      const own = await graphql(controlPlane.url, first.pat as string, '{ tenant { id workspaces { id } } }');
-      expect(own.data).toEqual({ tenant: { id: 'first', workspaces: [{ id: 'main' }] } });
+      await expect
+        .poll(async () => (await chat(first.apiKey as string, 'day one')).status, { timeout: 10_000 })
+        .toBe(200);
+      await expect
+        .poll(
+          async () =>
+            (await graphql(controlPlane.url, first.pat as string, '{ tenant { id workspaces { id } } }'))
+              .data,
+          { timeout: 10_000 },
+        )
+        .toEqual({ tenant: { id: 'first', workspaces: [{ id: 'main' }] } });
     },
   );
 });
