@@ -1,34 +1,22 @@
 /**
  * The cache step of the request path (DESIGN section 5, step 6): looks the request's cache plan
  * (cache/cache-plan.ts) up, serves entries (JSON, or the recorded SSE bytes), and says what the
- * forwarded answer is to be written as. A hit costs nothing and never reaches the provider.
+ * forwarded answer is to be written as. A hit costs nothing and never reaches the provider. It
+ * owns stale-while-revalidate: the refresh's lock, its release, and the stale copy served when the
+ * refresh fails.
  */
 
 import type { FastifyReply } from 'fastify';
-import {
-  CACHE_AGE_HEADER,
-  CACHE_HEADER,
-  CACHE_SIMILARITY_HEADER,
-  type CachePlan,
-  type CacheWrite,
-  newEntry,
-} from '../cache/cache-plan.ts';
-import type { CacheEntry } from '../cache/response-cache.ts';
+import { type CachePlan, type CacheWrite, newEntry } from '../cache/cache-plan.ts';
 import type { RequestTrace } from '../observability/tracing.ts';
 import type { InferenceDeps } from './inference-deps.ts';
-
-/** An entry to answer from: an exact hit, a semantic one (with its similarity), or a stale copy. */
-export interface ServedEntry {
-  entry: CacheEntry;
-  result: 'hit' | 'semantic-hit' | 'stale';
-  ageSeconds?: number;
-  similarity?: number;
-}
-
-/** What the cache step decided: serve an entry, or forward (with a stale refresh's lock, and what to write). */
-export type CacheDecision =
-  | ({ kind: 'serve' } & ServedEntry)
-  | { kind: 'forward'; write: CacheWrite | undefined; refresh?: { entry: CacheEntry; lockToken: string } };
+import {
+  type CacheDecision,
+  type InferenceExchange,
+  type ReadyExchange,
+  renderAnswerHeaders,
+  type ServedEntry,
+} from './inference-exchange.ts';
 
 export async function decideFromCache(
   plan: CachePlan | undefined,
@@ -71,25 +59,47 @@ export async function decideFromCache(
 
 /** Answers from an entry with the request's balance and routing headers; costs nothing. */
 export function serveFromCache(
-  reply: FastifyReply,
+  exchange: ReadyExchange,
   served: ServedEntry,
-  headers: Record<string, string>,
-  routeLabel: string,
   deps: Pick<InferenceDeps, 'cacheMetrics'>,
 ): FastifyReply {
   const { entry, result } = served;
-  deps.cacheMetrics.results.inc({ route: routeLabel, result });
+  deps.cacheMetrics.results.inc({ route: exchange.routeLabel, result });
   deps.cacheMetrics.savedMicros.inc(entry.costMicros);
-  reply
-    .code(entry.status)
-    .headers(headers)
-    .header('content-type', entry.contentType)
-    .header(CACHE_HEADER, result);
-  if (result === 'hit' && served.ageSeconds !== undefined)
-    reply.header(CACHE_AGE_HEADER, String(served.ageSeconds));
-  if (result === 'semantic-hit' && served.similarity !== undefined)
-    reply.header(CACHE_SIMILARITY_HEADER, served.similarity.toFixed(3));
-  return reply.send(entry.body);
+  for (const observer of exchange.observers) observer.servedFromCache(exchange, served);
+  // A cached answer costs nothing: the balance headers say so.
+  const headers = renderAnswerHeaders(exchange.route, exchange.balance, 0, served, entry.contentType);
+  return exchange.reply.code(entry.status).headers(headers).send(entry.body);
+}
+
+/** Gives a stale refresh's lock back (after its fresh entry is stored, or when it failed). */
+export function releaseRefreshLock(exchange: InferenceExchange, deps: Pick<InferenceDeps, 'cache'>): void {
+  const decision = exchange.decision;
+  if (decision?.kind === 'forward' && decision.refresh !== undefined && exchange.cachePlan !== undefined)
+    void deps.cache.release(exchange.cachePlan.location, decision.refresh.lockToken);
+}
+
+/**
+ * Answers a miss by `forward`; a failed stale refresh keeps the stale entry, gives the lock back,
+ * and this caller gets the stale copy (when nothing of the answer went out yet).
+ */
+export async function answerMiss(
+  exchange: ReadyExchange,
+  deps: Pick<InferenceDeps, 'cache' | 'cacheMetrics'>,
+  forward: () => Promise<unknown>,
+): Promise<unknown> {
+  try {
+    const served = await forward();
+    releaseRefreshLock(exchange, deps);
+    return served;
+  } catch (error) {
+    const decision = exchange.decision;
+    if (decision.kind !== 'forward' || decision.refresh === undefined) throw error;
+    releaseRefreshLock(exchange, deps);
+    const { reply } = exchange;
+    if (reply.sent || reply.raw.headersSent) throw error;
+    return serveFromCache(exchange, { entry: decision.refresh.entry, result: 'stale' }, deps);
+  }
 }
 
 /**

@@ -22,6 +22,7 @@ import { UpstreamAbortedError } from '../upstream/upstream-client.ts';
 import { registerClientDialect } from './client-dialect.ts';
 import { registerCors } from './cors.ts';
 import { createCountTokensHandler } from './count-tokens.ts';
+import { MetricsObserver, TraceObserver, UsageObserver } from './exchange-observers.ts';
 import { renderFrameworkError } from './framework-errors.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import { createInferenceHandler } from './inference-handler.ts';
@@ -83,6 +84,7 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
   app.decorateRequest('gatewayErrorCode', undefined);
   app.decorateRequest('inference', undefined);
   app.decorateRequest('trace', undefined);
+  app.decorateRequest('exchange', undefined);
   registerJsonBodyParser(app);
   await registerCors(app, deps.settings.corsOrigins);
 
@@ -112,27 +114,31 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
 
   const observe = createRequestObserver({ log: deps.log, accessLogSample: deps.settings.accessLogSample });
   const { tracing } = deps;
-  // A server span per inference request when tracing is on, parented by the caller's traceparent.
-  if (tracing.enabled) {
-    app.addHook('onRequest', (request, reply, done) => {
-      const route = request.routeOptions.url;
-      if (route === undefined || !route.startsWith('/v1/')) return done();
+  // Every /v1/ request: a server span when tracing is on (parented by the caller's traceparent),
+  // and the one watch of the client going away before its answer is complete.
+  app.addHook('onRequest', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    if (route === undefined || !route.startsWith('/v1/')) return done();
+    if (tracing.enabled)
       request.trace = new RequestTrace(
         tracing.tracer,
         `${request.method} ${route}`,
         extractContext(request.headers as Record<string, unknown>),
         { 'http.request.method': request.method, 'http.route': route, 'gateway.request.id': request.id },
       );
-      // A client gone before its answer: no onResponse follows, so the span ends here.
-      reply.raw.once('close', () => {
-        if (request.trace !== undefined && !reply.raw.writableEnded) {
-          request.trace.span.setAttribute('gateway.client_aborted', true);
-          observe(request, reply, reply.elapsedTime);
-        }
-      });
-      done();
+    reply.raw.once('close', () => {
+      // Ended by the gateway (the whole answer written) is not an abort, whether or not the last
+      // bytes were flushed when the connection closed.
+      if (reply.raw.writableEnded) return;
+      request.exchange?.clientGone();
+      // No onResponse follows, so the span ends here.
+      if (request.trace !== undefined) {
+        request.trace.span.setAttribute('gateway.client_aborted', true);
+        observe(request, reply, reply.elapsedTime);
+      }
     });
-  }
+    done();
+  });
 
   // Callback hooks, not async ones: fastify then makes no promise for them on every request.
   app.addHook('onResponse', (request, reply, done) => {
@@ -147,9 +153,15 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
     done();
   });
 
-  app.post('/v1/chat/completions', createInferenceHandler('chat', deps));
-  app.post('/v1/embeddings', createInferenceHandler('embeddings', deps));
-  app.post('/v1/messages', createInferenceHandler('messages', deps));
+  // The side concerns of every inference exchange, fixed here.
+  const observers = [
+    new MetricsObserver(deps.metrics),
+    new UsageObserver(deps.usage),
+    new TraceObserver(deps.settings.traceContent),
+  ];
+  app.post('/v1/chat/completions', createInferenceHandler('chat', deps, observers));
+  app.post('/v1/embeddings', createInferenceHandler('embeddings', deps, observers));
+  app.post('/v1/messages', createInferenceHandler('messages', deps, observers));
   app.post('/v1/messages/count_tokens', createCountTokensHandler(deps));
   registerModelRoutes(app, deps);
 
