@@ -13,7 +13,8 @@ import type { ConnectionCapHold, ConnectionCaps } from './connection-caps.ts';
 import type { TokenHold, TokenLimiter } from './ephemeral-token-limits.ts';
 
 /** What a reservation without a hold answers at once (a platform key's request holds nothing). */
-const NOTHING: Promise<void> = Promise.resolve();
+/** What a call that has nothing to do answers: already settled, so a caller need not wait on it. */
+export const NOTHING_TO_DO: Promise<void> = Promise.resolve();
 
 export class SpendReservation {
   readonly #limiter: TokenLimiter;
@@ -37,6 +38,7 @@ export class SpendReservation {
 
   /** Counts the request in its token's rate window; 429 past a limit (hits count too). */
   checkRates(): Promise<void> {
+    if (this.#token === undefined) return NOTHING_TO_DO;
     return this.#limiter.checkRates(this.#token, this.#principal);
   }
 
@@ -47,7 +49,7 @@ export class SpendReservation {
    */
   reserve(route: ResolvedRoute, estimatedMicros: number): Promise<void> {
     // Neither a token nor a capped Connection (a platform key's request): nothing to hold.
-    if (this.#token === undefined && (!route.byok || route.credential === undefined)) return NOTHING;
+    if (this.#token === undefined && (!route.byok || route.credential === undefined)) return NOTHING_TO_DO;
     return this.#reserve(route, estimatedMicros);
   }
 
@@ -70,7 +72,7 @@ export class SpendReservation {
   settle(costMicros: number, usage: TokenUsage): Promise<void> {
     if (!this.holding) {
       this.#finished = true;
-      return NOTHING;
+      return NOTHING_TO_DO;
     }
     this.#finished = true;
     return Promise.all([

@@ -8,6 +8,7 @@
 
 import type { FastifyReply } from 'fastify';
 import { type CachePlan, type CacheWrite, newEntry } from '../cache/cache-plan.ts';
+import type { CacheEntry } from '../cache/response-cache.ts';
 import type { RequestTrace } from '../observability/tracing.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import {
@@ -18,43 +19,61 @@ import {
   type ServedEntry,
 } from './inference-exchange.ts';
 
-export async function decideFromCache(
+/** No cache plan: forward, and write nothing. */
+const UNCACHED: CacheDecision = Object.freeze({ kind: 'forward', write: undefined, refresh: undefined });
+
+/**
+ * Looks the plan up; the decision comes at once when nothing is to be read (no promise), else
+ * once the store answered.
+ */
+export function decideFromCache(
   plan: CachePlan | undefined,
   routeLabel: string,
   deps: Pick<InferenceDeps, 'cache' | 'cacheMetrics' | 'semantic'>,
   requestTrace?: RequestTrace,
-): Promise<CacheDecision> {
-  if (plan === undefined) return { kind: 'forward', write: undefined };
+): CacheDecision | Promise<CacheDecision> {
+  if (plan === undefined) return UNCACHED;
   if (plan.semanticSkipped !== undefined && deps.semantic !== undefined) {
     deps.semantic.countSkipped(plan.semanticSkipped);
   }
-  const lookup = plan.read ? await deps.cache.lookup(plan.location, plan.write) : { kind: 'miss' as const };
-  if (lookup.kind === 'hit') {
-    return { kind: 'serve', entry: lookup.entry, result: 'hit', ageSeconds: lookup.ageSeconds };
-  }
-  // On an exact miss, a semantic match: another question of the same context that means the same.
-  if (lookup.kind === 'miss' && plan.read && plan.semantic !== undefined && deps.semantic !== undefined) {
-    const found = await deps.semantic.lookup(plan.location, plan.semantic, routeLabel, requestTrace);
-    if (found !== undefined) {
-      return { kind: 'serve', entry: found.entry, result: 'semantic-hit', similarity: found.similarity };
+  if (!plan.read) return decideMiss(plan, undefined, routeLabel, deps);
+  return deps.cache.lookup(plan.location, plan.write).then((lookup) => {
+    if (lookup.kind === 'hit') {
+      return { kind: 'serve', entry: lookup.entry, result: 'hit', ageSeconds: lookup.ageSeconds };
     }
-  }
-  if (lookup.kind === 'stale' && lookup.lockToken === undefined) {
-    return { kind: 'serve', entry: lookup.entry, result: 'stale' };
-  }
-  if (lookup.kind === 'bypass') {
-    deps.cacheMetrics.results.inc({ route: routeLabel, result: 'bypass' });
-    return { kind: 'forward', write: undefined };
-  }
-  const refresh =
-    lookup.kind === 'stale' ? { entry: lookup.entry, lockToken: lookup.lockToken as string } : undefined;
+    // On an exact miss, a semantic match: another question of the same context that means the same.
+    if (lookup.kind === 'miss' && plan.semantic !== undefined && deps.semantic !== undefined) {
+      return deps.semantic
+        .lookup(plan.location, plan.semantic, routeLabel, requestTrace)
+        .then((found): CacheDecision => {
+          if (found === undefined) return decideMiss(plan, undefined, routeLabel, deps);
+          return { kind: 'serve', entry: found.entry, result: 'semantic-hit', similarity: found.similarity };
+        });
+    }
+    if (lookup.kind === 'stale' && lookup.lockToken === undefined) {
+      return { kind: 'serve', entry: lookup.entry, result: 'stale' };
+    }
+    if (lookup.kind === 'bypass') {
+      deps.cacheMetrics.results.inc({ route: routeLabel, result: 'bypass' });
+      return UNCACHED;
+    }
+    const refresh =
+      lookup.kind === 'stale' ? { entry: lookup.entry, lockToken: lookup.lockToken as string } : undefined;
+    return decideMiss(plan, refresh, routeLabel, deps);
+  });
+}
+
+/** Forward, and write the answer as the plan says (a stale refresh holds the lock). */
+function decideMiss(
+  plan: CachePlan,
+  refresh: { entry: CacheEntry; lockToken: string } | undefined,
+  routeLabel: string,
+  deps: Pick<InferenceDeps, 'cacheMetrics'>,
+): CacheDecision {
   const result = refresh !== undefined || plan.directive.mode === 'force-refresh' ? 'refresh' : 'miss';
   deps.cacheMetrics.results.inc({ route: routeLabel, result });
-  return {
-    kind: 'forward',
-    write: { plan, result, write: plan.write },
-    ...(refresh === undefined ? {} : { refresh }),
-  };
+  const write = { plan, result, write: plan.write } as const;
+  return { kind: 'forward', write, refresh };
 }
 
 /** Answers from an entry with the request's balance and routing headers; costs nothing. */
@@ -80,41 +99,39 @@ export function releaseRefreshLock(exchange: InferenceExchange, deps: Pick<Infer
 }
 
 /**
- * Answers a miss by `forward`; a failed stale refresh keeps the stale entry, gives the lock back,
- * and this caller gets the stale copy (when nothing of the answer went out yet).
+ * A forwarded request failed: a failed stale refresh keeps the stale entry, gives the lock back,
+ * and this caller gets the stale copy (when nothing of the answer went out yet); else the failure
+ * stands.
  */
-export async function answerMiss(
+export function serveStaleOrThrow(
   exchange: ReadyExchange,
+  error: unknown,
   deps: Pick<InferenceDeps, 'cache' | 'cacheMetrics'>,
-  forward: () => Promise<unknown>,
-): Promise<unknown> {
-  try {
-    const served = await forward();
-    releaseRefreshLock(exchange, deps);
-    return served;
-  } catch (error) {
-    const decision = exchange.decision;
-    if (decision.kind !== 'forward' || decision.refresh === undefined) throw error;
-    releaseRefreshLock(exchange, deps);
-    const { reply } = exchange;
-    if (reply.sent || reply.raw.headersSent) throw error;
-    return serveFromCache(exchange, { entry: decision.refresh.entry, result: 'stale' }, deps);
-  }
+): FastifyReply {
+  const decision = exchange.decision;
+  if (decision.kind !== 'forward' || decision.refresh === undefined) throw error;
+  releaseRefreshLock(exchange, deps);
+  const { reply } = exchange;
+  if (reply.sent || reply.raw.headersSent) throw error;
+  return serveFromCache(exchange, { entry: decision.refresh.entry, result: 'stale' }, deps);
 }
 
 /**
  * Writes a forwarded answer as its plan says: the exact entry, and on a semantic plan the
  * question's vector next to it (for as long as the answer is fresh).
  */
-export async function storeAnswer(
+export function storeAnswer(
   write: CacheWrite,
   answer: { status: number; contentType: string; body: string; stream: boolean },
   costMicros: number,
   deps: Pick<InferenceDeps, 'cache' | 'semantic'>,
-): Promise<void> {
+): Promise<unknown> {
   const { plan } = write;
-  const stored = await deps.cache.store(plan.location, newEntry(plan, answer, costMicros));
-  if (stored && plan.semantic !== undefined && deps.semantic !== undefined) {
-    await deps.semantic.remember(plan.location, plan.semantic, plan.policy.ttlMs);
-  }
+  const stored = deps.cache.store(plan.location, newEntry(plan, answer, costMicros));
+  const semantic = deps.semantic;
+  if (plan.semantic === undefined || semantic === undefined) return stored;
+  const question = plan.semantic;
+  return stored.then((written) =>
+    written ? semantic.remember(plan.location, question, plan.policy.ttlMs) : undefined,
+  );
 }

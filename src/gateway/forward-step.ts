@@ -5,6 +5,7 @@
  * side concerns learn of it (the upstream span, timings, the usage) they hear as events.
  */
 import type { FastifyReply } from 'fastify';
+import type { Charge } from '../billing/accountant.ts';
 import { attributeToConnection } from '../errors/upstream-errors.ts';
 import { isStreamContentType } from '../sse/stream-framing.ts';
 import type { PlannedAnswer } from '../translate/types.ts';
@@ -62,21 +63,23 @@ function answered(exchange: ReadyExchange, statusCode: number, streamed: boolean
 }
 
 /** Runs `work` as a named step the observers see begin and end (a span when traced). */
-async function step<T>(exchange: ReadyExchange, name: ExchangeStep, work: () => Promise<T>): Promise<T> {
+function step<T>(exchange: ReadyExchange, name: ExchangeStep, work: () => Promise<T>): Promise<T> {
   const { observers } = exchange;
   for (const observer of observers) observer.stepStarted(exchange, name);
-  try {
-    const done = await work();
-    for (const observer of observers) observer.stepEnded(exchange, name, undefined);
-    return done;
-  } catch (error) {
-    for (const observer of observers) observer.stepEnded(exchange, name, error);
-    throw error;
-  }
+  return work().then(
+    (done) => {
+      for (const observer of observers) observer.stepEnded(exchange, name, undefined);
+      return done;
+    },
+    (error: unknown) => {
+      for (const observer of observers) observer.stepEnded(exchange, name, error);
+      throw error;
+    },
+  );
 }
 
 /** Settles a JSON answer (usage as reported, else estimated), caches it when planned, and sends it. */
-async function replyWithJson(
+function replyWithJson(
   exchange: ReadyExchange,
   statusCode: number,
   upstreamContentType: string,
@@ -87,27 +90,27 @@ async function replyWithJson(
   const contentType = upstreamContentType || 'application/json';
   // One round trip after the upstream call: the debit, the settlements and the cache write together.
   const accounted = settle(exchange, answer.usage, answer.text.length, deps);
-  const stored =
-    write?.write === true
-      ? step(exchange, 'gateway.cache.write', () =>
-          storeAnswer(
-            write,
-            { status: statusCode, contentType, body: answer.text, stream: false },
-            accounted.costMicros,
-            deps,
-          ),
-        )
-      : undefined;
-  const [charge] = await Promise.all([accounted.charged, stored]);
-  const headers = renderAnswerHeaders(
-    exchange.route,
-    charge.balance,
-    charge.chargedMicros,
-    write,
-    contentType,
+  const send = (charge: Charge) => {
+    const headers = renderAnswerHeaders(
+      exchange.route,
+      charge.balance,
+      charge.chargedMicros,
+      write,
+      contentType,
+    );
+    for (const observer of exchange.observers) observer.replying(exchange, answer.text);
+    return exchange.reply.code(statusCode).headers(headers).send(answer.text);
+  };
+  if (write?.write !== true) return accounted.charged.then(send);
+  const stored = step(exchange, 'gateway.cache.write', () =>
+    storeAnswer(
+      write,
+      { status: statusCode, contentType, body: answer.text, stream: false },
+      accounted.costMicros,
+      deps,
+    ),
   );
-  for (const observer of exchange.observers) observer.replying(exchange, answer.text);
-  return exchange.reply.code(statusCode).headers(headers).send(answer.text);
+  return Promise.all([accounted.charged, stored]).then(([charge]) => send(charge));
 }
 
 /** Relays a stream; once it ends, however it ends, settles it and caches it if it completed. */
@@ -137,7 +140,7 @@ async function relay(
   // back only once the fresh entry is stored, so no second caller refreshes in between.
   try {
     const accounted = settle(exchange, pipeline.usage(), pipeline.outputChars(), deps);
-    let stored: Promise<void> | undefined;
+    let stored: Promise<unknown> | undefined;
     if (write?.write === true && outcome.recorded !== undefined) {
       // Only a stream that completed, as the upstream marked it, is stored: never a partial one.
       if (!outcome.complete) deps.cacheMetrics.skipped.inc({ reason: 'failed_stream' });
@@ -153,7 +156,7 @@ async function relay(
         );
       }
     }
-    await Promise.all([accounted.charged, stored]);
+    await (stored === undefined ? accounted.charged : Promise.all([accounted.charged, stored]));
   } catch (error) {
     deps.log.error({ err: error }, 'settling a stream failed');
   }

@@ -46,7 +46,12 @@ export interface ServedEntry {
 /** What the cache step decided: serve an entry, or forward (with a stale refresh's lock, and what to write). */
 export type CacheDecision =
   | ({ kind: 'serve' } & ServedEntry)
-  | { kind: 'forward'; write: CacheWrite | undefined; refresh?: { entry: CacheEntry; lockToken: string } };
+  | {
+      kind: 'forward';
+      write: CacheWrite | undefined;
+      /** A stale refresh: the entry to fall back on and the lock this request holds. */
+      refresh: { entry: CacheEntry; lockToken: string } | undefined;
+    };
 
 /** The steps that get a child span of their own when the request is traced. */
 export type ExchangeStep = 'gateway.auth' | 'gateway.cache.lookup' | 'gateway.cache.write';

@@ -18,13 +18,14 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeOperation, extractCredential } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
 import { estimateRequestCostMicros } from '../billing/usage.ts';
 import { stripCacheDeclarations } from '../cache/cache-key.ts';
 import { planCache } from '../cache/cache-plan.ts';
 import type { Operation } from '../shapes/api.ts';
 import { planUpstream } from '../translate/plans/registry.ts';
 import { releaseUnsettled } from './accounting.ts';
-import { answerMiss, serveFromCache } from './cache-step.ts';
+import { releaseRefreshLock, serveFromCache, serveStaleOrThrow } from './cache-step.ts';
 import { forward } from './forward-step.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import { type ExchangeObserver, InferenceExchange, type PlannedExchange } from './inference-exchange.ts';
@@ -40,17 +41,21 @@ export function createInferenceHandler(
 ) {
   return async function handleInference(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const exchange = new InferenceExchange(operation, request, reply, observers);
-    await admit(exchange, deps);
+    exchange.principal = await admit(exchange, deps);
     try {
       plan(exchange, deps);
       const answered = await preflight(exchange, deps);
       acceptPreflight(exchange, answered, deps);
       const decision = exchange.decision;
       if (decision.kind === 'serve') return serveFromCache(exchange, decision, deps);
-      return await answerMiss(exchange, deps, () => {
+      try {
         if (answered.reserveFailed) throw answered.reserveFailure;
-        return forward(exchange, deps);
-      });
+        const served = await forward(exchange, deps);
+        releaseRefreshLock(exchange, deps);
+        return served;
+      } catch (error) {
+        return serveStaleOrThrow(exchange, error, deps);
+      }
     } finally {
       releaseUnsettled(exchange, deps);
     }
@@ -58,20 +63,25 @@ export function createInferenceHandler(
 }
 
 /** Step 1: a valid body from a principal allowed this operation on this model. */
-async function admit(exchange: InferenceExchange, deps: InferenceDeps): Promise<void> {
+function admit(exchange: InferenceExchange, deps: InferenceDeps): Promise<Principal> {
   const { request, observers } = exchange;
-  exchange.body = validateInferenceBody(request.body, exchange.operation);
+  const body = validateInferenceBody(request.body, exchange.operation);
+  exchange.body = body;
   for (const observer of observers) observer.admitted(exchange);
   for (const observer of observers) observer.stepStarted(exchange, 'gateway.auth');
-  try {
-    exchange.principal = await deps.authenticator.authenticate(extractCredential(request.headers));
-  } catch (error) {
-    for (const observer of observers) observer.stepEnded(exchange, 'gateway.auth', error);
-    throw error;
-  }
-  for (const observer of observers) observer.stepEnded(exchange, 'gateway.auth', undefined);
-  for (const observer of observers) observer.authenticated(exchange);
-  authorizeOperation(exchange.principal, exchange.operation, exchange.body.model);
+  return deps.authenticator.authenticate(extractCredential(request.headers)).then(
+    (principal) => {
+      for (const observer of observers) observer.stepEnded(exchange, 'gateway.auth', undefined);
+      exchange.principal = principal;
+      for (const observer of observers) observer.authenticated(exchange);
+      authorizeOperation(principal, exchange.operation, body.model);
+      return principal;
+    },
+    (error: unknown) => {
+      for (const observer of observers) observer.stepEnded(exchange, 'gateway.auth', error);
+      throw error;
+    },
+  );
 }
 
 function maxOutputTokens(body: JsonObject): number {

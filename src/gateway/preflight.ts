@@ -6,6 +6,7 @@
  * lookup, which would be a second round trip on every miss.
  */
 import type { BalanceState } from '../billing/accountant.ts';
+import { NOTHING_TO_DO } from '../billing/spend-reservation.ts';
 import { decideFromCache, releaseRefreshLock } from './cache-step.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import type { CacheDecision, PlannedExchange, ReadyExchange } from './inference-exchange.ts';
@@ -30,7 +31,7 @@ export function preflight(
   exchange: PlannedExchange,
   deps: Pick<InferenceDeps, 'accountant' | 'cache' | 'cacheMetrics' | 'semantic'>,
 ): Promise<Preflight> {
-  const { principal, route, reservation, cachePlan } = exchange;
+  const { principal, route, reservation, cachePlan, observers } = exchange;
   const result: Preflight = {
     balance: undefined,
     decision: undefined,
@@ -40,7 +41,8 @@ export function preflight(
     reserveFailed: false,
   };
   return new Promise((done) => {
-    let outstanding = 4;
+    // One more than the calls out, so that none can finish the join before all have left.
+    let outstanding = 1;
     const arrive = () => {
       outstanding -= 1;
       if (outstanding === 0) done(result);
@@ -52,6 +54,7 @@ export function preflight(
       }
       arrive();
     };
+    outstanding += 1;
     deps.accountant.checkBalance(principal, route.byok).then(
       (balance) => {
         result.balance = balance;
@@ -59,30 +62,43 @@ export function preflight(
       },
       (error: unknown) => fail(0, error),
     );
-    reservation.checkRates().then(arrive, (error: unknown) => fail(1, error));
-    reservation.reserve(route, exchange.estimatedMicros).then(arrive, (error: unknown) => {
-      result.reserveFailure = error;
-      result.reserveFailed = true;
-      arrive();
-    });
-    const traced = cachePlan !== undefined;
-    if (traced)
-      for (const observer of exchange.observers) observer.stepStarted(exchange, 'gateway.cache.lookup');
-    decideFromCache(cachePlan, exchange.routeLabel, deps, exchange.trace).then(
-      (decision) => {
-        result.decision = decision;
-        if (traced)
-          for (const observer of exchange.observers)
-            observer.stepEnded(exchange, 'gateway.cache.lookup', undefined);
+    // A call with nothing to do (no token, nothing to hold) is not waited on.
+    const rates = reservation.checkRates();
+    if (rates !== NOTHING_TO_DO) {
+      outstanding += 1;
+      rates.then(arrive, (error: unknown) => fail(1, error));
+    }
+    const reserved = reservation.reserve(route, exchange.estimatedMicros);
+    if (reserved !== NOTHING_TO_DO) {
+      outstanding += 1;
+      reserved.then(arrive, (error: unknown) => {
+        result.reserveFailure = error;
+        result.reserveFailed = true;
         arrive();
-      },
-      (error: unknown) => {
-        if (traced)
-          for (const observer of exchange.observers)
-            observer.stepEnded(exchange, 'gateway.cache.lookup', error);
-        fail(2, error);
-      },
-    );
+      });
+    }
+    const traced = cachePlan !== undefined;
+    if (traced) for (const observer of observers) observer.stepStarted(exchange, 'gateway.cache.lookup');
+    const decided = decideFromCache(cachePlan, exchange.routeLabel, deps, exchange.trace);
+    if (!(decided instanceof Promise)) {
+      result.decision = decided;
+      if (traced)
+        for (const observer of observers) observer.stepEnded(exchange, 'gateway.cache.lookup', undefined);
+    } else {
+      outstanding += 1;
+      decided.then(
+        (decision) => {
+          result.decision = decision;
+          for (const observer of observers) observer.stepEnded(exchange, 'gateway.cache.lookup', undefined);
+          arrive();
+        },
+        (error: unknown) => {
+          for (const observer of observers) observer.stepEnded(exchange, 'gateway.cache.lookup', error);
+          fail(2, error);
+        },
+      );
+    }
+    arrive();
   });
 }
 
