@@ -32,7 +32,7 @@ function countFailure(deps: UpstreamCallDeps, provider: string, error: unknown):
   deps.log.warn({ provider, err: error }, 'upstream request failed');
 }
 
-async function send(
+function send(
   deps: UpstreamCallDeps,
   route: ResolvedRoute,
   url: string,
@@ -41,13 +41,20 @@ async function send(
   signal: AbortSignal,
 ): Promise<UpstreamResponse> {
   const provider = route.provider.name;
-  try {
-    const sentHeaders =
-      route.sign === undefined ? headers : await route.sign({ method: 'POST', url, headers, body });
-    return await deps.upstream.send({ provider, url, headers: sentHeaders, body, signal });
-  } catch (error) {
+  const failed = (error: unknown): never => {
     countFailure(deps, provider, error);
     throw error;
+  };
+  // No async function: one promise per call rather than one per await.
+  try {
+    if (route.sign === undefined)
+      return deps.upstream.send({ provider, url, headers, body, signal }).then(undefined, failed);
+    return route
+      .sign({ method: 'POST', url, headers, body })
+      .then((signed) => deps.upstream.send({ provider, url, headers: signed, body, signal }))
+      .then(undefined, failed);
+  } catch (error) {
+    return Promise.reject(error).then(undefined, failed);
   }
 }
 
@@ -73,7 +80,7 @@ class AnswerTooLargeError extends UpstreamError {
  * The body's text, at most `maxBytes` of it: beyond, the rest is not read (the connection is
  * dropped) and the text is cut there (`truncate`) or the read fails.
  */
-async function readBounded(
+function readBounded(
   response: UpstreamResponse,
   maxBytes: number,
   onOverflow: 'truncate' | 'fail',
@@ -82,6 +89,15 @@ async function readBounded(
   const declared = Number(response.headers['content-length']);
   // The common case: a declared length within the bound, read by undici in one go.
   if (Number.isFinite(declared) && declared <= maxBytes) return response.body.text();
+  return readChunks(response, maxBytes, onOverflow, provider);
+}
+
+async function readChunks(
+  response: UpstreamResponse,
+  maxBytes: number,
+  onOverflow: 'truncate' | 'fail',
+  provider: string,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
@@ -102,17 +118,13 @@ async function readBounded(
  * Reads a whole answer (at most MAX_ANSWER_BYTES; an error answer's first MAX_ERROR_BODY_BYTES);
  * a reset or a stall midway is the upstream's failure (502/504), counted.
  */
-export async function readAnswerText(
+export function readAnswerText(
   deps: UpstreamCallDeps,
   provider: string,
   response: UpstreamResponse,
   signal: AbortSignal,
 ): Promise<string> {
-  try {
-    return response.statusCode >= 400
-      ? await readBounded(response, MAX_ERROR_BODY_BYTES, 'truncate', provider)
-      : await readBounded(response, MAX_ANSWER_BYTES, 'fail', provider);
-  } catch (error) {
+  const failed = (error: unknown): never => {
     if (error instanceof AnswerTooLargeError) {
       deps.metrics.upstreamErrors.inc({ provider, kind: 'too_large' });
       throw error;
@@ -120,6 +132,15 @@ export async function readAnswerText(
     const failure = classifyBodyReadError(provider, error, signal);
     countFailure(deps, provider, failure);
     throw failure;
+  };
+  try {
+    const reading =
+      response.statusCode >= 400
+        ? readBounded(response, MAX_ERROR_BODY_BYTES, 'truncate', provider)
+        : readBounded(response, MAX_ANSWER_BYTES, 'fail', provider);
+    return reading.then(undefined, failed);
+  } catch (error) {
+    return Promise.reject(error).then(undefined, failed);
   }
 }
 
@@ -134,32 +155,57 @@ function flattenHeaders(headers: UpstreamResponse['headers']): Record<string, st
  * Sends the plan's request and returns the upstream's answer when it succeeded (2xx or 3xx); an
  * error answer is read and thrown as the plan maps it.
  */
-export async function callUpstream(
+export function callUpstream(
   deps: UpstreamCallDeps,
   route: ResolvedRoute,
   plan: UpstreamPlan,
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<UpstreamResponse> {
-  const provider = route.provider.name;
   const url = route.baseUrl + plan.path;
-  let response = await send(deps, route, url, headers, plan.payload, signal);
-  // A refused short-lived credential (a Vertex access token revoked or expired early): drop it and
-  // try once more with a fresh one.
-  if (response.statusCode === 401 && route.onUnauthorized !== undefined) {
-    await response.body.dump();
-    route.onUnauthorized();
-    deps.metrics.upstreamErrors.inc({ provider, kind: 'status_401_retried' });
-    response = await send(deps, route, url, headers, plan.payload, signal);
-  }
+  return send(deps, route, url, headers, plan.payload, signal).then((response) =>
+    // A refused short-lived credential (a Vertex access token revoked or expired early): drop it
+    // and try once more with a fresh one.
+    response.statusCode === 401 && route.onUnauthorized !== undefined
+      ? retryUnauthorized(deps, route, plan, url, headers, signal, response)
+      : succeeded(deps, route, plan, response, signal),
+  );
+}
+
+async function retryUnauthorized(
+  deps: UpstreamCallDeps,
+  route: ResolvedRoute,
+  plan: UpstreamPlan,
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  refused: UpstreamResponse,
+): Promise<UpstreamResponse> {
+  await refused.body.dump();
+  route.onUnauthorized?.();
+  deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: 'status_401_retried' });
+  const response = await send(deps, route, url, headers, plan.payload, signal);
+  return succeeded(deps, route, plan, response, signal);
+}
+
+/** The answer when it succeeded; an error answer read and thrown as the plan maps it. */
+function succeeded(
+  deps: UpstreamCallDeps,
+  route: ResolvedRoute,
+  plan: UpstreamPlan,
+  response: UpstreamResponse,
+  signal: AbortSignal,
+): UpstreamResponse | Promise<never> {
   if (response.statusCode < 400) return response;
-  const body = await readAnswerText(deps, provider, response, signal);
-  deps.metrics.upstreamErrors.inc({ provider, kind: `status_${response.statusCode}` });
-  throw plan.error({
-    provider,
-    status: response.statusCode,
-    body,
-    headers: flattenHeaders(response.headers),
+  const provider = route.provider.name;
+  return readAnswerText(deps, provider, response, signal).then((body) => {
+    deps.metrics.upstreamErrors.inc({ provider, kind: `status_${response.statusCode}` });
+    throw plan.error({
+      provider,
+      status: response.statusCode,
+      body,
+      headers: flattenHeaders(response.headers),
+    });
   });
 }
 
