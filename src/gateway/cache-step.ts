@@ -6,10 +6,19 @@
  * refresh fails.
  */
 
-import type { FastifyReply } from 'fastify';
-import { type CachePlan, type CacheWrite, newEntry } from '../cache/cache-plan.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type CachePlan,
+  type CachePlanContext,
+  type CacheScope,
+  type CacheWrite,
+  newEntry,
+  planCache,
+} from '../cache/cache-plan.ts';
 import type { CacheEntry } from '../cache/response-cache.ts';
 import type { RequestTrace } from '../observability/tracing.ts';
+import { type ClientDialect, OPERATION_ROUTE, type Operation } from '../shapes/api.ts';
+import type { ConfigView } from '../stores/config-view.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import {
   type CacheDecision,
@@ -18,6 +27,38 @@ import {
   renderAnswerHeaders,
   type ServedEntry,
 } from './inference-exchange.ts';
+import type { JsonObject } from './validate-body.ts';
+
+/**
+ * Plans each request's caching for one operation: what is fixed for the app (the config view, the
+ * kill switch, semantic matching's availability and default threshold) is bound once, here.
+ */
+export class CachePlanner {
+  readonly #view: ConfigView;
+  /** The plan's context for each client dialect, made once. */
+  readonly #contexts: Readonly<Record<ClientDialect, CachePlanContext>>;
+
+  constructor(
+    operation: Operation,
+    deps: Pick<InferenceDeps, 'view' | 'settings' | 'semantic' | 'semanticThreshold'>,
+  ) {
+    this.#view = deps.view;
+    const contextFor = (dialect: ClientDialect): CachePlanContext => ({
+      operation,
+      dialect,
+      routeLabel: OPERATION_ROUTE[operation],
+      enabled: deps.settings.cacheEnabled,
+      semanticAvailable: deps.semantic !== undefined,
+      defaultThreshold: deps.semanticThreshold,
+    });
+    this.#contexts = { openai: contextFor('openai'), anthropic: contextFor('anthropic') };
+  }
+
+  /** The request's cache plan; undefined when it is not cached. */
+  plan(request: FastifyRequest, body: JsonObject, scope: CacheScope): CachePlan | undefined {
+    return planCache(request.headers, body, scope, this.#view, this.#contexts[request.clientDialect]);
+  }
+}
 
 /** No cache plan: forward, and write nothing. */
 const UNCACHED: CacheDecision = Object.freeze({ kind: 'forward', write: undefined, refresh: undefined });

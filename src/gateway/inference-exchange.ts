@@ -132,7 +132,6 @@ export class InferenceExchange {
   plan: UpstreamPlan | undefined = undefined;
   cachePlan: CachePlan | undefined = undefined;
   reservation: SpendReservation | undefined = undefined;
-  estimatedMicros = 0;
   balance: BalanceState | undefined = undefined;
   decision: CacheDecision | undefined = undefined;
   /** When (performance.now()) the upstream call left, and when its answer was in. */

@@ -6,7 +6,7 @@
  *  1. admit ...... validate the body, authenticate, authorise the operation and model (here)
  *  2. plan ....... the route, what goes upstream, the cache plan, the spend reservation (here)
  *  3. preflight .. the one store round trip: balance, rate window, reservation, cache lookup
- *                  (preflight.ts), one typed result
+ *                  (here), one typed result
  *  4. answer ..... from the cache (cache-step.ts, which owns stale-while-revalidate), or forward
  *                  upstream and answer: JSON or a relayed stream (forward-step.ts)
  *  5. settle ..... usage priced, charged, the reservation settled (accounting.ts); what was
@@ -14,22 +14,36 @@
  *
  * Metrics, the span and access-log facts and usage analytics are observers (exchange-observers.ts),
  * told named events by the exchange; no step writes to them. The client's `close` is watched once,
- * by gateway-app.ts, which tells the exchange. The answer's headers are rendered in one place (`renderAnswerHeaders`).
+ * by gateway-app.ts, which tells the exchange. The answer's headers are rendered in one place
+ * (`renderAnswerHeaders`). The exchange's state is all on it, so that an attempt loop (failover)
+ * can repeat the route part of `plan` and `forward` per target, until a byte reached the client.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeOperation, extractCredential } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { BalanceState } from '../billing/accountant.ts';
+import { NOTHING_TO_DO } from '../billing/spend-reservation.ts';
 import { estimateRequestCostMicros } from '../billing/usage.ts';
 import { stripCacheDeclarations } from '../cache/cache-key.ts';
-import { planCache } from '../cache/cache-plan.ts';
 import type { Operation } from '../shapes/api.ts';
 import { planUpstream } from '../translate/plans/registry.ts';
 import { releaseUnsettled } from './accounting.ts';
-import { releaseRefreshLock, serveFromCache, serveStaleOrThrow } from './cache-step.ts';
+import {
+  CachePlanner,
+  decideFromCache,
+  releaseRefreshLock,
+  serveFromCache,
+  serveStaleOrThrow,
+} from './cache-step.ts';
 import { forward } from './forward-step.ts';
 import type { InferenceDeps } from './inference-deps.ts';
-import { type ExchangeObserver, InferenceExchange, type PlannedExchange } from './inference-exchange.ts';
-import { acceptPreflight, preflight } from './preflight.ts';
+import {
+  type CacheDecision,
+  type ExchangeObserver,
+  InferenceExchange,
+  type PlannedExchange,
+  type ReadyExchange,
+} from './inference-exchange.ts';
 import { type JsonObject, validateInferenceBody } from './validate-body.ts';
 
 export type { InferenceDeps } from './inference-deps.ts';
@@ -39,11 +53,12 @@ export function createInferenceHandler(
   deps: InferenceDeps,
   observers: readonly ExchangeObserver[],
 ) {
+  const cachePlanner = new CachePlanner(operation, deps);
   return async function handleInference(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const exchange = new InferenceExchange(operation, request, reply, observers);
     exchange.principal = await admit(exchange, deps);
     try {
-      plan(exchange, deps);
+      plan(exchange, deps, cachePlanner);
       const answered = await preflight(exchange, deps);
       acceptPreflight(exchange, answered, deps);
       const decision = exchange.decision;
@@ -84,20 +99,19 @@ function admit(exchange: InferenceExchange, deps: InferenceDeps): Promise<Princi
   );
 }
 
-function maxOutputTokens(body: JsonObject): number {
-  const limit = body.max_completion_tokens ?? body.max_tokens;
-  return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
-}
-
 /** Step 2: where the request goes, what is sent, how it is cached, and what it may spend. */
-function plan(exchange: InferenceExchange, deps: InferenceDeps): asserts exchange is PlannedExchange {
+function plan(
+  exchange: InferenceExchange,
+  deps: InferenceDeps,
+  cachePlanner: CachePlanner,
+): asserts exchange is PlannedExchange {
   const { request, body, principal, operation } = exchange;
   if (body === undefined || principal === undefined) throw new Error('planned before admitted');
   const byokRequired = String(request.headers['x-service-byok']).toLowerCase() === 'required';
   const route = deps.routes.resolve(body.model, operation, principal, byokRequired);
   exchange.route = route;
   for (const observer of exchange.observers) observer.routed(exchange);
-  const upstreamPlan = planUpstream(
+  exchange.plan = planUpstream(
     // Tools' cache declarations are the gateway's; the provider never sees them.
     { operation, body: stripCacheDeclarations(body.body), stream: body.stream },
     {
@@ -108,19 +122,129 @@ function plan(exchange: InferenceExchange, deps: InferenceDeps): asserts exchang
       ...(route.endpoint === undefined ? {} : { endpoint: route.endpoint }),
     },
   );
-  exchange.plan = upstreamPlan;
   exchange.reservation = deps.spending.open(principal);
-  exchange.cachePlan = planCache(request.headers, body.body, principal, deps.view, {
-    operation,
-    dialect: request.clientDialect,
-    routeLabel: exchange.routeLabel,
-    enabled: deps.settings.cacheEnabled,
-    semanticAvailable: deps.semantic !== undefined,
-    defaultThreshold: deps.semanticThreshold,
-  });
-  exchange.estimatedMicros = estimateRequestCostMicros(
+  exchange.cachePlan = cachePlanner.plan(request, body.body, principal);
+}
+
+// Step 3, the preflight: the one round trip to the runtime store before the upstream call. The
+// balance, the token's rate window, the spend reservation and the cache lookup leave together;
+// the answer is one typed result, read by `acceptPreflight`. The reservation is made at once (a
+// hit gives it back, and is served even when the budget is used up) rather than after the
+// lookup, which would be a second round trip on every miss.
+
+/** What the preflight's round trip answered. */
+interface Preflight {
+  balance: BalanceState | undefined;
+  /** Undefined when the lookup failed. */
+  decision: CacheDecision | undefined;
+  /** The failure the request answers with: the balance's, else the rate window's, else the lookup's. */
+  failure: unknown;
+  /** 0 (balance), 1 (rates), 2 (lookup); 3 while nothing failed. */
+  failedAt: number;
+  /** The reservation's failure: it matters only to a request that is forwarded. */
+  reserveFailure: unknown;
+  reserveFailed: boolean;
+}
+
+const NOTHING_FAILED = 3;
+
+function maxOutputTokens(body: JsonObject): number {
+  const limit = body.max_completion_tokens ?? body.max_tokens;
+  return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
+}
+
+function preflight(
+  exchange: PlannedExchange,
+  deps: Pick<InferenceDeps, 'accountant' | 'prices' | 'cache' | 'cacheMetrics' | 'semantic'>,
+): Promise<Preflight> {
+  const { principal, route, reservation, cachePlan, observers } = exchange;
+  // What the reservation holds until the answer's cost is known.
+  const estimatedMicros = estimateRequestCostMicros(
     deps.prices.priceOf(route.upstreamModel).price,
-    upstreamPlan.payload.length,
-    maxOutputTokens(body.body),
+    exchange.plan.payload.length,
+    maxOutputTokens(exchange.body.body),
   );
+  const result: Preflight = {
+    balance: undefined,
+    decision: undefined,
+    failure: undefined,
+    failedAt: NOTHING_FAILED,
+    reserveFailure: undefined,
+    reserveFailed: false,
+  };
+  return new Promise((done) => {
+    // One more than the calls out, so that none can finish the join before all have left.
+    let outstanding = 1;
+    const arrive = () => {
+      outstanding -= 1;
+      if (outstanding === 0) done(result);
+    };
+    const fail = (at: number, error: unknown) => {
+      if (at < result.failedAt) {
+        result.failedAt = at;
+        result.failure = error;
+      }
+      arrive();
+    };
+    outstanding += 1;
+    deps.accountant.checkBalance(principal, route.byok).then(
+      (balance) => {
+        result.balance = balance;
+        arrive();
+      },
+      (error: unknown) => fail(0, error),
+    );
+    // A call with nothing to do (no token, nothing to hold) is not waited on.
+    const rates = reservation.checkRates();
+    if (rates !== NOTHING_TO_DO) {
+      outstanding += 1;
+      rates.then(arrive, (error: unknown) => fail(1, error));
+    }
+    const reserved = reservation.reserve(route, estimatedMicros);
+    if (reserved !== NOTHING_TO_DO) {
+      outstanding += 1;
+      reserved.then(arrive, (error: unknown) => {
+        result.reserveFailure = error;
+        result.reserveFailed = true;
+        arrive();
+      });
+    }
+    const traced = cachePlan !== undefined;
+    if (traced) for (const observer of observers) observer.stepStarted(exchange, 'gateway.cache.lookup');
+    const decided = decideFromCache(cachePlan, exchange.routeLabel, deps, exchange.trace);
+    if (!(decided instanceof Promise)) {
+      result.decision = decided;
+      if (traced)
+        for (const observer of observers) observer.stepEnded(exchange, 'gateway.cache.lookup', undefined);
+    } else {
+      outstanding += 1;
+      decided.then(
+        (decision) => {
+          result.decision = decision;
+          for (const observer of observers) observer.stepEnded(exchange, 'gateway.cache.lookup', undefined);
+          arrive();
+        },
+        (error: unknown) => {
+          for (const observer of observers) observer.stepEnded(exchange, 'gateway.cache.lookup', error);
+          fail(2, error);
+        },
+      );
+    }
+    arrive();
+  });
+}
+
+/** Takes the preflight's answer into the exchange, or fails the request with its failure. */
+function acceptPreflight(
+  exchange: PlannedExchange,
+  answered: Preflight,
+  deps: Pick<InferenceDeps, 'cache'>,
+): asserts exchange is ReadyExchange {
+  exchange.decision = answered.decision;
+  for (const observer of exchange.observers) observer.cacheDecided(exchange);
+  if (answered.failedAt !== NOTHING_FAILED || answered.balance === undefined) {
+    releaseRefreshLock(exchange, deps);
+    throw answered.failure;
+  }
+  exchange.balance = answered.balance;
 }

@@ -3,7 +3,7 @@
  * event), honouring back-pressure, through the request's stream pipeline (translation, filtering,
  * usage); a failure after the response began becomes an error event in the client's dialect. It
  * reports how the stream ended and what the client got; accounting and the cache write are the
- * caller's (inference-handler.ts), once this returns.
+ * caller's (forward-step.ts), once this returns.
  */
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
