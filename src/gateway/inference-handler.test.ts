@@ -3,6 +3,8 @@
  * handler's steps against in-process fake upstreams, the stream relay, and the cache step. The
  * end-to-end suites (test/integration) keep what needs real listeners and processes.
  */
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../../test/fakes/fake-anthropic.ts';
 import { openAiStreamEvents, startFakeOpenAi } from '../../test/fakes/fake-openai.ts';
@@ -190,5 +192,42 @@ describe('the cache step', () => {
     expect(off.headers['x-service-cache']).toBeUndefined();
     const warm = await post('/v1/chat/completions', chat('warm', { temperature: 0.9 }));
     expect(warm.headers['x-service-cache']).toBeUndefined();
+  });
+});
+
+/** The value of the first sample of `name` whose labels include all of `labels` (0 when none). */
+function sampleOf(metrics: string, name: string, labels: string[]): number {
+  for (const line of metrics.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    if (labels.every((label) => line.includes(label))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return 0;
+}
+
+describe('a client gone before its answer is complete', () => {
+  it('aborts the upstream call, and counts one 499 and one client abort (its close is watched once)', async () => {
+    openai.overrideNext((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // The first event only: the answer never completes, the client goes first.
+      response.write(openAiStreamEvents('gpt-4o-mini', ['par'], false)[0]);
+    });
+    const address = await gateway.app.listen({ host: '127.0.0.1', port: 0 });
+    const metricsNow = async () => (await gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const route = 'route="/v1/chat/completions"';
+    const count = (metrics: string) => ({
+      aborts: sampleOf(metrics, 'gateway_client_aborts_total', [route]),
+      gone: sampleOf(metrics, 'gateway_requests_total', [route, 'status="499"', 'provider="openai"']),
+    });
+    const before = count(await metricsNow());
+    const client = httpRequest(`${address}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+    });
+    client.end(JSON.stringify(chat('gone', { stream: true, temperature: 0.7 })));
+    const [response] = (await once(client, 'response')) as [IncomingMessage];
+    await once(response, 'data');
+    client.destroy();
+    await openai.requests.at(-1)?.aborted;
+    expect(count(await metricsNow())).toEqual({ aborts: before.aborts + 1, gone: before.gone + 1 });
   });
 });
