@@ -67,24 +67,26 @@ export class Accountant {
   }
 
   /** Reads the balance before forwarding; refuses a prepaid tenant with nothing left. */
-  async checkBalance(principal: Principal, byok: boolean): Promise<BalanceState> {
-    let remaining: number | undefined;
-    try {
-      remaining = await this.#runtime.getBalance(principal.tenantId);
-    } catch (error) {
+  checkBalance(principal: Principal, byok: boolean): Promise<BalanceState> {
+    const unreadable = (error: unknown): BalanceState => {
       // The runtime store is down: serve rather than refuse (fail open). Counted; an outage is
       // logged once by the store's breaker, not here on every request.
       this.#metrics.billingErrors.inc({ operation: 'read_balance' });
       if (!isUnavailability(error))
         this.#log.warn({ err: error }, 'balance unreadable: serving without the check');
       return { mode: 'postpaid', remainingMicros: undefined, unread: true };
-    }
-    const state: BalanceState = {
-      mode: remaining === undefined ? 'postpaid' : 'prepaid',
-      remainingMicros: remaining,
     };
-    if (!byok && remaining !== undefined && remaining <= 0) throw new InsufficientBalanceError();
-    return state;
+    let reading: Promise<number | undefined>;
+    try {
+      reading = this.#runtime.getBalance(principal.tenantId);
+    } catch (error) {
+      return Promise.resolve(unreadable(error));
+    }
+    // One promise, not an async function's two: a refusal is thrown from the callback.
+    return reading.then((remaining) => {
+      if (!byok && remaining !== undefined && remaining <= 0) throw new InsufficientBalanceError();
+      return { mode: remaining === undefined ? 'postpaid' : 'prepaid', remainingMicros: remaining };
+    }, unreadable);
   }
 
   /** What the usage of `model` (no provider prefix) costs at list prices; counted in the metrics. */
@@ -96,33 +98,19 @@ export class Accountant {
     return costMicros;
   }
 
-  /** Debits a platform-key cost (the balance and the spend counter, together); BYOK and zero touch nothing. */
-  async charge(
-    principal: Principal,
-    costMicros: number,
-    byok: boolean,
-    before: BalanceState,
-  ): Promise<Charge> {
+  /**
+   * Debits a platform-key cost (the balance and the spend counter, together); BYOK and zero touch
+   * nothing. Not an async function: a request's charge makes one promise more than its store calls.
+   */
+  charge(principal: Principal, costMicros: number, byok: boolean, before: BalanceState): Promise<Charge> {
     // BYOK: the tenant pays its own provider; nothing is charged to the platform balance.
-    if (byok || costMicros === 0) return { costMicros, chargedMicros: 0, balance: before };
-    try {
-      // A prepaid tenant's balance is debited even when the balance could not be read before (the
-      // store was down: the check failed open); a tenant without a balance record stays postpaid.
-      const journal = this.#journal;
-      const [remaining] = await Promise.all([
-        before.mode === 'prepaid' || (journal !== undefined && before.unread === true)
-          ? this.#debit(principal.tenantId, costMicros, before)
-          : undefined,
-        journal === undefined
-          ? this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros)
-          : journal.apply({ kind: 'counter', name: spendCounterName(principal.tenantId), by: costMicros }),
-      ]);
-      return {
-        costMicros,
-        chargedMicros: costMicros,
-        balance: remaining === undefined ? before : { mode: before.mode, remainingMicros: remaining },
-      };
-    } catch (error) {
+    if (byok || costMicros === 0) return Promise.resolve({ costMicros, chargedMicros: 0, balance: before });
+    const charged = (remaining: number | undefined): Charge => ({
+      costMicros,
+      chargedMicros: costMicros,
+      balance: remaining === undefined ? before : { mode: before.mode, remainingMicros: remaining },
+    });
+    const failed = (error: unknown): Charge => {
       // The response was served; a lost debit is counted and logged for reconciliation.
       this.#metrics.billingErrors.inc({ operation: 'debit' });
       this.#log.error(
@@ -130,6 +118,23 @@ export class Accountant {
         'debit failed: runtime store unavailable',
       );
       return { costMicros, chargedMicros: costMicros, balance: before };
+    };
+    try {
+      // A prepaid tenant's balance is debited even when the balance could not be read before (the
+      // store was down: the check failed open); a tenant without a balance record stays postpaid.
+      const journal = this.#journal;
+      const debited =
+        before.mode === 'prepaid' || (journal !== undefined && before.unread === true)
+          ? this.#debit(principal.tenantId, costMicros, before)
+          : undefined;
+      const counted =
+        journal === undefined
+          ? this.#runtime.incrementCounter(spendCounterName(principal.tenantId), costMicros)
+          : journal.apply({ kind: 'counter', name: spendCounterName(principal.tenantId), by: costMicros });
+      if (debited === undefined) return counted.then(() => charged(undefined), failed);
+      return Promise.all([debited, counted]).then(([remaining]) => charged(remaining), failed);
+    } catch (error) {
+      return Promise.resolve(failed(error));
     }
   }
 

@@ -185,12 +185,16 @@ export class ResponseCache {
    * entry comes with the refresh lock when this caller is the one to refresh; a caller that will
    * not write (`no-store`) never takes it, so it cannot use up the window's one refresh.
    */
-  async lookup(location: CacheLocation, lockForStale: boolean, nowMs = Date.now()): Promise<Lookup> {
-    try {
-      return await this.#bounded(this.#lookup(location, lockForStale, nowMs));
-    } catch (error) {
+  lookup(location: CacheLocation, lockForStale: boolean, nowMs = Date.now()): Promise<Lookup> {
+    const bypass = (error: unknown): Lookup => {
       this.#failed('lookup', error);
       return { kind: 'bypass' };
+    };
+    // Not an async function: a request's lookup makes one promise less.
+    try {
+      return this.#bounded(this.#lookup(location, lockForStale, nowMs)).then(undefined, bypass);
+    } catch (error) {
+      return Promise.resolve(bypass(error));
     }
   }
 
@@ -224,22 +228,34 @@ export class ResponseCache {
   }
 
   /** Writes an entry; returns whether it was written (too large or a failing store: not). */
-  async store(location: CacheLocation, entry: CacheEntry): Promise<boolean> {
+  store(location: CacheLocation, entry: CacheEntry): Promise<boolean> {
     const text = serializeEntry(entry);
     const bytes = Buffer.byteLength(text);
     if (bytes > this.#options.maxEntryBytes) {
       this.#options.metrics.skipped.inc({ reason: 'too_large' });
-      return false;
+      return Promise.resolve(false);
     }
-    try {
-      const entryKey = this.#entryKey(location);
-      const key = typeof entryKey === 'string' ? entryKey : await this.#bounded(entryKey);
-      await this.#bounded(this.#options.runtime.setCacheEntry(key, text, entry.ttlMs + entry.swrMs));
+    const ttlMs = entry.ttlMs + entry.swrMs;
+    const written = () => {
       this.#options.metrics.bytesWritten.inc(bytes);
       return true;
-    } catch (error) {
+    };
+    const failed = (error: unknown) => {
       this.#failed('store', error);
       return false;
+    };
+    // Not an async function: a write whose key is at hand makes one promise besides the store's.
+    try {
+      const entryKey = this.#entryKey(location);
+      const writing =
+        typeof entryKey === 'string'
+          ? this.#bounded(this.#options.runtime.setCacheEntry(entryKey, text, ttlMs))
+          : this.#bounded(entryKey).then((key) =>
+              this.#bounded(this.#options.runtime.setCacheEntry(key, text, ttlMs)),
+            );
+      return writing.then(written, failed);
+    } catch (error) {
+      return Promise.resolve(failed(error));
     }
   }
 
