@@ -153,18 +153,3 @@ export class Accountant {
     return journal.apply({ kind: 'balance', tenantId, deltaMicros: -costMicros });
   }
 }
-
-/** The balance headers of a successful response; `charged` is `deferred` when a stream settles later. */
-export function renderBalanceHeaders(
-  balance: BalanceState,
-  charged: number | 'deferred',
-): Record<string, string> {
-  const headers: Record<string, string> = {
-    [BALANCE_HEADERS.mode]: balance.mode,
-    [BALANCE_HEADERS.charged]: String(charged),
-    [BALANCE_HEADERS.currency]: 'USD',
-  };
-  if (balance.remainingMicros !== undefined)
-    headers[BALANCE_HEADERS.remaining] = String(balance.remainingMicros);
-  return headers;
-}
