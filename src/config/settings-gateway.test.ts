@@ -83,6 +83,16 @@ describe('loadSettings: shutdown', () => {
   });
 });
 
+describe('loadSettings: upstream connections', () => {
+  it('allows thousands of connections per upstream origin by default, any bound from 1 when told', () => {
+    expect(load({}).upstreamConnections).toBe(4096);
+    expect(load({ GATEWAY_UPSTREAM_CONNECTIONS: '20000' }).upstreamConnections).toBe(20_000);
+    expect(() => load({ GATEWAY_UPSTREAM_CONNECTIONS: '0' })).toThrow(
+      /GATEWAY_UPSTREAM_CONNECTIONS must be an integer between 1 and 1000000/,
+    );
+  });
+});
+
 describe('loadSettings: the semantic cache', () => {
   it('mirrors 64 MiB of semantic buckets by default, any bound from 0 (none) when told', () => {
     expect(load({}).semanticCache.mirrorBytes).toBe(64 * 1024 * 1024);

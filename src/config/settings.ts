@@ -90,6 +90,11 @@ export interface Settings extends RedisSettings {
   logLevel: string;
   bodyLimitBytes: number;
   upstreamTimeouts: UpstreamTimeouts;
+  /**
+   * Open connections per upstream origin (GATEWAY_UPSTREAM_CONNECTIONS): with HTTP/1.1 one per
+   * request in flight, so also each provider's concurrent streams per pod; past it requests queue.
+   */
+  upstreamConnections: number;
   /** Provider used for a model name without a prefix. */
   defaultProvider: string;
   /** Raw provider settings by registry name: base URL and platform key (env `<NAME>_API_KEY`, `<NAME>_BASE_URL`). */
@@ -315,6 +320,7 @@ export function loadSettings(
       headersMs: readInt(env, 'UPSTREAM_HEADERS_TIMEOUT_MS', 300_000, 1, 3_600_000),
       bodyMs: readInt(env, 'UPSTREAM_BODY_TIMEOUT_MS', 300_000, 1, 3_600_000),
     },
+    upstreamConnections: readInt(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1, 1_000_000),
     defaultProvider: env.GATEWAY_DEFAULT_PROVIDER?.trim() || 'openai',
     providerEnv: withBedrockApiKey(env, readProviderEnv(env, providerNames)),
     platformAws: readPlatformAws(env),

@@ -22,6 +22,7 @@ import type { Logger } from '../observability/logger.ts';
 import { createGatewayMetrics, type GatewayMetrics } from '../observability/metrics.ts';
 import { registerStoreMetrics } from '../observability/store-metrics.ts';
 import { TRACING_OFF, type Tracing } from '../observability/tracing.ts';
+import { registerUpstreamMetrics } from '../observability/upstream-metrics.ts';
 import { createPlatformEndpoints } from '../providers/platform-routes.ts';
 import { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
@@ -67,7 +68,8 @@ export async function createGatewayServer(options: {
   replayTimer.unref();
   registerStoreMetrics(metrics.registry, { breaker, journal });
   const cacheMetrics = createCacheMetrics(metrics.registry);
-  const upstream = new UpstreamClient(settings.upstreamTimeouts);
+  const upstream = new UpstreamClient(settings.upstreamTimeouts, settings.upstreamConnections);
+  registerUpstreamMetrics(metrics.registry, () => upstream.stats());
   const mirror = new CacheScopeMirror(runtime);
   await mirror.start();
   const cache = new ResponseCache({

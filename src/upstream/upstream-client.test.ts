@@ -144,4 +144,42 @@ describe('UpstreamClient', () => {
       client.send({ provider: 'test', url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}' }),
     ).rejects.toBeInstanceOf(UpstreamUnreachableError);
   });
+  it('holds at most its connections per origin, the requests past them queued and counted', async () => {
+    const capped = new UpstreamClient({ connectMs: 2000, headersMs: 5000, bodyMs: 5000 }, 2);
+    const held: ServerResponse[] = [];
+    /** Resolves once `count` requests have reached the server in all. */
+    let arrivals = 0;
+    const waiting = new Map<number, () => void>();
+    const arrived = (count: number) =>
+      new Promise<void>((resolve) => {
+        if (arrivals >= count) resolve();
+        else waiting.set(count, resolve);
+      });
+    routes.set('/held', (_request, response) => {
+      held.push(response);
+      arrivals += 1;
+      waiting.get(arrivals)?.();
+    });
+    try {
+      const answers = [1, 2, 3].map(() =>
+        capped.send({ provider: 'test', url: `${origin}/held`, headers: {}, body: '{}' }),
+      );
+      await arrived(2);
+      expect(capped.stats()).toEqual([{ origin, connected: 2, running: 2, queued: 1 }]);
+      // Each answer frees its connection for the one waiting.
+      const release = () => {
+        for (const response of held.splice(0)) response.end('ok');
+      };
+      release();
+      const [first, second] = await Promise.all(answers.slice(0, 2));
+      expect(await first?.body.text()).toBe('ok');
+      expect(await second?.body.text()).toBe('ok');
+      await arrived(3);
+      release();
+      expect(await (await answers[2])?.body.text()).toBe('ok');
+      expect(capped.stats()).toEqual([{ origin, connected: 2, running: 0, queued: 0 }]);
+    } finally {
+      await capped.close();
+    }
+  });
 });

@@ -45,10 +45,29 @@ export class UpstreamAbortedError extends Error {
   }
 }
 
+/** One upstream origin's connection pool right now (undici's pool stats). */
+export interface UpstreamOriginStats {
+  origin: string;
+  /** Open connections. */
+  connected: number;
+  /** Requests on a connection (sent, answer not finished). */
+  running: number;
+  /** Requests waiting for a connection: the pool is at GATEWAY_UPSTREAM_CONNECTIONS, or connecting. */
+  queued: number;
+}
+
+/** The default of GATEWAY_UPSTREAM_CONNECTIONS: one HTTP/1.1 connection per open stream. */
+export const DEFAULT_CONNECTIONS_PER_ORIGIN = 4096;
+
 export class UpstreamClient {
   readonly #agent: Agent;
 
-  constructor(timeouts: UpstreamTimeouts, connectionsPerOrigin = 128) {
+  /**
+   * `connectionsPerOrigin` bounds the open connections to each origin (GATEWAY_UPSTREAM_CONNECTIONS):
+   * with HTTP/1.1 one per request in flight, so it is also the origin's concurrent streams per pod;
+   * requests past it wait in the pool, counted by `stats()`.
+   */
+  constructor(timeouts: UpstreamTimeouts, connectionsPerOrigin = DEFAULT_CONNECTIONS_PER_ORIGIN) {
     this.#agent = new Agent({
       connect: { timeout: timeouts.connectMs },
       headersTimeout: timeouts.headersMs,
@@ -93,6 +112,17 @@ export class UpstreamClient {
         exchange.onResponseError(undefined, error as Error);
       }
     });
+  }
+
+  /** Each origin's pool now, read when metrics are scraped (not per request). */
+  stats(): UpstreamOriginStats[] {
+    return Object.entries(this.#agent.stats).map(([origin, pool]) => ({
+      origin,
+      // One connection per origin makes undici use a Client, whose `connected` is a flag.
+      connected: Number(pool.connected),
+      running: pool.running,
+      queued: pool.pending,
+    }));
   }
 
   async close(): Promise<void> {

@@ -106,6 +106,11 @@ describe('health, readiness and metrics', () => {
     expect(text).toContain('gateway_overhead_seconds_bucket');
     expect(text).toContain('gateway_upstream_seconds_bucket');
     expect(text).toContain('gateway_inflight_streams');
+    // The upstream pool: its connection kept alive, nothing on it or waiting for it now.
+    const origin = new URL(openai.url).origin.replace(/[.]/g, '\\.');
+    expect(text).toMatch(new RegExp(`^gateway_upstream_connections\\{origin="${origin}"\\} [1-9]`, 'm'));
+    expect(text).toMatch(new RegExp(`^gateway_upstream_requests_active\\{origin="${origin}"\\} 0$`, 'm'));
+    expect(text).toMatch(new RegExp(`^gateway_upstream_requests_queued\\{origin="${origin}"\\} 0$`, 'm'));
   });
 });
 
