@@ -19,8 +19,16 @@ if (upstream === undefined) {
   process.exit(2);
 }
 
-/** The gateway's upstream Agent allows 128 connections per origin and keeps them alive 30 s: the same here. */
-const pool = new Pool(upstream, { connections: 128, pipelining: 1, keepAliveTimeout: 30_000 });
+/**
+ * Connections to the upstream as the gateway's Agent allows (BENCH_BARE_CONNECTIONS, 128 unless told:
+ * the figures of `throughput.ts` were taken so; `llm-streams.ts` sets it to GATEWAY_UPSTREAM_CONNECTIONS),
+ * kept alive 30 s like the gateway's.
+ */
+const pool = new Pool(upstream, {
+  connections: Number(process.env.BENCH_BARE_CONNECTIONS ?? 128),
+  pipelining: 1,
+  keepAliveTimeout: 30_000,
+});
 
 function forward(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
   pool.stream(

@@ -183,6 +183,11 @@ export function startFake(): Promise<{ tracked: Tracked; url: string }> {
   return startPortChild('fake-upstream.ts', [], 'fake upstream');
 }
 
+/** `llm-upstream.ts`: streams of timed chunks, like a model's tokens (`llm-streams.ts`). */
+export function startLlmUpstream(): Promise<{ tracked: Tracked; url: string }> {
+  return startPortChild('llm-upstream.ts', [], 'LLM-shaped upstream');
+}
+
 /** `otlp-sink.ts`: where a traced gateway exports its spans (OTEL_EXPORTER_OTLP_ENDPOINT). */
 export function startOtlpSink(): Promise<{ tracked: Tracked; url: string }> {
   return startPortChild('otlp-sink.ts', [], 'OTLP sink');
