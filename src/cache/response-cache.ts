@@ -116,6 +116,11 @@ export class ResponseCache {
     this.#options = options;
   }
 
+  /** The largest entry stored (GATEWAY_CACHE_MAX_ENTRY_BYTES): a stream recorded for it stops past this. */
+  get maxEntryBytes(): number {
+    return this.#options.maxEntryBytes;
+  }
+
   /** `operation` bounded by the store timeout (itself when there is none: no promise more). */
   #bounded<T>(operation: Promise<T>): Promise<T> {
     return this.#options.timeoutMs === 0

@@ -26,6 +26,9 @@ export { SettingsError } from './settings-error.ts';
 /** The memory runtime store's cache budget by default (stores/memory-cache.ts holds the same default). */
 const DEFAULT_CACHE_MEMORY_BYTES = 128 * 1024 * 1024;
 
+/** The largest GATEWAY_CACHE_MAX_ENTRY_BYTES allowed: no cache entry, and no recorded stream, is larger. */
+export const CACHE_MAX_ENTRY_BYTES_CEILING = 64 * 1024 * 1024;
+
 export interface ProviderEndpointSettings {
   /** Upstream base URL, without a trailing slash. */
   baseUrl: string;
@@ -334,7 +337,13 @@ export function loadSettings(
     usageRetentionDays: readInt(env, 'USAGE_RETENTION_DAYS', 90, 1, 3650),
     usageFlushIntervalMs: readInt(env, 'USAGE_FLUSH_INTERVAL_MS', 1000, 10, 600_000),
     accessLogSample: readShare(env, 'GATEWAY_ACCESS_LOG_SAMPLE', 0),
-    cacheMaxEntryBytes: readInt(env, 'GATEWAY_CACHE_MAX_ENTRY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    cacheMaxEntryBytes: readInt(
+      env,
+      'GATEWAY_CACHE_MAX_ENTRY_BYTES',
+      1024 * 1024,
+      1024,
+      CACHE_MAX_ENTRY_BYTES_CEILING,
+    ),
     cacheTimeoutMs: readInt(env, 'GATEWAY_CACHE_TIMEOUT_MS', 250, 1, 60_000),
     cacheMemoryBytes: readInt(
       env,

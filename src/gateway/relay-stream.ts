@@ -7,6 +7,7 @@
  */
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
+import { CACHE_MAX_ENTRY_BYTES_CEILING } from '../config/settings.ts';
 import { asGatewayError, renderStreamError } from '../errors/render-error.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
@@ -28,6 +29,11 @@ export interface StreamRelayOptions {
   headers: Record<string, string>;
   /** Keep what the client received, for the cache. */
   record: boolean;
+  /**
+   * The cache's GATEWAY_CACHE_MAX_ENTRY_BYTES: past it the recording is dropped as the stream goes
+   * (the entry would be refused), so a long answer is never held whole. Its ceiling when not given.
+   */
+  recordLimitBytes?: number;
   signal: AbortSignal;
   metrics: GatewayMetrics;
   log: Logger;
@@ -37,7 +43,10 @@ export interface StreamRelayOptions {
 export interface StreamOutcome {
   /** The client's end marker went out and nothing failed or was aborted: the answer is whole. */
   complete: boolean;
-  /** Everything the client received, when recorded (a cache hit replays exactly these bytes). */
+  /**
+   * Everything the client received, when recorded (a cache hit replays exactly these bytes);
+   * undefined when it grew past `recordLimitBytes`.
+   */
   recorded: string | undefined;
   /** When (performance.now()) the first bytes of the answer went to the client: time to first token. */
   firstWriteAt: number | undefined;
@@ -65,7 +74,10 @@ export async function relayStream(
   });
   metrics.inflightStreams.inc({ route: routeLabel });
   const pending: string[] = [];
-  const recorded: string[] | undefined = options.record ? [] : undefined;
+  let recorded: string[] | undefined = options.record ? [] : undefined;
+  // UTF-16 units: never more than the UTF-8 bytes, so past the limit the entry is surely too large.
+  let recordedUnits = 0;
+  const recordLimit = options.recordLimitBytes ?? CACHE_MAX_ENTRY_BYTES_CEILING;
   let failed = false;
   let firstWriteAt: number | undefined;
   const emit = (events: ReturnType<StreamPipeline['push']>) => {
@@ -84,7 +96,11 @@ export async function relayStream(
     const text = pending.length === 1 ? (pending[0] as string) : pending.join('');
     pending.length = 0;
     firstWriteAt ??= performance.now();
-    recorded?.push(text);
+    if (recorded !== undefined) {
+      recordedUnits += text.length;
+      if (recordedUnits > recordLimit) recorded = undefined;
+      else recorded.push(text);
+    }
     // The client's end marker is out ([DONE], message_stop): the answer ends with this write, one
     // syscall less than a write and a later end. The upstream body is still read to its end.
     if (pipeline.completed()) raw.end(text);

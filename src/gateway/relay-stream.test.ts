@@ -1,0 +1,80 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Registry } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../observability/logger.ts';
+import { createGatewayMetrics } from '../observability/metrics.ts';
+import { createOpenAiStreamObserver } from '../translate/plans/stream-observers.ts';
+import { createStreamPipeline } from '../translate/plans/stream-pipeline.ts';
+import type { UpstreamBody, UpstreamResponse } from '../upstream/upstream-client.ts';
+import { relayStream, type StreamOutcome } from './relay-stream.ts';
+
+/** An upstream answer whose body is these chunks, as they would come off the socket. */
+function upstreamAnswer(chunks: string[]): UpstreamResponse {
+  const body: UpstreamBody = {
+    async *[Symbol.asyncIterator]() {
+      for (const chunk of chunks) yield Buffer.from(chunk);
+    },
+    text: async () => chunks.join(''),
+    dump: async () => {},
+    destroy: () => {},
+  };
+  return { statusCode: 200, headers: { 'content-type': 'text/event-stream' }, body };
+}
+
+/** `count` content events of `size` characters each, then the end marker. */
+function events(count: number, size: number): string[] {
+  const piece = 'y'.repeat(size);
+  const content = Array.from(
+    { length: count },
+    () => `data: {"choices":[{"index":0,"delta":{"content":"${piece}"}}]}\n\n`,
+  );
+  return [...content, 'data: [DONE]\n\n'];
+}
+
+describe('relayStream', () => {
+  let app: FastifyInstance;
+  let url: string;
+  let next: { chunks: string[]; recordLimitBytes: number };
+  let outcome: StreamOutcome | undefined;
+
+  beforeAll(async () => {
+    app = Fastify();
+    const metrics = createGatewayMetrics(new Registry(), false);
+    const log = createLogger('silent', 'test');
+    app.post('/stream', async (_request, reply) => {
+      outcome = await relayStream(reply, upstreamAnswer(next.chunks), {
+        pipeline: createStreamPipeline(undefined, createOpenAiStreamObserver(true), undefined),
+        framing: 'sse',
+        dialect: 'openai',
+        provider: 'test',
+        routeLabel: '/stream',
+        headers: {},
+        record: true,
+        recordLimitBytes: next.recordLimitBytes,
+        signal: new AbortController().signal,
+        metrics,
+        log,
+      });
+      return reply;
+    });
+    url = `${await app.listen({ host: '127.0.0.1', port: 0 })}/stream`;
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('records what the client received, for the cache', async () => {
+    next = { chunks: events(20, 100), recordLimitBytes: 1024 * 1024 };
+    const text = await (await fetch(url, { method: 'POST' })).text();
+    expect(text).toBe(next.chunks.join(''));
+    expect(outcome).toMatchObject({ complete: true, recorded: text });
+  });
+
+  it('drops the recording once it grows past the cache entry limit, and still relays every byte', async () => {
+    next = { chunks: events(200, 1000), recordLimitBytes: 16 * 1024 };
+    const text = await (await fetch(url, { method: 'POST' })).text();
+    expect(text).toBe(next.chunks.join(''));
+    expect(outcome?.complete).toBe(true);
+    expect(outcome?.recorded).toBeUndefined();
+  });
+});
