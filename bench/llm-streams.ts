@@ -7,14 +7,16 @@
  * threads, from /proc), peak RSS and RSS per open stream ((peak - RSS before) / concurrency).
  *
  * The load generator is this process: one undici Pool per segment with a connection per stream,
- * workers started evenly over one stream's length so that chunks arrive at a steady rate; each
+ * workers started evenly over one stream's length (longer past BENCH_RAMP_PER_SECOND new
+ * connections a second) so that chunks arrive at a steady rate; each
  * worker sends a unique body (every gateway request a cache miss whose answer is captured and
  * written), waits for the whole stream and sends the next until BENCH_SECONDS have passed; the
  * segment ends when the last stream has. Stops by itself; every child dies with it.
  *
  *   npm run bench:streams
  *   BENCH_STREAMS=1000,5000 BENCH_SECONDS=10 BENCH_SIDES=bare,memory,redis npm run bench:streams
- *   BENCH_PROFILE=/tmp/prof npm run bench:streams   # --cpu-prof of the memory-store gateway
+ *   BENCH_PROFILE=/tmp/prof npm run bench:streams   # --cpu-prof of every side
+ *   BENCH_STREAM_CHUNKS=80 ...                       # longer streams: per-chunk cost apart from per-stream
  *
  * File descriptors: a stream holds one socket in this process, two in the side (client and
  * upstream) and one in the fake; `ulimit -n` must exceed twice the largest concurrency plus slack.
@@ -45,6 +47,8 @@ const CONCURRENCY = (process.env.BENCH_STREAMS ?? '1000,5000').split(',').map(Nu
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SIDES = (process.env.BENCH_SIDES ?? 'bare,memory,redis').split(',') as SideName[];
 const PROFILE_DIR = process.env.BENCH_PROFILE;
+/** New connections per second at most while a segment ramps up (a burst overflows accept queues). */
+const RAMP_PER_SECOND = Number(process.env.BENCH_RAMP_PER_SECOND ?? 500);
 /** Upstream connections of the gateways and the bare forwarder: no queueing at any concurrency. */
 const CONNECTIONS = Math.max(...CONCURRENCY) + 1000;
 const DONE_TAIL = Buffer.from('data: [DONE]\n\n');
@@ -101,7 +105,10 @@ function drive(side: Side, concurrency: number, seconds: number) {
   let ok = 0;
   let errors = 0;
   const started = performance.now();
-  const deadline = started + seconds * 1000;
+  // Starts spread over one stream's length (a steady rate of chunks, not waves), or longer where
+  // that would open connections faster than RAMP_PER_SECOND; streams start for `seconds` after.
+  const rampMs = Math.max(STREAM_MS + INTERVAL_MS, (concurrency / RAMP_PER_SECOND) * 1000);
+  const deadline = started + rampMs + seconds * 1000;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${side.apiKey}` };
   const fail = (reason: string) => {
     errors++;
@@ -165,9 +172,7 @@ function drive(side: Side, concurrency: number, seconds: number) {
         },
       );
     };
-    // Spread the starts over one stream's length: a steady rate of chunks, not waves.
-    for (let worker = 0; worker < concurrency; worker++)
-      setTimeout(fire, (worker * (STREAM_MS + INTERVAL_MS)) / concurrency);
+    for (let worker = 0; worker < concurrency; worker++) setTimeout(fire, (worker * rampMs) / concurrency);
   });
 }
 
@@ -216,7 +221,7 @@ async function startSides(upstreamUrl: string): Promise<{ sides: Side[]; redis: 
   const nodeArgs = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`];
   if (SIDES.includes('bare')) {
     process.env.BENCH_BARE_CONNECTIONS = String(CONNECTIONS);
-    const bare = await startBareForwarder(upstreamUrl);
+    const bare = await startBareForwarder(upstreamUrl, nodeArgs);
     sides.push({ name: 'bare', url: bare.url, apiKey: 'none', model: 'gpt-4o-mini', tracked: bare.tracked });
   }
   if (SIDES.includes('memory')) {
@@ -286,6 +291,9 @@ function report(segments: Segment[]): string {
       isBare ? '-' : ((rssPerStream - bareRss) / KiB).toFixed(1),
       ((segment.generatorCpuSeconds * 1000) / segment.elapsedMs).toFixed(2),
       ((segment.fakeUsage.cpuSeconds * 1000) / segment.elapsedMs).toFixed(2),
+      segment.redisUsage === undefined || segment.side !== 'redis'
+        ? '-'
+        : ((segment.redisUsage.cpuSeconds * 1000) / segment.elapsedMs).toFixed(2),
       segment.neighbourCores.toFixed(2),
       segment.loadAvg[0]!.toFixed(2),
     ];
@@ -307,6 +315,7 @@ function report(segments: Segment[]): string {
       '+KiB',
       'gen cores',
       'fake cores',
+      'redis cores',
       'neighbours',
       'load1',
     ],
@@ -318,7 +327,7 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   process.stdout.write(
     `LLM-shaped streams: ${CHUNKS} chunks ${INTERVAL_MS} ms apart, ${CONCURRENCY.join(', ')} at once, ` +
-      `${SECONDS} s of starts per segment; sides ${SIDES.join(', ')}\n` +
+      `${SECONDS} s of starts after the ramp; sides ${SIDES.join(', ')}\n` +
       `host ${machine.cpuModel}, ${machine.cpuCount} CPUs, ${machine.node}, load ${machine.loadAvgAtStart.join(' ')}\n`,
   );
   const fake = await startLlmUpstream();
