@@ -114,6 +114,50 @@ describe('health, readiness and metrics', () => {
   });
 });
 
+describe('upstream connections', () => {
+  it('holds at most GATEWAY_UPSTREAM_CONNECTIONS per origin, the request past them queued and counted', async () => {
+    const gateway = await startTestGateway({ ...env(), GATEWAY_UPSTREAM_CONNECTIONS: '1' });
+    try {
+      const { promise: released, resolve: release } = Promise.withResolvers<void>();
+      openai.overrideNext(async (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(
+          `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'one' } }] })}\n\n`,
+        );
+        await released;
+        response.end('data: [DONE]\n\n');
+      });
+      const streaming = await postJson(
+        `${gateway.url}/v1/chat/completions`,
+        chat({ stream: true }),
+        gateway.credentials.apiKey,
+      );
+      const reader = streaming.body!.getReader();
+      await reader.read();
+      const upstreamRequests = openai.requests.length;
+      const second = postJson(`${gateway.url}/v1/chat/completions`, chat(), gateway.credentials.apiKey);
+      // The second request waits for the one connection; the gauge says so while it does.
+      const origin = new URL(openai.url).origin.replace(/[.]/g, '\\.');
+      const queued = new RegExp(`^gateway_upstream_requests_queued\\{origin="${origin}"\\} 1$`, 'm');
+      const deadline = Date.now() + 5000;
+      let text = '';
+      while (!queued.test(text) && Date.now() < deadline)
+        text = await (await fetch(`${gateway.url}/metrics`)).text();
+      expect(text).toMatch(queued);
+      expect(text).toMatch(new RegExp(`^gateway_upstream_connections\\{origin="${origin}"\\} 1$`, 'm'));
+      expect(openai.requests.length).toBe(upstreamRequests);
+      release();
+      while (!(await reader.read()).done) {
+        // the rest of the stream
+      }
+      expect((await second).status).toBe(200);
+      expect(openai.requests.length).toBe(upstreamRequests + 1);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
 describe('graceful shutdown', () => {
   it('finishes an open stream, then stops accepting', async () => {
     const gateway = await startTestGateway(env());
