@@ -17,6 +17,13 @@ describe('SseEventReader', () => {
     expect(readAll(chunks)).toEqual([{ event: 'a', data: '{"t":"héllo ✓"}' }, { data: '[DONE]' }]);
   });
 
+  it('skips a leading byte order mark, even split, and ends a cut-short character with U+FFFD', () => {
+    const bom = Uint8Array.of(0xef, 0xbb, 0xbf);
+    const text = new TextEncoder().encode('data: a\n\ndata: é');
+    const chunks = [bom.subarray(0, 1), bom.subarray(1), text.subarray(0, text.length - 1)];
+    expect(readAll(chunks)).toEqual([{ data: 'a' }, { data: '\ufffd' }]);
+  });
+
   it('delivers a last event that has no trailing blank line', () => {
     expect(readAll([new TextEncoder().encode('data: x')])).toEqual([{ data: 'x' }]);
   });
