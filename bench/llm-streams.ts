@@ -26,6 +26,7 @@ import os from 'node:os';
 import { Pool } from 'undici';
 import {
   f3,
+  imageNodeFlags,
   machineInfo,
   runBench,
   startBareForwarder,
@@ -221,7 +222,8 @@ async function startSides(upstreamUrl: string): Promise<{ sides: Side[]; redis: 
   const nodeArgs = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`];
   if (SIDES.includes('bare')) {
     process.env.BENCH_BARE_CONNECTIONS = String(CONNECTIONS);
-    const bare = await startBareForwarder(upstreamUrl, nodeArgs);
+    // With the gateway's node flags (the image's): the same young generation, so RSS compares.
+    const bare = await startBareForwarder(upstreamUrl, [...imageNodeFlags(), ...nodeArgs]);
     sides.push({ name: 'bare', url: bare.url, apiKey: 'none', model: 'gpt-4o-mini', tracked: bare.tracked });
   }
   if (SIDES.includes('memory')) {
