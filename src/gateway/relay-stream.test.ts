@@ -17,6 +17,9 @@ function upstreamAnswer(chunks: string[]): UpstreamResponse {
     text: async () => chunks.join(''),
     dump: async () => {},
     destroy: () => {},
+    async relay(onChunk) {
+      for (const chunk of chunks) await onChunk(Buffer.from(chunk));
+    },
   };
   return { statusCode: 200, headers: { 'content-type': 'text/event-stream' }, body };
 }

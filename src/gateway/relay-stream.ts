@@ -108,11 +108,12 @@ export async function relayStream(
     return undefined;
   };
   try {
-    for await (const chunk of response.body) {
-      reader.feed(chunk as Uint8Array);
-      const drained = flush();
-      if (drained !== undefined) await drained;
-    }
+    // Each chunk is relayed in the upstream client's own callback: no promise or await per chunk
+    // unless the client's socket is full (then the upstream waits for its drain).
+    await response.body.relay((chunk) => {
+      reader.feed(chunk);
+      return flush();
+    });
     reader.end();
     emit(pipeline.end());
     const drained = flush();

@@ -182,4 +182,54 @@ describe('UpstreamClient', () => {
       await capped.close();
     }
   });
+  it('relays chunks to a sink as they come, held back while the sink is behind, every byte in order', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'b');
+    const count = 100;
+    routes.set('/relayed', async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      for (let index = 0; index < count; index += 1) {
+        if (!response.write(chunk)) await once(response, 'drain');
+      }
+      response.end('end');
+    });
+    const answer = await send('/relayed');
+    const parts: Buffer[] = [];
+    let behind = 0;
+    await answer.body.relay((part) => {
+      parts.push(part);
+      // Every fourth chunk the sink is behind for a turn of the event loop.
+      if (parts.length % 4 !== 0) return undefined;
+      behind += 1;
+      return new Promise((resolve) => setImmediate(resolve));
+    });
+    const whole = Buffer.concat(parts);
+    expect(whole.length).toBe(chunk.length * count + 3);
+    expect(whole.subarray(-3).toString()).toBe('end');
+    expect(behind).toBeGreaterThan(0);
+    expect(await cutShort.get('/relayed')).toBe(false);
+  });
+
+  it('rejects a relay with the failure after the chunks before it, and aborts when the sink throws', async () => {
+    routes.set('/broken', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('first');
+      setImmediate(() => response.destroy());
+    });
+    const received: string[] = [];
+    const broken = await send('/broken');
+    await expect(broken.body.relay((part) => void received.push(part.toString()))).rejects.toThrow();
+    expect(received.join('')).toBe('first');
+
+    routes.set('/unwanted', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('part');
+    });
+    const unwanted = await send('/unwanted');
+    await expect(
+      unwanted.body.relay(() => {
+        throw new Error('sink failed');
+      }),
+    ).rejects.toThrow('sink failed');
+    expect(await cutShort.get('/unwanted')).toBe(true);
+  });
 });

@@ -35,6 +35,13 @@ export interface UpstreamBody extends AsyncIterable<Buffer> {
   dump(): Promise<void>;
   /** Stops reading: the upstream call is aborted and the connection dropped. */
   destroy(error?: Error): void;
+  /**
+   * Hands each chunk to `onChunk` as it arrives, in undici's own callback (no promise per chunk):
+   * a returned promise (the consumer is behind) pauses the upstream until it settles. Resolves at
+   * the end; rejects with the failure after the chunks before it, or with what `onChunk` threw
+   * (the call then aborted).
+   */
+  relay(onChunk: (chunk: Buffer) => Promise<unknown> | undefined): Promise<void>;
 }
 
 /** Thrown when the request was aborted on purpose (the client went away); never rendered. */
@@ -178,6 +185,11 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
   #consumed = false;
   /** Read whole by `text()`: chunks are only collected until the end. */
   #whole = false;
+  /** Relayed (`relay()`): chunks go to this consumer as they come. */
+  #sink: ((chunk: Buffer) => Promise<unknown> | undefined) | undefined;
+  /** The sink is behind (its promise pending): chunks queue meanwhile. */
+  #sinkBusy = false;
+  #relayDone: { resolve: () => void; reject: (error: unknown) => void } | undefined;
   readonly #onAbort = () => this.#abort(new UpstreamAbortedError());
 
   constructor(
@@ -208,6 +220,10 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#sink !== undefined && !this.#sinkBusy) {
+      this.#deliver(chunk);
+      return;
+    }
     this.#chunks.push(chunk);
     // Read whole (text): the reader wants only the end, so neither a pause nor a wake per chunk.
     if (this.#whole) return;
@@ -218,11 +234,13 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
   onResponseEnd(): void {
     this.#ended = true;
     this.#settle();
+    if (!this.#sinkBusy) this.#finishRelay();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
-    this.#failure = error;
+    this.#failure ??= error;
     this.#settle();
+    if (!this.#sinkBusy) this.#finishRelay();
     const reject = this.#reject;
     this.#resolve = undefined;
     this.#reject = undefined;
@@ -245,6 +263,73 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
     return chunks.length === 1
       ? (chunks[0] as Buffer).toString('utf8')
       : Buffer.concat(chunks).toString('utf8');
+  }
+
+  relay(onChunk: (chunk: Buffer) => Promise<unknown> | undefined): Promise<void> {
+    if (this.#consumed) return Promise.reject(new Error('an upstream body can be read once'));
+    this.#consumed = true;
+    return new Promise<void>((resolve, reject) => {
+      this.#relayDone = { resolve, reject };
+      this.#sink = onChunk;
+      // Chunks that came before the relay began (queued), then the end or failure if already in.
+      this.#drainToSink();
+    });
+  }
+
+  /** One chunk to the sink; a promise back pauses the upstream until it settles. */
+  #deliver(chunk: Buffer): void {
+    let behind: Promise<unknown> | undefined;
+    try {
+      behind = (this.#sink as (chunk: Buffer) => Promise<unknown> | undefined)(chunk);
+    } catch (error) {
+      this.#failRelay(error);
+      return;
+    }
+    if (behind === undefined) return;
+    this.#sinkBusy = true;
+    if (this.#controller !== undefined && !this.#controller.paused) this.#controller.pause();
+    behind.then(
+      () => {
+        this.#sinkBusy = false;
+        this.#drainToSink();
+      },
+      (error: unknown) => {
+        this.#sinkBusy = false;
+        this.#failRelay(error);
+      },
+    );
+  }
+
+  /** Hands the queued chunks over until the sink is behind again; then the end, or a resume. */
+  #drainToSink(): void {
+    while (!this.#sinkBusy && this.#relayDone !== undefined) {
+      const chunk = this.#chunks.shift();
+      if (chunk === undefined) break;
+      this.#deliver(chunk);
+    }
+    if (this.#sinkBusy || this.#relayDone === undefined) return;
+    if (this.#ended || this.#failure !== undefined) this.#finishRelay();
+    else if (this.#controller?.paused === true) this.#controller.resume();
+  }
+
+  /** The end (or the failure) reaches the relay once every chunk before it went to the sink. */
+  #finishRelay(): void {
+    const done = this.#relayDone;
+    if (done === undefined || this.#chunks.length > 0) return;
+    this.#relayDone = undefined;
+    this.#sink = undefined;
+    if (this.#failure !== undefined) done.reject(this.#failure);
+    else done.resolve();
+  }
+
+  /** The sink threw: the rest is not wanted (the call aborted), and the relay fails with its error. */
+  #failRelay(error: unknown): void {
+    const done = this.#relayDone;
+    this.#relayDone = undefined;
+    this.#sink = undefined;
+    this.#chunks.length = 0;
+    if (this.#failure === undefined) this.#abort(new UpstreamAbortedError());
+    done?.reject(error);
   }
 
   async dump(): Promise<void> {
