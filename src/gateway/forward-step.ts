@@ -131,6 +131,8 @@ async function relay(
     // BYOK traffic is never charged: nothing to settle later.
     headers: renderAnswerHeaders(route, exchange.balance, route.byok ? 0 : 'deferred', write, undefined),
     record: write?.write === true,
+    // An answer past the cache's entry limit would be refused at the end: stop holding it early.
+    recordLimitBytes: deps.cache.maxEntryBytes,
     signal: exchange.signal,
     metrics: deps.metrics,
     log: deps.log,
@@ -141,6 +143,9 @@ async function relay(
   try {
     const accounted = settle(exchange, pipeline.usage(), pipeline.outputChars(), deps);
     let stored: Promise<unknown> | undefined;
+    // Recording dropped past the entry limit: counted as the cache would count it.
+    if (write?.write === true && outcome.recorded === undefined && outcome.complete)
+      deps.cacheMetrics.skipped.inc({ reason: 'too_large' });
     if (write?.write === true && outcome.recorded !== undefined) {
       // Only a stream that completed, as the upstream marked it, is stored: never a partial one.
       if (!outcome.complete) deps.cacheMetrics.skipped.inc({ reason: 'failed_stream' });

@@ -516,6 +516,37 @@ export function describeCache(name: string, env: () => Record<string, string> | 
       expect((await send(body)).headers.get('x-service-cache')).toBe('miss');
     });
 
+    it('does not cache a stream over the size limit, gives every byte to the client, and counts it too_large', async () => {
+      const skipped = async () => {
+        const text = await (await fetch(`${gateway.url}/metrics`)).text();
+        return Number(
+          /^gateway_cache_skipped_writes_total\{reason="too_large"\} (\d+)$/m.exec(text)?.[1] ?? 0,
+        );
+      };
+      const before = await skipped();
+      const body = unique({ stream: true });
+      const piece = 'y'.repeat(1000);
+      openai.overrideNext((_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (let index = 0; index < 8; index += 1) {
+          const chunk = {
+            id: 'big',
+            object: 'chat.completion.chunk',
+            choices: [{ index: 0, delta: { content: piece } }],
+          };
+          response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        }
+        response.end(
+          `data: ${JSON.stringify({ id: 'big', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+        );
+      });
+      const first = await send(body);
+      expect(first.headers.get('x-service-cache')).toBe('miss');
+      expect((await first.text()).split(piece).length - 1).toBe(8);
+      await expect.poll(skipped).toBe(before + 1);
+      expect((await send(body)).headers.get('x-service-cache')).toBe('miss');
+    });
+
     it('serves stale inside the SWR window: N parallel callers make exactly one upstream call', async () => {
       await admin(
         `mutation { upsertCachePolicy(input: { name: "swr", ttlSeconds: 1, swrSeconds: 60 }) { name } }`,
