@@ -10,6 +10,7 @@ import type {
   ConfigKind,
   ConfigRecordMap,
   ConnectionRecord,
+  ModelRouteRecord,
   PatRecord,
   ProvisioningKeyRecord,
   TenantRecord,
@@ -24,9 +25,59 @@ interface ConnectionGroup {
   all: readonly ConnectionRecord[];
 }
 
-interface PolicyGroup {
-  readonly tenantWide: Map<string, CachePolicyRecord>;
-  readonly byWorkspace: Map<string, Map<string, CachePolicyRecord>>;
+/** Records scoped like a CachePolicy: tenant-wide, or one workspace's (which wins), by a name. */
+interface ScopedGroup<R> {
+  readonly tenantWide: Map<string, R>;
+  readonly byWorkspace: Map<string, Map<string, R>>;
+}
+
+interface Scoped {
+  tenantId: string;
+  workspaceId?: string;
+}
+
+function scopedGet<R>(
+  groups: Map<string, ScopedGroup<R>>,
+  tenantId: string,
+  workspaceId: string | undefined,
+  name: string,
+): R | undefined {
+  const group = groups.get(tenantId);
+  if (group === undefined) return undefined;
+  if (workspaceId !== undefined) {
+    const own = group.byWorkspace.get(workspaceId)?.get(name);
+    if (own !== undefined) return own;
+  }
+  return group.tenantWide.get(name);
+}
+
+function scopedSet<R extends Scoped>(groups: Map<string, ScopedGroup<R>>, name: string, record: R): void {
+  let group = groups.get(record.tenantId);
+  if (group === undefined) {
+    group = { tenantWide: new Map(), byWorkspace: new Map() };
+    groups.set(record.tenantId, group);
+  }
+  let byName = group.tenantWide;
+  if (record.workspaceId !== undefined) {
+    byName = group.byWorkspace.get(record.workspaceId) ?? new Map();
+    group.byWorkspace.set(record.workspaceId, byName);
+  }
+  byName.set(name, record);
+}
+
+function scopedDelete<R extends Scoped>(groups: Map<string, ScopedGroup<R>>, name: string, record: R): void {
+  const group = groups.get(record.tenantId);
+  if (group === undefined) return;
+  if (record.workspaceId === undefined) {
+    deleteIfSame(group.tenantWide, name, record);
+  } else {
+    const byName = group.byWorkspace.get(record.workspaceId);
+    if (byName !== undefined) {
+      deleteIfSame(byName, name, record);
+      if (byName.size === 0) group.byWorkspace.delete(record.workspaceId);
+    }
+  }
+  if (group.tenantWide.size === 0 && group.byWorkspace.size === 0) groups.delete(record.tenantId);
 }
 
 const NO_CONNECTIONS: readonly ConnectionRecord[] = Object.freeze([]);
@@ -47,7 +98,10 @@ export class ConfigIndex {
   readonly #patsByHash = new Map<string, PatRecord>();
   readonly #provisioningKeysByHash = new Map<string, ProvisioningKeyRecord>();
   readonly #connectionsByTenant = new Map<string, ConnectionGroup>();
-  readonly #policiesByTenant = new Map<string, PolicyGroup>();
+  readonly #policiesByTenant = new Map<string, ScopedGroup<CachePolicyRecord>>();
+  readonly #routesByTenant = new Map<string, ScopedGroup<ModelRouteRecord>>();
+  /** The platform tenant's `shared: true` routes, by model. */
+  readonly #sharedRoutes = new Map<string, ModelRouteRecord>();
 
   tenant(id: string): TenantRecord | undefined {
     return this.#records.tenant.get(id);
@@ -112,13 +166,17 @@ export class ConfigIndex {
     workspaceId: string | undefined,
     name: string,
   ): CachePolicyRecord | undefined {
-    const group = this.#policiesByTenant.get(tenantId);
-    if (group === undefined) return undefined;
-    if (workspaceId !== undefined) {
-      const own = group.byWorkspace.get(workspaceId)?.get(name);
-      if (own !== undefined) return own;
-    }
-    return group.tenantWide.get(name);
+    return scopedGet(this.#policiesByTenant, tenantId, workspaceId, name);
+  }
+
+  /**
+   * The route a request's `model` names: the workspace's own, else the tenant-wide one, else a
+   * shared platform route; undefined when the model is not a route (it then routes as a model
+   * string). Map gets only.
+   */
+  modelRoute(tenantId: string, workspaceId: string | undefined, model: string): ModelRouteRecord | undefined {
+    if (this.#routesByTenant.size === 0 && this.#sharedRoutes.size === 0) return undefined;
+    return scopedGet(this.#routesByTenant, tenantId, workspaceId, model) ?? this.#sharedRoutes.get(model);
   }
 
   list<K extends ConfigKind>(kind: K): ConfigRecordMap[K][] {
@@ -136,6 +194,8 @@ export class ConfigIndex {
     this.#provisioningKeysByHash.clear();
     this.#connectionsByTenant.clear();
     this.#policiesByTenant.clear();
+    this.#routesByTenant.clear();
+    this.#sharedRoutes.clear();
   }
 
   /** Puts (or, with undefined, removes) one record, its secondary indexes with it; frozen first. */
@@ -180,17 +240,13 @@ export class ConfigIndex {
       }
       case 'cachePolicy': {
         const policy = record as CachePolicyRecord;
-        let group = this.#policiesByTenant.get(policy.tenantId);
-        if (group === undefined) {
-          group = { tenantWide: new Map(), byWorkspace: new Map() };
-          this.#policiesByTenant.set(policy.tenantId, group);
-        }
-        let byName = group.tenantWide;
-        if (policy.workspaceId !== undefined) {
-          byName = group.byWorkspace.get(policy.workspaceId) ?? new Map();
-          group.byWorkspace.set(policy.workspaceId, byName);
-        }
-        byName.set(policy.name, policy);
+        scopedSet(this.#policiesByTenant, policy.name, policy);
+        break;
+      }
+      case 'modelRoute': {
+        const route = record as ModelRouteRecord;
+        scopedSet(this.#routesByTenant, route.model, route);
+        if (route.shared && route.workspaceId === undefined) this.#sharedRoutes.set(route.model, route);
         break;
       }
       case 'tenant':
@@ -220,20 +276,13 @@ export class ConfigIndex {
       }
       case 'cachePolicy': {
         const policy = record as CachePolicyRecord;
-        const group = this.#policiesByTenant.get(policy.tenantId);
-        if (group === undefined) break;
-        if (policy.workspaceId === undefined) {
-          deleteIfSame(group.tenantWide, policy.name, record);
-        } else {
-          const byName = group.byWorkspace.get(policy.workspaceId);
-          if (byName !== undefined) {
-            deleteIfSame(byName, policy.name, record);
-            if (byName.size === 0) group.byWorkspace.delete(policy.workspaceId);
-          }
-        }
-        if (group.tenantWide.size === 0 && group.byWorkspace.size === 0) {
-          this.#policiesByTenant.delete(policy.tenantId);
-        }
+        scopedDelete(this.#policiesByTenant, policy.name, policy);
+        break;
+      }
+      case 'modelRoute': {
+        const route = record as ModelRouteRecord;
+        scopedDelete(this.#routesByTenant, route.model, route);
+        deleteIfSame(this.#sharedRoutes, route.model, route);
         break;
       }
       case 'tenant':

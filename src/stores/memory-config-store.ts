@@ -38,6 +38,7 @@ export function createEmptySnapshot(): ConfigSnapshot {
     provisioningKey: new Map(),
     cachePolicy: new Map(),
     connection: new Map(),
+    modelRoute: new Map(),
   };
 }
 

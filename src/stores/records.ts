@@ -117,6 +117,50 @@ export interface ConnectionRecord {
   secretDigest: string;
 }
 
+/** What a route attempt is retried on (ModelRoute `spec.retry.on`). */
+export type RouteRetryCondition = 'rateLimited' | 'serverError' | 'timeout' | 'connectError';
+
+export interface ModelRouteTargetRecord {
+  /** Any model string the gateway routes: `provider/model` or `@slug/model` (never another route). */
+  model: string;
+  /** Relative share within its priority tier; 0 = never picked by weight (default 1). */
+  weight: number;
+  /** The tier: lower first; a higher tier is a fallback (default 0). */
+  priority: number;
+}
+
+/**
+ * A model route (ModelRoute CRD, GraphQL `upsertModelRoute`, standalone resources): one model name
+ * that stands for several targets, with selection, retries and circuit breaking (issue #25).
+ * Every field has its default filled in by whoever writes the record.
+ */
+export interface ModelRouteRecord {
+  v: 1;
+  tenantId: string;
+  /** Absent: tenant-wide. */
+  workspaceId?: string;
+  /** The name clients send as `model`. */
+  model: string;
+  strategy: 'weighted' | 'leastBusy';
+  targets: ModelRouteTargetRecord[];
+  retry: {
+    /** Attempts in all, across targets, the first included (1..10; default 3). */
+    maxAttempts: number;
+    /** Default: all four. */
+    on: RouteRetryCondition[];
+    /** Default 100. */
+    backoffMs: number;
+    /** Retry-After is honoured up to this (default 2000). */
+    maxBackoffMs: number;
+  };
+  /** Per attempt; default 30000. */
+  firstByteTimeoutMs: number;
+  /** Default {consecutiveFailures: 5, openSeconds: 30}. */
+  circuitBreaker: { consecutiveFailures: number; openSeconds: number };
+  /** Platform tenant only: serves every tenant that has no route of the same name. */
+  shared: boolean;
+}
+
 export interface ConfigRecordMap {
   tenant: TenantRecord;
   apiKey: ApiKeyRecord;
@@ -124,6 +168,7 @@ export interface ConfigRecordMap {
   provisioningKey: ProvisioningKeyRecord;
   cachePolicy: CachePolicyRecord;
   connection: ConnectionRecord;
+  modelRoute: ModelRouteRecord;
 }
 
 export type ConfigKind = keyof ConfigRecordMap;
@@ -134,7 +179,13 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   'provisioningKey',
   'cachePolicy',
   'connection',
+  'modelRoute',
 ];
+
+/** The id a model route record is stored under: one per (tenant, workspace or tenant-wide, model). */
+export function modelRouteId(tenantId: string, workspaceId: string | undefined, model: string): string {
+  return `${tenantId}/${workspaceId ?? '*'}/${model}`;
+}
 
 /** The id a cache policy record is stored under: one per (tenant, workspace or tenant-wide, name). */
 export function cachePolicyId(tenantId: string, workspaceId: string | undefined, name: string): string {

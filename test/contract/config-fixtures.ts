@@ -4,6 +4,8 @@ import {
   type CachePolicyRecord,
   type ConnectionRecord,
   cachePolicyId,
+  type ModelRouteRecord,
+  modelRouteId,
   type PatRecord,
   type ProvisioningKeyRecord,
   type TenantRecord,
@@ -76,6 +78,33 @@ export function makePolicy(
   };
   if (workspaceId !== undefined) record.workspaceId = workspaceId;
   return { id: cachePolicyId(tenantId, workspaceId, name), record };
+}
+
+export function makeModelRoute(
+  tenantId: string,
+  workspaceId: string | undefined,
+  model: string,
+  overrides: Partial<ModelRouteRecord> = {},
+): { id: string; record: ModelRouteRecord } {
+  const record: ModelRouteRecord = {
+    v: 1,
+    tenantId,
+    model,
+    strategy: 'weighted',
+    targets: [{ model: 'openai/gpt-4o-mini', weight: 1, priority: 0 }],
+    retry: {
+      maxAttempts: 3,
+      on: ['rateLimited', 'serverError', 'timeout', 'connectError'],
+      backoffMs: 100,
+      maxBackoffMs: 2000,
+    },
+    firstByteTimeoutMs: 30000,
+    circuitBreaker: { consecutiveFailures: 5, openSeconds: 30 },
+    shared: false,
+    ...overrides,
+  };
+  if (workspaceId !== undefined) record.workspaceId = workspaceId;
+  return { id: modelRouteId(tenantId, workspaceId, model), record };
 }
 
 export function makeConnection(id: string, overrides: Partial<ConnectionRecord> = {}): ConnectionRecord {

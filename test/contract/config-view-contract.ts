@@ -5,6 +5,7 @@ import type { ConfigChange, ConfigStore } from '../../src/stores/types.ts';
 import {
   makeApiKey,
   makeConnection,
+  makeModelRoute,
   makePat,
   makePolicy,
   makeProvisioningKey,
@@ -119,6 +120,30 @@ export function describeConfigViewContract(name: string, createScope: CreateStor
       await store.delete('cachePolicy', tenantWide.id);
       await view.whenApplied('cachePolicy', tenantWide.id, isAbsent, PROPAGATION_MS);
       expect(view.cachePolicy('t1', 'ws-a', 'default')).toBeUndefined();
+    });
+
+    it('finds a model route: the workspace one, else the tenant-wide one, else a shared platform one', async () => {
+      const tenantWide = makeModelRoute('t1', undefined, 'chat', { firstByteTimeoutMs: 1 });
+      const ownWorkspace = makeModelRoute('t1', 'ws-a', 'chat', { firstByteTimeoutMs: 2 });
+      const shared = makeModelRoute('platform', undefined, 'chat', { firstByteTimeoutMs: 3, shared: true });
+      const unshared = makeModelRoute('platform', undefined, 'private', { firstByteTimeoutMs: 4 });
+      for (const { id, record } of [tenantWide, ownWorkspace, shared, unshared]) {
+        await store.put('modelRoute', id, record);
+      }
+      const view = await startView();
+      expect(view.modelRoute('t1', 'ws-a', 'chat')?.firstByteTimeoutMs).toBe(2);
+      expect(view.modelRoute('t1', 'ws-b', 'chat')?.firstByteTimeoutMs).toBe(1);
+      expect(view.modelRoute('t2', 'ws-a', 'chat')?.firstByteTimeoutMs).toBe(3);
+      expect(view.modelRoute('t2', undefined, 'private')).toBeUndefined();
+      expect(view.modelRoute('platform', undefined, 'private')?.firstByteTimeoutMs).toBe(4);
+      expect(view.modelRoute('t1', 'ws-a', 'openai/gpt-4o-mini')).toBeUndefined();
+
+      await store.delete('modelRoute', shared.id);
+      await view.whenApplied('modelRoute', shared.id, isAbsent, PROPAGATION_MS);
+      expect(view.modelRoute('t2', 'ws-a', 'chat')).toBeUndefined();
+      await store.delete('modelRoute', ownWorkspace.id);
+      await view.whenApplied('modelRoute', ownWorkspace.id, isAbsent, PROPAGATION_MS);
+      expect(view.modelRoute('t1', 'ws-a', 'chat')?.firstByteTimeoutMs).toBe(1);
     });
 
     it('resolves whenApplied at once when the view already satisfies it', async () => {
