@@ -7,7 +7,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Charge } from '../billing/accountant.ts';
 import { attributeToConnection } from '../errors/upstream-errors.ts';
-import { isStreamContentType } from '../sse/stream-framing.ts';
 import type { PlannedAnswer } from '../translate/types.ts';
 import { UpstreamAbortedError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import { settle } from './accounting.ts';
@@ -15,7 +14,7 @@ import { storeAnswer } from './cache-step.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import { type ExchangeStep, type ReadyExchange, renderAnswerHeaders } from './inference-exchange.ts';
 import { relayStream, SSE_CONTENT_TYPE } from './relay-stream.ts';
-import { callUpstream, createCallSender, readAnswerText } from './upstream-call.ts';
+import { callUpstream, createCallSender } from './upstream-call.ts';
 
 /** Sends the exchange's plan upstream and answers the client with what comes back. */
 export async function forward(exchange: ReadyExchange, deps: InferenceDeps): Promise<unknown> {
@@ -34,18 +33,19 @@ export async function forward(exchange: ReadyExchange, deps: InferenceDeps): Pro
       answered(exchange, 200, false);
       return await replyWithJson(exchange, 200, 'application/json', answer, deps);
     }
-    const response = await callUpstream(deps, route, plan, headers, signal);
+    // A JSON answer (or a stream asked for and answered as JSON) comes read whole, bounded.
+    const read = exchange.body.stream ? { stream: plan.framing } : 'whole';
+    const response = await callUpstream(deps, route, plan, headers, signal, read);
     const contentType = String(response.headers['content-type'] ?? '');
-    if (exchange.body.stream && isStreamContentType(plan.framing, contentType)) {
+    if (response.text === undefined) {
       answered(exchange, response.statusCode, true);
       const relayed = relay(exchange, response, deps);
       // A stream's answer is out before its usage is known: the span and the log line wait for it.
       for (const observer of exchange.observers) observer.streamStarted(exchange, relayed);
       return await relayed;
     }
-    const text = await readAnswerText(deps, route.provider.name, response, signal);
     answered(exchange, response.statusCode, false);
-    return await replyWithJson(exchange, response.statusCode, contentType, plan.answer(text), deps);
+    return await replyWithJson(exchange, response.statusCode, contentType, plan.answer(response.text), deps);
   } catch (caught) {
     // A Connection's key refused upstream is the tenant's to fix, not the gateway's failure.
     const error =

@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../observability/logger.ts';
 import { createGatewayMetrics } from '../observability/metrics.ts';
+import { createUpstreamEventReader } from '../sse/stream-framing.ts';
 import { createOpenAiStreamObserver } from '../translate/plans/stream-observers.ts';
 import { createStreamPipeline } from '../translate/plans/stream-pipeline.ts';
 import type { UpstreamBody, UpstreamResponse } from '../upstream/upstream-client.ts';
@@ -20,8 +21,16 @@ function upstreamAnswer(chunks: string[]): UpstreamResponse {
     async relay(onChunk) {
       for (const chunk of chunks) await onChunk(Buffer.from(chunk));
     },
+    async relayEvents(sink) {
+      const reader = createUpstreamEventReader('sse', sink.event, sink.comment);
+      for (const chunk of chunks) {
+        reader.feed(Buffer.from(chunk));
+        await sink.flush();
+      }
+      reader.end();
+    },
   };
-  return { statusCode: 200, headers: { 'content-type': 'text/event-stream' }, body };
+  return { statusCode: 200, headers: { 'content-type': 'text/event-stream' }, text: undefined, body };
 }
 
 /** `count` content events of `size` characters each, then the end marker. */

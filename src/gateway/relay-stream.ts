@@ -13,7 +13,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { ClientDialect } from '../shapes/api.ts';
 import { serializeSseComment, serializeSseEvent } from '../sse/sse-events.ts';
-import { createUpstreamEventReader, type StreamFraming } from '../sse/stream-framing.ts';
+import type { StreamFraming } from '../sse/stream-framing.ts';
 import type { StreamPipeline } from '../translate/types.ts';
 import { classifyBodyReadError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 
@@ -83,13 +83,6 @@ export async function relayStream(
   const emit = (events: ReturnType<StreamPipeline['push']>) => {
     for (const event of events) pending.push(serializeSseEvent(event));
   };
-  // Upstream keep-alive comments go on to the client (whatever its shape), so that proxies between
-  // it and the gateway see a long wait for the first token as a live stream.
-  const reader = createUpstreamEventReader(
-    options.framing,
-    (event) => emit(pipeline.push(event)),
-    (comment) => pending.push(serializeSseComment(comment)),
-  );
   /** Writes what is pending; a promise only when the client's socket is full (then wait for it). */
   const flush = (): Promise<unknown> | undefined => {
     if (pending.length === 0 || raw.writableEnded) return undefined;
@@ -108,13 +101,15 @@ export async function relayStream(
     return undefined;
   };
   try {
-    // Each chunk is relayed in the upstream client's own callback: no promise or await per chunk
-    // unless the client's socket is full (then the upstream waits for its drain).
-    await response.body.relay((chunk) => {
-      reader.feed(chunk);
-      return flush();
+    // Each chunk is decoded and relayed in the upstream client's own callback: no promise or await
+    // per chunk unless the client's socket is full (then the upstream waits for its drain).
+    // Upstream keep-alive comments go on to the client (whatever its shape), so that proxies
+    // between it and the gateway see a long wait for the first token as a live stream.
+    await response.body.relayEvents({
+      event: (event) => emit(pipeline.push(event)),
+      comment: (comment) => pending.push(serializeSseComment(comment)),
+      flush,
     });
-    reader.end();
     emit(pipeline.end());
     const drained = flush();
     if (drained !== undefined) await drained;

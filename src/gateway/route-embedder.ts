@@ -8,7 +8,7 @@ import { type Embedder, normalise } from '../cache/semantic/embedder.ts';
 import { UpstreamError } from '../errors/gateway-error.ts';
 import { type PlatformEndpoints, resolvePlatformRoute } from '../providers/platform-routes.ts';
 import { planUpstream } from '../translate/plans/registry.ts';
-import { callUpstream, createCallSender, readAnswerText, type UpstreamCallDeps } from './upstream-call.ts';
+import { callUpstream, createCallSender, type UpstreamCallDeps } from './upstream-call.ts';
 
 export interface RouteEmbedderOptions {
   model: string;
@@ -58,8 +58,8 @@ export class RouteEmbedder implements Embedder {
     if (plan.execute !== undefined) {
       answerText = (await plan.execute(createCallSender(deps, route, route.headers, signal))).text;
     } else {
-      const response = await callUpstream(deps, route, plan, route.headers, signal);
-      answerText = plan.answer(await readAnswerText(deps, route.provider.name, response, signal)).text;
+      const response = await callUpstream(deps, route, plan, route.headers, signal, 'whole');
+      answerText = plan.answer(response.text ?? '').text;
     }
     const embedding = (JSON.parse(answerText) as { data?: { embedding?: unknown }[] }).data?.[0]?.embedding;
     if (

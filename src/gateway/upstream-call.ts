@@ -12,7 +12,9 @@ import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { ResolvedRoute } from '../providers/types.ts';
 import type { SendUpstreamCall, UpstreamPlan } from '../translate/types.ts';
 import {
-  classifyBodyReadError,
+  type AnswerReading,
+  BodyTooLargeError,
+  flatHeaders,
   UpstreamAbortedError,
   type UpstreamClient,
   type UpstreamResponse,
@@ -32,6 +34,10 @@ function countFailure(deps: UpstreamCallDeps, provider: string, error: unknown):
   deps.log.warn({ provider, err: error }, 'upstream request failed');
 }
 
+/**
+ * Sends one call, its answer read as `read` says (upstream-client.ts): one read whole is bounded,
+ * an answer too large a 502, counted. An error answer always comes read.
+ */
 function send(
   deps: UpstreamCallDeps,
   route: ResolvedRoute,
@@ -39,29 +45,29 @@ function send(
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal,
+  read: AnswerReading,
 ): Promise<UpstreamResponse> {
   const provider = route.provider.name;
   const failed = (error: unknown): never => {
+    if (error instanceof BodyTooLargeError) {
+      deps.metrics.upstreamErrors.inc({ provider, kind: 'too_large' });
+      throw new AnswerTooLargeError(provider, error.maxBytes);
+    }
     countFailure(deps, provider, error);
     throw error;
   };
   // No async function: one promise per call rather than one per await.
   try {
     if (route.sign === undefined)
-      return deps.upstream.send({ provider, url, headers, body, signal }).then(undefined, failed);
+      return deps.upstream.send({ provider, url, headers, body, signal, read }).then(undefined, failed);
     return route
       .sign({ method: 'POST', url, headers, body })
-      .then((signed) => deps.upstream.send({ provider, url, headers: signed, body, signal }))
+      .then((signed) => deps.upstream.send({ provider, url, headers: signed, body, signal, read }))
       .then(undefined, failed);
   } catch (error) {
     return Promise.reject(error).then(undefined, failed);
   }
 }
-
-/** Error answers are read up to this much: their message is all the gateway uses of them. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
-/** A whole (not streamed) answer larger than this is refused: 502, the upstream's failure. */
-export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** 502: the upstream's answer was larger than the gateway reads whole. */
 class AnswerTooLargeError extends UpstreamError {
@@ -77,83 +83,8 @@ class AnswerTooLargeError extends UpstreamError {
 }
 
 /**
- * The body's text, at most `maxBytes` of it: beyond, the rest is not read (the connection is
- * dropped) and the text is cut there (`truncate`) or the read fails.
- */
-function readBounded(
-  response: UpstreamResponse,
-  maxBytes: number,
-  onOverflow: 'truncate' | 'fail',
-  provider: string,
-): Promise<string> {
-  const declared = Number(response.headers['content-length']);
-  // The common case: a declared length within the bound, read by undici in one go.
-  if (Number.isFinite(declared) && declared <= maxBytes) return response.body.text();
-  return readChunks(response, maxBytes, onOverflow, provider);
-}
-
-async function readChunks(
-  response: UpstreamResponse,
-  maxBytes: number,
-  onOverflow: 'truncate' | 'fail',
-  provider: string,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    if (total + chunk.length > maxBytes) {
-      response.body.destroy();
-      if (onOverflow === 'fail') throw new AnswerTooLargeError(provider, maxBytes);
-      chunks.push(chunk.subarray(0, maxBytes - total));
-      total = maxBytes;
-      break;
-    }
-    chunks.push(chunk);
-    total += chunk.length;
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
-}
-
-/**
- * Reads a whole answer (at most MAX_ANSWER_BYTES; an error answer's first MAX_ERROR_BODY_BYTES);
- * a reset or a stall midway is the upstream's failure (502/504), counted.
- */
-export function readAnswerText(
-  deps: UpstreamCallDeps,
-  provider: string,
-  response: UpstreamResponse,
-  signal: AbortSignal,
-): Promise<string> {
-  const failed = (error: unknown): never => {
-    if (error instanceof AnswerTooLargeError) {
-      deps.metrics.upstreamErrors.inc({ provider, kind: 'too_large' });
-      throw error;
-    }
-    const failure = classifyBodyReadError(provider, error, signal);
-    countFailure(deps, provider, failure);
-    throw failure;
-  };
-  try {
-    const reading =
-      response.statusCode >= 400
-        ? readBounded(response, MAX_ERROR_BODY_BYTES, 'truncate', provider)
-        : readBounded(response, MAX_ANSWER_BYTES, 'fail', provider);
-    return reading.then(undefined, failed);
-  } catch (error) {
-    return Promise.reject(error).then(undefined, failed);
-  }
-}
-
-function flattenHeaders(headers: UpstreamResponse['headers']): Record<string, string | undefined> {
-  const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers))
-    flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return flat;
-}
-
-/**
- * Sends the plan's request and returns the upstream's answer when it succeeded (2xx or 3xx); an
- * error answer is read and thrown as the plan maps it.
+ * Sends the plan's request and returns the upstream's answer when it succeeded (2xx or 3xx), read
+ * as `read` says; an error answer is thrown as the plan maps it.
  */
 export function callUpstream(
   deps: UpstreamCallDeps,
@@ -161,51 +92,36 @@ export function callUpstream(
   plan: UpstreamPlan,
   headers: Record<string, string>,
   signal: AbortSignal,
+  read: AnswerReading,
 ): Promise<UpstreamResponse> {
   const url = route.baseUrl + plan.path;
-  return send(deps, route, url, headers, plan.payload, signal).then((response) =>
+  const resend = () => send(deps, route, url, headers, plan.payload, signal, read);
+  return resend().then((response) => {
     // A refused short-lived credential (a Vertex access token revoked or expired early): drop it
     // and try once more with a fresh one.
-    response.statusCode === 401 && route.onUnauthorized !== undefined
-      ? retryUnauthorized(deps, route, plan, url, headers, signal, response)
-      : succeeded(deps, route, plan, response, signal),
-  );
+    if (response.statusCode !== 401 || route.onUnauthorized === undefined)
+      return succeeded(deps, route, plan, response);
+    route.onUnauthorized();
+    deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: 'status_401_retried' });
+    return resend().then((again) => succeeded(deps, route, plan, again));
+  });
 }
 
-async function retryUnauthorized(
-  deps: UpstreamCallDeps,
-  route: ResolvedRoute,
-  plan: UpstreamPlan,
-  url: string,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-  refused: UpstreamResponse,
-): Promise<UpstreamResponse> {
-  await refused.body.dump();
-  route.onUnauthorized?.();
-  deps.metrics.upstreamErrors.inc({ provider: route.provider.name, kind: 'status_401_retried' });
-  const response = await send(deps, route, url, headers, plan.payload, signal);
-  return succeeded(deps, route, plan, response, signal);
-}
-
-/** The answer when it succeeded; an error answer read and thrown as the plan maps it. */
+/** The answer when it succeeded; an error answer (read already) thrown as the plan maps it. */
 function succeeded(
   deps: UpstreamCallDeps,
   route: ResolvedRoute,
   plan: UpstreamPlan,
   response: UpstreamResponse,
-  signal: AbortSignal,
-): UpstreamResponse | Promise<never> {
+): UpstreamResponse {
   if (response.statusCode < 400) return response;
   const provider = route.provider.name;
-  return readAnswerText(deps, provider, response, signal).then((body) => {
-    deps.metrics.upstreamErrors.inc({ provider, kind: `status_${response.statusCode}` });
-    throw plan.error({
-      provider,
-      status: response.statusCode,
-      body,
-      headers: flattenHeaders(response.headers),
-    });
+  deps.metrics.upstreamErrors.inc({ provider, kind: `status_${response.statusCode}` });
+  throw plan.error({
+    provider,
+    status: response.statusCode,
+    body: response.text ?? '',
+    headers: flatHeaders(response.headers),
   });
 }
 
@@ -217,12 +133,16 @@ export function createCallSender(
   signal: AbortSignal,
 ): SendUpstreamCall {
   const provider = route.provider.name;
-  return async (call) => {
-    const body = JSON.stringify(call.body);
-    const response = await send(deps, route, route.baseUrl + call.path, headers, body, signal);
-    const text = await readAnswerText(deps, provider, response, signal);
-    if (response.statusCode >= 400)
-      deps.metrics.upstreamErrors.inc({ provider, kind: `status_${response.statusCode}` });
-    return { statusCode: response.statusCode, headers: flattenHeaders(response.headers), text };
-  };
+  return (call) =>
+    send(deps, route, route.baseUrl + call.path, headers, JSON.stringify(call.body), signal, 'whole').then(
+      (response) => {
+        if (response.statusCode >= 400)
+          deps.metrics.upstreamErrors.inc({ provider, kind: `status_${response.statusCode}` });
+        return {
+          statusCode: response.statusCode,
+          headers: flatHeaders(response.headers),
+          text: response.text ?? '',
+        };
+      },
+    );
 }

@@ -425,6 +425,7 @@ describe('computeDesiredConfig', () => {
       // Workspace and tenant-wide policies of one name both exist; the cache prefers the workspace one.
       cachePolicy: ['acme/*/docs', 'acme/main/docs'],
       connection: ['acme/main'],
+      modelRoute: [],
     });
   });
 

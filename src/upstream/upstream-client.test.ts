@@ -2,8 +2,14 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamUnreachableError } from '../errors/gateway-error.ts';
-import { UpstreamAbortedError, UpstreamClient } from './upstream-client.ts';
+import { UpstreamDisconnectedError, UpstreamUnreachableError } from '../errors/gateway-error.ts';
+import {
+  type AnswerReading,
+  BodyTooLargeError,
+  MAX_ERROR_BODY_BYTES,
+  UpstreamAbortedError,
+  UpstreamClient,
+} from './upstream-client.ts';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -36,14 +42,80 @@ describe('UpstreamClient', () => {
     server.close();
   });
 
-  const send = (path: string, signal?: AbortSignal) =>
+  const send = (path: string, signal?: AbortSignal, read?: AnswerReading) =>
     client.send({
       provider: 'test',
       url: `${origin}${path}`,
       headers: {},
       body: '{}',
       ...(signal ? { signal } : {}),
+      ...(read === undefined ? {} : { read }),
     });
+
+  it('reads an answer whole before resolving when asked: always, or by its content type', async () => {
+    const parts = Array.from({ length: 200 }, (_, index) => `part ${index} é;`);
+    routes.set('/whole', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      for (const part of parts) response.write(part);
+      response.end();
+    });
+    const whole = await send('/whole', undefined, 'whole');
+    expect(whole.text).toBe(parts.join(''));
+    expect(await cutShort.get('/whole')).toBe(false);
+    // A stream asked for, and JSON answered: read whole all the same.
+    const notStream = await send('/whole', undefined, { stream: 'sse' });
+    expect(notStream.text).toBe(parts.join(''));
+    const raw = await send('/whole');
+    expect(raw.text).toBeUndefined();
+    expect(await raw.body.text()).toBe(parts.join(''));
+  });
+
+  it('refuses an answer read whole past MAX_ANSWER_BYTES, the connection dropped', async () => {
+    const piece = Buffer.alloc(1024 * 1024, 0x61);
+    routes.set('/huge', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      // Past the limit it goes on until the gateway hangs up: it never ends by itself.
+      const writeMore = () => {
+        while (!response.destroyed) {
+          if (!response.write(piece)) {
+            response.once('drain', writeMore);
+            return;
+          }
+        }
+      };
+      writeMore();
+    });
+    await expect(send('/huge', undefined, 'whole')).rejects.toBeInstanceOf(BodyTooLargeError);
+    expect(await cutShort.get('/huge')).toBe(true);
+  });
+
+  it('reads an error answer before resolving: whole when short, its first 64 KiB when long', async () => {
+    routes.set('/short-error', (_request, response) => {
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' });
+      response.end('{"error":"slow down"}');
+    });
+    const short = await send('/short-error');
+    expect(short.statusCode).toBe(429);
+    expect(short.text).toBe('{"error":"slow down"}');
+    expect(await cutShort.get('/short-error')).toBe(false);
+
+    routes.set('/long-error', (_request, response) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end('e'.repeat(MAX_ERROR_BODY_BYTES * 3));
+    });
+    const long = await send('/long-error');
+    expect(long.statusCode).toBe(500);
+    expect(long.text).toBe('e'.repeat(MAX_ERROR_BODY_BYTES));
+  });
+
+  it('fails a body read before resolving that the upstream drops midway as a disconnect', async () => {
+    routes.set('/dropped', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"partial":');
+      setImmediate(() => response.destroy());
+    });
+    await expect(send('/dropped', undefined, 'whole')).rejects.toBeInstanceOf(UpstreamDisconnectedError);
+  });
 
   it('hands over status and headers, then the body whole, however many chunks it came in', async () => {
     const parts = Array.from({ length: 300 }, (_, index) => `part ${index} é;`);
@@ -101,7 +173,7 @@ describe('UpstreamClient', () => {
 
   it('reads the rest and discards it on dump, the connection kept', async () => {
     routes.set('/dump', (_request, response) => {
-      response.writeHead(500, { 'content-type': 'application/json' });
+      response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: 'x'.repeat(100_000) }));
     });
     const answer = await send('/dump');
@@ -182,6 +254,33 @@ describe('UpstreamClient', () => {
       await capped.close();
     }
   });
+  it('relays a stream asked for as its events, decoded across chunk boundaries, comments kept', async () => {
+    routes.set('/events', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(': keep-alive\n\ndata: {"n":');
+      setImmediate(() => response.end('1}\n\nevent: done\ndata: [DONE]\n\n'));
+    });
+    const answer = await send('/events', undefined, { stream: 'sse' });
+    expect(answer.text).toBeUndefined();
+    const seen: string[] = [];
+    let flushes = 0;
+    await answer.body.relayEvents({
+      event: (event) => seen.push(`${event.event ?? 'message'}:${event.data}`),
+      comment: (comment) => seen.push(`comment:${comment}`),
+      flush: () => {
+        flushes += 1;
+        return undefined;
+      },
+    });
+    expect(seen).toEqual(['comment:keep-alive', 'message:{"n":1}', 'done:[DONE]']);
+    expect(flushes).toBeGreaterThanOrEqual(2);
+    // Not a stream asked for: no events to relay.
+    const raw = await send('/events');
+    await expect(raw.body.relayEvents({ event() {}, comment() {}, flush: () => undefined })).rejects.toThrow(
+      'not the stream asked for',
+    );
+  });
+
   it('relays chunks to a sink as they come, held back while the sink is behind, every byte in order', async () => {
     const chunk = Buffer.alloc(64 * 1024, 'b');
     const count = 100;

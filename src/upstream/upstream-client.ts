@@ -11,6 +11,13 @@ import {
   UpstreamTimeoutError,
   UpstreamUnreachableError,
 } from '../errors/gateway-error.ts';
+import type { SseEvent } from '../sse/sse-events.ts';
+import {
+  createUpstreamEventReader,
+  isStreamContentType,
+  type StreamFraming,
+  type UpstreamEventReader,
+} from '../sse/stream-framing.ts';
 
 export interface UpstreamRequest {
   provider: string;
@@ -19,17 +26,38 @@ export interface UpstreamRequest {
   headers: Record<string, string>;
   body?: string | Buffer;
   signal?: AbortSignal;
+  /**
+   * How the answer is read. `'whole'`: before the call resolves (at most MAX_ANSWER_BYTES; larger
+   * is a BodyTooLargeError), its text the response's `text`. `{stream}`: an answer in that framing
+   * (its content type) is the caller's to relay as events (`body.relayEvents`); any other is read
+   * whole. Absent: the body is the caller's to read as it likes. An error answer is read whole always.
+   */
+  read?: AnswerReading;
 }
+
+export type AnswerReading = 'whole' | { stream: StreamFraming };
 
 export interface UpstreamResponse {
   statusCode: number;
   headers: IncomingHttpHeaders;
+  /**
+   * The body read whole: when the request asked for it (or for a stream and another answer came),
+   * and for every error answer (status >= 400, its
+   * first MAX_ERROR_BODY_BYTES: its message is all the gateway uses of it); else undefined and the
+   * body is `body`'s to read.
+   */
+  text: string | undefined;
   body: UpstreamBody;
 }
 
+/** Error answers are read up to this much, the rest dropped. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** A whole (not streamed) answer larger than this is refused (BodyTooLargeError). */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
 /** An answer's body as it arrives: read whole, iterated chunk by chunk, discarded or dropped. */
 export interface UpstreamBody extends AsyncIterable<Buffer> {
-  /** The whole body as UTF-8 text. */
+  /** The whole body as UTF-8 text (unbounded: for tests and trusted peers). */
   text(): Promise<string>;
   /** Reads the rest and discards it (the connection is then reused). */
   dump(): Promise<void>;
@@ -42,6 +70,48 @@ export interface UpstreamBody extends AsyncIterable<Buffer> {
    * (the call then aborted).
    */
   relay(onChunk: (chunk: Buffer) => Promise<unknown> | undefined): Promise<void>;
+  /**
+   * A stream asked for (`read: {stream}`) relayed as the events of its framing: each chunk is
+   * decoded as it arrives and its events and comments handed to `sink`, then `sink.flush()` (a
+   * promise back pauses the upstream, as with `relay`); the framing's last events at the end.
+   */
+  relayEvents(sink: EventSink): Promise<void>;
+}
+
+/** Where `relayEvents` hands a stream's decoded events. */
+export interface EventSink {
+  event(event: SseEvent): void;
+  /** An SSE comment line (a keep-alive), where the framing has them. */
+  comment(comment: string): void;
+  /** After each chunk's events: a promise while the consumer is behind. */
+  flush(): Promise<unknown> | undefined;
+}
+
+/** An answer's headers with repeated ones joined, as a plan's error mapping reads them. */
+export function flatHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers))
+    flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
+}
+
+/** How much of a body read whole is kept, and what happens past that. */
+interface BodyLimit {
+  maxBytes: number;
+  overflow: 'truncate' | 'fail';
+}
+
+const ERROR_BODY_LIMIT: BodyLimit = { maxBytes: MAX_ERROR_BODY_BYTES, overflow: 'truncate' };
+const ANSWER_LIMIT: BodyLimit = { maxBytes: MAX_ANSWER_BYTES, overflow: 'fail' };
+
+/** A body read whole was larger than its limit (`overflow: 'fail'`). */
+export class BodyTooLargeError extends Error {
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(`the body is larger than ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
+    this.name = 'BodyTooLargeError';
+  }
 }
 
 /** Thrown when the request was aborted on purpose (the client went away); never rendered. */
@@ -183,8 +253,18 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
   /** The reader waiting for the next chunk, the end or a failure. */
   #wake: (() => void) | undefined;
   #consumed = false;
-  /** Read whole by `text()`: chunks are only collected until the end. */
+  /** Read whole (`text()`, or before resolving): chunks are only collected until the end. */
   #whole = false;
+  /** Read whole before resolving: the answer's status and headers wait here for its end. */
+  #held: Omit<UpstreamResponse, 'text' | 'body'> | undefined;
+  /** A stream asked for and answered: its decoder, and the sink its events go to. */
+  #events: UpstreamEventReader | undefined;
+  #eventSink: EventSink | undefined;
+  /** The limit of a body read before resolving: bytes still allowed, and what happens past them. */
+  #room = Number.POSITIVE_INFINITY;
+  #limit: BodyLimit = ANSWER_LIMIT;
+  /** The body was cut at its limit: the call's abort that follows is not a failure. */
+  #cut = false;
   /** Relayed (`relay()`): chunks go to this consumer as they come. */
   #sink: ((chunk: Buffer) => Promise<unknown> | undefined) | undefined;
   /** The sink is behind (its promise pending): chunks queue meanwhile. */
@@ -213,10 +293,40 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
     statusCode: number,
     headers: IncomingHttpHeaders,
   ): void {
+    const read = this.#request.read;
+    const contentType = String(headers['content-type'] ?? '');
+    if (statusCode < 400 && typeof read === 'object' && isStreamContentType(read.stream, contentType)) {
+      // The stream asked for: its decoder is ready for the sink the caller attaches.
+      this.#events = createUpstreamEventReader(
+        read.stream,
+        (event) => this.#eventSink?.event(event),
+        (comment) => this.#eventSink?.comment(comment),
+      );
+    } else if (statusCode >= 400 || read !== undefined) {
+      this.#whole = true;
+      this.#consumed = true;
+      this.#held = { statusCode, headers };
+      this.#limit = statusCode >= 400 ? ERROR_BODY_LIMIT : ANSWER_LIMIT;
+      this.#room = this.#limit.maxBytes;
+      return;
+    }
     const resolve = this.#resolve;
     this.#resolve = undefined;
     this.#reject = undefined;
-    resolve?.({ statusCode, headers, body: this });
+    resolve?.({ statusCode, headers, text: undefined, body: this });
+  }
+
+  /** A body read before resolving is in (whole, or cut at its limit): the answer goes out with it. */
+  #resolveHeld(): void {
+    const resolve = this.#resolve;
+    const held = this.#held;
+    if (resolve === undefined || held === undefined) return;
+    this.#resolve = undefined;
+    this.#reject = undefined;
+    const chunks = this.#chunks.splice(0);
+    const text =
+      chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    resolve({ statusCode: held.statusCode, headers: held.headers, text, body: this });
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -224,27 +334,58 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
       this.#deliver(chunk);
       return;
     }
+    if (this.#whole) {
+      // Read whole: the reader wants only the end, so neither a pause nor a wake per chunk.
+      if (this.#held === undefined) this.#chunks.push(chunk);
+      else this.#collect(controller, chunk);
+      return;
+    }
     this.#chunks.push(chunk);
-    // Read whole (text): the reader wants only the end, so neither a pause nor a wake per chunk.
-    if (this.#whole) return;
     if (this.#chunks.length >= HIGH_WATER_CHUNKS) controller.pause();
     this.#notify();
   }
 
   onResponseEnd(): void {
     this.#ended = true;
+    this.#resolveHeld();
     this.#settle();
     if (!this.#sinkBusy) this.#finishRelay();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
-    this.#failure ??= error;
+    if (!this.#cut) this.#failure ??= error;
     this.#settle();
     if (!this.#sinkBusy) this.#finishRelay();
     const reject = this.#reject;
     this.#resolve = undefined;
     this.#reject = undefined;
-    reject?.(classifyTransportError(this.#request.provider, error, this.#request.signal));
+    // A body read before resolving that failed midway: the upstream dropped it, not unreachable.
+    const classify = this.#held === undefined ? classifyTransportError : classifyBodyReadError;
+    reject?.(classify(this.#request.provider, error, this.#request.signal));
+  }
+
+  /** A chunk of a body read whole, within the limit; past it the call ends (cut, or failed). */
+  #collect(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#cut) return;
+    if (chunk.length <= this.#room) {
+      this.#room -= chunk.length;
+      this.#chunks.push(chunk);
+      return;
+    }
+    this.#cut = true;
+    if (this.#limit.overflow === 'truncate') {
+      this.#chunks.push(chunk.subarray(0, this.#room));
+      this.#ended = true;
+      this.#resolveHeld();
+    } else {
+      this.#failure = new BodyTooLargeError(this.#limit.maxBytes);
+      const reject = this.#reject;
+      this.#resolve = undefined;
+      this.#reject = undefined;
+      reject?.(this.#failure);
+    }
+    this.#settle();
+    controller.abort(new UpstreamAbortedError());
   }
 
   /** Waits for the end with the chunks left queued (no pause: the whole body is wanted), then joins them. */
@@ -274,6 +415,16 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBody {
       // Chunks that came before the relay began (queued), then the end or failure if already in.
       this.#drainToSink();
     });
+  }
+
+  relayEvents(sink: EventSink): Promise<void> {
+    const events = this.#events;
+    if (events === undefined) return Promise.reject(new Error('the answer is not the stream asked for'));
+    this.#eventSink = sink;
+    return this.relay((chunk) => {
+      events.feed(chunk);
+      return sink.flush();
+    }).then(() => events.end());
   }
 
   /** One chunk to the sink; a promise back pauses the upstream until it settles. */

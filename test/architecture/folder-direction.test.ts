@@ -32,7 +32,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   errors: ['shapes', 'sse'],
   translate: ['shapes', 'sse', 'errors'],
   // Its timeouts are settings; transport failures become typed errors.
-  upstream: ['config', 'errors'],
+  upstream: ['config', 'errors', 'sse'],
   // The config view's 503 is a GatewayError; the breaker logs.
   stores: ['errors', 'observability'],
   // The CRD types and the resource -> record functions (desired-records.ts) name store records.
