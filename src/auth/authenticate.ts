@@ -47,6 +47,14 @@ export class Authenticator {
   }
 
   async authenticate(credential: string | undefined): Promise<Principal> {
+    return this.authenticateNow(credential);
+  }
+
+  /**
+   * `authenticate` without a promise where none is needed: a workspace key (a lookup in the config
+   * view) is answered, or refused by a throw, at once; only a token's verification may be a promise.
+   */
+  authenticateNow(credential: string | undefined): Principal | Promise<Principal> {
     // No configuration yet (a fresh process on a store being rebuilt): unknown is not invalid.
     if (!this.#view.populated) throw new ConfigUnavailableError();
     if (credential === undefined)

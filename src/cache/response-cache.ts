@@ -41,6 +41,8 @@ export type Lookup =
   | { kind: 'miss' }
   | { kind: 'bypass' };
 
+const MISS: Lookup = Object.freeze({ kind: 'miss' });
+
 export interface CacheLocation {
   /** The workspace's cache scope, `<tenantId>/<workspaceId>` (cache-key.ts cacheScopeId). */
   scopeId: string;
@@ -203,11 +205,26 @@ export class ResponseCache {
     }
   }
 
-  async #lookup(location: CacheLocation, lockForStale: boolean, nowMs: number): Promise<Lookup> {
+  /** Not an async function: a miss (the common case) makes no promise beyond the store's own. */
+  #lookup(location: CacheLocation, lockForStale: boolean, nowMs: number): Promise<Lookup> {
     const entryKey = this.#entryKey(location);
-    const key = typeof entryKey === 'string' ? entryKey : await entryKey;
-    const text = await this.#options.runtime.getCacheEntry(key);
-    const entry = text === undefined ? undefined : parseEntry(text);
+    const judge = (key: string) =>
+      this.#options.runtime
+        .getCacheEntry(key)
+        .then((text) =>
+          text === undefined ? MISS : this.#judge(key, location, parseEntry(text), lockForStale, nowMs),
+        );
+    return typeof entryKey === 'string' ? judge(entryKey) : entryKey.then(judge);
+  }
+
+  /** A stored entry found: served, stale (with the refresh lock when this caller takes it) or a miss. */
+  async #judge(
+    key: string,
+    location: CacheLocation,
+    entry: CacheEntry | undefined,
+    lockForStale: boolean,
+    nowMs: number,
+  ): Promise<Lookup> {
     if (entry === undefined) return { kind: 'miss' };
     // Served only if its request began after every invalidation of its tags. (Pod clocks are
     // taken to be NTP-synchronised: their skew is the margin of error.)

@@ -56,7 +56,8 @@ export function createInferenceHandler(
   const cachePlanner = new CachePlanner(operation, deps);
   return async function handleInference(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const exchange = new InferenceExchange(operation, request, reply, observers);
-    exchange.principal = await admit(exchange, deps);
+    const admitted = admit(exchange, deps);
+    if (admitted !== undefined) await admitted;
     try {
       plan(exchange, deps, cachePlanner);
       const answered = await preflight(exchange, deps);
@@ -77,26 +78,35 @@ export function createInferenceHandler(
   };
 }
 
-/** Step 1: a valid body from a principal allowed this operation on this model. */
-function admit(exchange: InferenceExchange, deps: InferenceDeps): Promise<Principal> {
+/**
+ * Step 1: a valid body from a principal allowed this operation on this model. A promise only while
+ * a token is verified; a workspace key is admitted (or refused, by a throw) at once.
+ */
+function admit(exchange: InferenceExchange, deps: InferenceDeps): Promise<void> | undefined {
   const { request, observers } = exchange;
   const body = validateInferenceBody(request.body, exchange.operation);
   exchange.body = body;
   for (const observer of observers) observer.admitted(exchange);
   for (const observer of observers) observer.stepStarted(exchange, 'gateway.auth');
-  return deps.authenticator.authenticate(extractCredential(request.headers)).then(
-    (principal) => {
-      for (const observer of observers) observer.stepEnded(exchange, 'gateway.auth', undefined);
-      exchange.principal = principal;
-      for (const observer of observers) observer.authenticated(exchange);
-      authorizeOperation(principal, exchange.operation, body.model);
-      return principal;
-    },
-    (error: unknown) => {
-      for (const observer of observers) observer.stepEnded(exchange, 'gateway.auth', error);
-      throw error;
-    },
-  );
+  const authenticated = (principal: Principal) => {
+    for (const observer of observers) observer.stepEnded(exchange, 'gateway.auth', undefined);
+    exchange.principal = principal;
+    for (const observer of observers) observer.authenticated(exchange);
+    authorizeOperation(principal, exchange.operation, body.model);
+  };
+  const refused = (error: unknown): never => {
+    for (const observer of observers) observer.stepEnded(exchange, 'gateway.auth', error);
+    throw error;
+  };
+  let principal: Principal | Promise<Principal>;
+  try {
+    principal = deps.authenticator.authenticateNow(extractCredential(request.headers));
+  } catch (error) {
+    return refused(error);
+  }
+  if (principal instanceof Promise) return principal.then(authenticated, refused);
+  authenticated(principal);
+  return undefined;
 }
 
 /** Step 2: where the request goes, what is sent, how it is cached, and what it may spend. */
