@@ -15,8 +15,8 @@ import { failAfter } from '../../stores/wait-at-most.ts';
 import type { CacheEntry, CacheLocation, ResponseCache } from '../response-cache.ts';
 import type { DepthValve } from './depth-valve.ts';
 import { type Embedder, quantise, similarity } from './embedder.ts';
-import { loadEnglishWords } from './english-words.ts';
-import { checkHitGuard } from './hit-guard.ts';
+import { loadEnglishWords } from './guard/english-words.ts';
+import { checkHitGuard } from './guard/hit-guard.ts';
 import type { SemanticMetrics } from './semantic-metrics.ts';
 
 /** The semantic part of a request's cache plan (cache-plan.ts). */
