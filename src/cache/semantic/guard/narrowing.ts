@@ -1,0 +1,59 @@
+/**
+ * Narrowing: one question is the other plus a word put right before a word both share ("beach
+ * volleyball" / "volleyball", "gaming laptop" / "laptop"), or right after a number both share
+ * ("Galaxy S24 Ultra" / "Galaxy S24"): a narrower subject, with its own answer. A word added after
+ * a shared one is a rewording ("capital city" / "capital"). A hyphenated word counts too ("skin-on
+ * salmon", "watt-hours" / "watts"), and "used" before a noun. Adverbs and a few words that only
+ * weigh ("good", "best", "simple") are not narrowing.
+ */
+import type { Features } from './features.ts';
+import { type GuardRule, SAME_FRAME } from './guard-rule.ts';
+import { isContent, normalisedSet, normaliseWord } from './normalise.ts';
+import { commonWords } from './word-sequences.ts';
+
+/** Added words that only weigh or colour the question, never narrow its subject. */
+const NOT_NARROWING: ReadonlySet<string> = normalisedSet(
+  `good best better great nice simple easy easiest quick quickest fast proper right correct exact actual real
+  main basic general typical common usual whole entire own specific particular certain really actually
+  exactly just still even also ever usually generally typically normally`.split(/\s+/),
+);
+
+/**
+ * Whether `mine` is `theirs` with words put in (every word of `theirs` is in `mine`, in order), one
+ * of them a modifier: right before a content word both share, or right after a number.
+ */
+function narrows(mine: Features, theirs: Features, added: readonly string[], text: string): boolean {
+  const narrowing = added.filter((word) => !NOT_NARROWING.has(word) && !word.endsWith('li'));
+  // "Used" is a stop word ("how do I use"), and a narrowing one before a noun ("used solar panels").
+  if (mine.tokens.includes('used') && !theirs.tokens.includes('used'))
+    narrowing.push(...normaliseWord('used'));
+  if (narrowing.length === 0 || commonWords(mine.words, theirs.words) < theirs.words.length) return false;
+  const beforeShared = mine.words.some((word, index) => {
+    const next = mine.words[index + 1];
+    return narrowing.includes(word) && isContent(next) && theirs.content.has(next);
+  });
+  if (beforeShared) return true;
+  // A hyphenated word with a word added to a shared one ("kilowatt-hours" / "kilowatts"), or a
+  // hyphenated modifier before a shared word ("bone-in chicken").
+  const shared = (word: string | undefined) => isContent(word) && theirs.content.has(word);
+  if (
+    mine.compounds.some(
+      ({ parts, next }) =>
+        parts.some((part) => narrowing.includes(part)) &&
+        (shared(next) || parts.some((part) => !narrowing.includes(part) && shared(part))),
+    )
+  )
+    return true;
+  // After a number ("iPhone 15 Pro"): the number is in both (sameNumbers held), the word only here.
+  return [...text.matchAll(/\d\s+([A-Za-z]+)/g)].some(([, word = '']) =>
+    normaliseWord(word.toLowerCase()).some((each) => narrowing.includes(each)),
+  );
+}
+
+export const narrowerSubject: GuardRule = {
+  reason: 'narrower',
+  refuses: (pair) =>
+    pair.frame >= SAME_FRAME &&
+    ((pair.onlyCached.length === 0 && narrows(pair.asked, pair.cached, pair.onlyAsked, pair.question)) ||
+      (pair.onlyAsked.length === 0 && narrows(pair.cached, pair.asked, pair.onlyCached, pair.candidate))),
+};

@@ -1,0 +1,40 @@
+/**
+ * Opposites: one question has a word and the other its opposite ("turn on" / "turn off", "best" /
+ * "worst", "for" / "against", "before" / "after"), in half the frame at least (a rewording may
+ * turn a comparison round: "more fuel-efficient" / "uses less fuel"); or one question adds an
+ * undoing verb to everything the other asks ("strip paint from kitchen cabinets" / "paint kitchen
+ * cabinets"). Their answers are each other's reverse.
+ */
+import type { Features } from './features.ts';
+import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
+import { OPPOSITES, UNDOING } from './hit-guard-words.ts';
+import { normalisedSet, normaliseWord } from './normalise.ts';
+
+const UNDO = normalisedSet(UNDOING);
+const OPPOSITE_PAIRS = OPPOSITES.map(
+  ([left, right]) => [normaliseWord(left)[0] ?? left, normaliseWord(right)[0] ?? right] as const,
+);
+
+/** Whether one question has a word and the other its opposite, and neither both. */
+function opposed(asked: Features, cached: Features): boolean {
+  const has = (features: Features, word: string) => features.words.includes(word);
+  return OPPOSITE_PAIRS.some(
+    ([one, other]) =>
+      (has(asked, one) && !has(asked, other) && has(cached, other) && !has(cached, one)) ||
+      (has(asked, other) && !has(asked, one) && has(cached, one) && !has(cached, other)),
+  );
+}
+
+/** Whether `mine` adds an undoing verb to everything `theirs` asks ("remove paint from a fence" / "paint a fence"). */
+function undone(mine: Features, theirs: Features): boolean {
+  const undoing = [...mine.content].filter((word) => UNDO.has(word) && !theirs.content.has(word));
+  return undoing.length > 0 && [...theirs.content].every((word) => mine.content.has(word));
+}
+
+export const oppositeWords: GuardRule = {
+  reason: 'opposite',
+  refuses: (pair) =>
+    (opposed(pair.asked, pair.cached) && pair.frame >= OPPOSED_FRAME) ||
+    undone(pair.asked, pair.cached) ||
+    undone(pair.cached, pair.asked),
+};

@@ -1,0 +1,62 @@
+/**
+ * Substitution: each question has a content word the other lacks (autumn for spring, gold for
+ * silver, Python for Java) while the rest of the two is the same words in the same order (at least
+ * SAME_FRAME of the longer one, or the first SAME_TEMPLATE words), or one run of words in the
+ * middle of the same frame is replaced by one with a content word the other lacks ("if I miss my
+ * train" / "if the railway cancels my train"). Rewordings change the frame around the question
+ * ("who wrote X" / "X: who was its author?"); near misses keep it and swap one slot ("a haiku
+ * about autumn" / "...spring" score 0.829). Content words one letter apart are one word when it is
+ * a spelling or a typo (spelling.ts).
+ */
+import type { Features } from './features.ts';
+import { type GuardRule, SAME_FRAME, SAME_TEMPLATE } from './guard-rule.ts';
+import { commonStart } from './word-sequences.ts';
+
+const PREPOSITIONS: ReadonlySet<string> = new Set(
+  'of in on at for with from to by about into onto as'.split(' '),
+);
+
+/**
+ * Whether the two differ in one run of words, in the middle of the same frame, where one brings a
+ * content word the other lacks in place of words of its own ("if I cancel" / "if the airline
+ * cancels", "rent-to-own" / "rent-controlled"): another subject or kind, not a rewording.
+ */
+function slotReplaced(asked: Features, cached: Features, onlyAsked: string[], onlyCached: string[]): boolean {
+  const replaced = (a: readonly string[], b: readonly string[]) => {
+    const start = commonStart(a, b);
+    let end = 0;
+    while (end < Math.min(a.length, b.length) - start && a[a.length - 1 - end] === b[b.length - 1 - end])
+      end += 1;
+    const mine = a.slice(start, a.length - end);
+    const theirs = b.slice(start, b.length - end);
+    // A slot of prepositions only is the same thing said another way ("the novel X" / "the author of X").
+    const holdsSomething = (slot: string[]) => slot.some((word) => !PREPOSITIONS.has(word));
+    if (
+      !holdsSomething(mine) ||
+      !holdsSomething(theirs) ||
+      (start + end) / Math.max(a.length, b.length) < SAME_FRAME
+    )
+      return false;
+    return mine.some((word) => onlyAsked.includes(word)) || theirs.some((word) => onlyCached.includes(word));
+  };
+  // Articles come and go with the noun they precede ("than Saturn" / "than the Sun").
+  const withoutArticles = (words: readonly string[]) =>
+    words.filter((word) => word !== 'a' && word !== 'the');
+  return (
+    replaced(asked.words, cached.words) ||
+    replaced(withoutArticles(asked.words), withoutArticles(cached.words))
+  );
+}
+
+export const substitutedContent: GuardRule = {
+  reason: 'content',
+  refuses: (pair) => {
+    const { onlyAsked, onlyCached } = pair;
+    return (
+      (onlyAsked.length > 0 &&
+        onlyCached.length > 0 &&
+        (pair.frame >= SAME_FRAME || pair.template >= SAME_TEMPLATE)) ||
+      slotReplaced(pair.asked, pair.cached, onlyAsked, onlyCached)
+    );
+  },
+};

@@ -1,0 +1,57 @@
+/**
+ * Roles swapped: the same words, two runs of them trading places around a content word ("can dogs
+ * catch colds from humans" / "can humans catch colds from dogs", "butter instead of oil" / "oil
+ * instead of butter"), or a person and a verb ("who I have blocked" / "who has blocked me"): who
+ * does what to whom changed, the words did not. Around stop words only it is a rewording ("A and
+ * B" / "B and A").
+ */
+import type { Features } from './features.ts';
+import type { GuardRule } from './guard-rule.ts';
+import { isActor, isContent, isPerson } from './normalise.ts';
+import { sameWords } from './word-sequences.ts';
+
+/**
+ * Whether two questions are the same words but for two runs of them that trade places around at
+ * least one content word (X M Y against Y M X), everything before and after alike: a clause put
+ * elsewhere changes the words around it ("change the oil in my car" / "get my car's oil changed"),
+ * a swap of roles does not.
+ */
+function rolesSwapped(asked: Features, cached: Features): boolean {
+  const a = asked.words;
+  const b = cached.words;
+  if (a.length !== b.length || sameWords(a, b)) return false;
+  let start = 0;
+  while (a[start] === b[start]) start += 1;
+  let end = a.length;
+  while (end > start && a[end - 1] === b[end - 1]) end -= 1;
+  const inner = a.slice(start, end);
+  const other = b.slice(start, end);
+  // A person and a verb phrase trading places: subject and object swapped ("who I have blocked" /
+  // "who has blocked me").
+  for (let x = 1; x < inner.length; x += 1) {
+    const [first, last] = [inner.slice(0, x), inner.slice(x)];
+    const person = (run: string[]) => run.length === 1 && isPerson(run[0] as string);
+    if (
+      ((person(first) && last.some(isContent)) || (person(last) && first.some(isContent))) &&
+      sameWords(other, [...last, ...first])
+    )
+      return true;
+  }
+  for (let x = 1; x < inner.length; x += 1) {
+    for (let y = 1; x + y < inner.length; y += 1) {
+      const [first, middle, last] = [
+        inner.slice(0, x),
+        inner.slice(x, inner.length - y),
+        inner.slice(inner.length - y),
+      ];
+      if (!middle.some(isContent) || !first.some(isActor) || !last.some(isActor)) continue;
+      if (sameWords(other, [...last, ...middle, ...first])) return true;
+    }
+  }
+  return false;
+}
+
+export const swappedRoles: GuardRule = {
+  reason: 'swapped',
+  refuses: ({ asked, cached }) => rolesSwapped(asked, cached),
+};
