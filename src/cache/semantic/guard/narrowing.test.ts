@@ -1,0 +1,20 @@
+import { describe } from 'vitest';
+import { narrowerSubject } from './narrowing.ts';
+import { itFollowsTable } from './rule-table.ts';
+
+describe('narrowerSubject', () => {
+  itFollowsTable(narrowerSubject, [
+    // A word added after a shared one, or one that only weighs, is not a narrower subject.
+    ['What is the capital of France?', "what's the capital city of France?", 'ok'],
+    ['What is the capital of Peru?', 'What is the capital city of Peru?', 'ok'],
+    ['How do I make pancakes?', 'How do I make good pancakes?', 'ok'],
+    ['How do I fold a fitted sheet?', 'How do I quickly fold a fitted sheet?', 'ok'],
+    ['What are the rules of volleyball?', 'What are the rules of beach volleyball?', 'narrower'],
+    ['How long does a laptop battery last?', 'How long does a gaming laptop battery last?', 'narrower'],
+    ['What is the weight of the Galaxy S24?', 'What is the weight of the Galaxy S24 Ultra?', 'narrower'],
+    // A modifier the other lacks: "used", or a word joined by a hyphen.
+    ['Are electric bikes worth buying?', 'Are used electric bikes worth buying?', 'narrower'],
+    ['How many watts does a fridge use?', 'How many watt-hours does a fridge use?', 'narrower'],
+    ['How do I grill salmon fillets?', 'How do I grill skin-on salmon fillets?', 'narrower'],
+  ]);
+});

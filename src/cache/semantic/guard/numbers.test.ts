@@ -1,0 +1,27 @@
+import { describe } from 'vitest';
+import { differentNumbers } from './numbers.ts';
+import { itFollowsTable } from './rule-table.ts';
+
+describe('differentNumbers', () => {
+  itFollowsTable(differentNumbers, [
+    ['Convert ten miles to kilometers', 'Convert 10 miles to kilometers please', 'ok'],
+    ['Name three primary colours', 'name 3 primary colors', 'ok'],
+    ['How many seconds are in a day?', 'How many seconds does one day have?', 'ok'],
+    ['What is a 401(k)?', 'Explain what a 401k is', 'ok'],
+    // Digits inside a short name are part of it.
+    ['How do I see the logs of a Kubernetes pod?', 'What command shows a k8s pod logs?', 'ok'],
+    // An ordinal is its number ("July 4th" / "July 4").
+    ['What happened on July 4th, 1776?', 'What happened on July 4, 1776?', 'ok'],
+    ['Explain the 2nd law of thermodynamics', 'Explain the second law of thermodynamics', 'ok'],
+    ['Convert 10 miles to kilometers', 'Convert 20 miles to kilometers', 'numbers'],
+    ['What was the population of Berlin in 1990?', 'What was the population of Berlin in 2000?', 'numbers'],
+    [
+      'Who was the first person to walk on the moon?',
+      'Who was the second person to walk on the moon?',
+      'numbers',
+    ],
+    ['When did World War I end?', 'When did World War II end?', 'numbers'],
+    // The same numbers counting other things.
+    ['Can I own three cars on one license?', 'Can I own one car on three licenses?', 'numbers'],
+  ]);
+});

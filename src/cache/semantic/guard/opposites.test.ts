@@ -1,0 +1,28 @@
+import { describe } from 'vitest';
+import { oppositeWords } from './opposites.ts';
+import { itFollowsTable } from './rule-table.ts';
+
+describe('oppositeWords', () => {
+  itFollowsTable(oppositeWords, [
+    [
+      'Which is more fuel-efficient, a hybrid or a diesel car?',
+      'Between hybrid and diesel automobiles, which uses less fuel?',
+      'ok',
+    ],
+    ['How do I turn on dark mode?', 'How do I turn off dark mode?', 'opposite'],
+    [
+      "What's the best time of year to visit Norway?",
+      "What's the worst time of year to visit Norway?",
+      'opposite',
+    ],
+    ['How do I paint kitchen cabinets?', 'How do I strip paint from kitchen cabinets?', 'opposite'],
+    ['How is a short-term capital gain taxed?', 'How is a long-term capital gain taxed?', 'opposite'],
+    // Opposites among short words.
+    [
+      'What are the arguments for nuclear power?',
+      'What are the arguments against nuclear power?',
+      'opposite',
+    ],
+    ['Should I stretch before running?', 'Should I stretch after running?', 'opposite'],
+  ]);
+});

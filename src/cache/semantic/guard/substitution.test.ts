@@ -1,0 +1,32 @@
+import { describe } from 'vitest';
+import { itFollowsTable } from './rule-table.ts';
+import { substitutedContent } from './substitution.ts';
+
+describe('substitutedContent', () => {
+  itFollowsTable(substitutedContent, [
+    // Rewordings change the frame around the question; synonyms are folded.
+    ['How do I reverse a list in Python?', 'Python: how can I reverse a list?', 'ok'],
+    ['Where can I purchase a used automobile?', 'Where can I buy a used car?', 'ok'],
+    ['Who wrote the novel Pride and Prejudice?', 'Pride and Prejudice - who was its author?', 'ok'],
+    // A typo of a word, or a British spelling, is the word.
+    ['How do I seperate egg yolks?', 'How do I separate egg yolks?', 'ok'],
+    ['How do I renew my driving licence?', 'How do I renew my driving license?', 'ok'],
+    // A slot of prepositions is a rewording.
+    ['Who painted the fresco The Last Supper?', "Who's the painter of The Last Supper?", 'ok'],
+    ['Write a haiku about autumn', 'Write a haiku about spring', 'content'],
+    ['What is the capital of France?', 'What is the capital of Spain?', 'content'],
+    ['How do I sort a list in Python?', 'How do I sort a list in Java?', 'content'],
+    ['What is the chemical symbol for gold?', 'What is the chemical symbol for silver?', 'content'],
+    ['How do I cook rice in a rice cooker?', 'How do I cook rice on the stove?', 'content'],
+    // Two English words a letter apart are two words; so are two words no list has.
+    ['How many kilobytes are in a megabyte?', 'How many kilobits are in a megabyte?', 'content'],
+    ['Is a metroidvania hard?', 'Is a metroidvanio hard?', 'content'],
+    // Another subject in the same frame; another thing in the same slot, an article aside.
+    [
+      'Can I get a refund if I miss my train?',
+      'Can I get a refund if the railway cancels my train?',
+      'content',
+    ],
+    ['Is Venus hotter than Mercury?', 'Is Venus hotter than the Moon?', 'content'],
+  ]);
+});
