@@ -12,6 +12,16 @@ interface KindInfo {
   namespaced: boolean;
 }
 
+/** The kinds the project's CRDs define. */
+export type CustomResourceKind = 'Tenant' | 'CachePolicy' | 'Connection';
+
+/** One custom object, by kind, name and (for a namespaced kind) namespace. */
+export interface ObjectRef {
+  kind: CustomResourceKind;
+  name: string;
+  namespace?: string;
+}
+
 const CUSTOM_API = `/apis/${API_GROUP}/v1alpha1`;
 export const KINDS: Record<ResourceKind, KindInfo> = {
   Tenant: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'tenants', namespaced: false },

@@ -1,4 +1,8 @@
 /**
+ * The operator's finalizer on Tenants, CachePolicies and Connections. While the operator runs, it
+ * adds its finalizer to each object it reconciles and, once a deleted object's records are gone
+ * from the config store, releases it (applyFinalizers, with its own field manager).
+ *
  * The way out when the operator is gone (uninstalled first, or never coming back): the operator's
  * finalizer on a Tenant, CachePolicy or Connection being deleted holds that deletion, and a CRD's,
  * until an operator releases it. releaseFinalizers() removes that one finalizer from every object
@@ -6,7 +10,8 @@
  * (an operator started later rebuilds the store from the resources, without them), and a Tenant's
  * Secrets are not deleted (README, "Uninstall").
  */
-import { isKubeStatus, type KubeTransport } from './kubernetes-transport.ts';
+import { KINDS, type ObjectRef, objectPath } from './kubernetes-api.ts';
+import { CONTENT_TYPE_APPLY, isKubeStatus, type KubeTransport } from './kubernetes-transport.ts';
 import { API_GROUP } from './types.ts';
 
 const PLURALS = [
@@ -25,11 +30,56 @@ export interface ReleasedObject {
   namespace?: string;
 }
 
-function objectPath(plural: string, name: string, namespace?: string): string {
+function pathByPlural(plural: string, name: string, namespace?: string): string {
   const base = `/apis/${API_GROUP}/v1alpha1`;
   return namespace === undefined
     ? `${base}/${plural}/${encodeURIComponent(name)}`
     : `${base}/namespaces/${encodeURIComponent(namespace)}/${plural}/${encodeURIComponent(name)}`;
+}
+
+/**
+ * Applies exactly `finalizers` as `fieldManager`'s set (an entry left out is removed; entries of
+ * other managers stay). The resourceVersion is a precondition, so that an object deleted meanwhile
+ * is not re-created. False when the object no longer exists.
+ */
+export async function applyFinalizers(
+  transport: KubeTransport,
+  fieldManager: string,
+  ref: ObjectRef,
+  finalizers: readonly string[],
+  resourceVersion: string,
+): Promise<boolean> {
+  try {
+    await transport.request({
+      method: 'PATCH',
+      path: objectPath(ref.kind, ref.name, ref.namespace),
+      query: { fieldManager, force: true },
+      body: {
+        apiVersion: KINDS[ref.kind].apiVersion,
+        kind: ref.kind,
+        metadata: {
+          name: ref.name,
+          ...(ref.namespace === undefined ? {} : { namespace: ref.namespace }),
+          resourceVersion,
+          finalizers,
+        },
+      },
+      contentType: CONTENT_TYPE_APPLY,
+    });
+    return true;
+  } catch (error) {
+    // With the object gone, the apply would be a create, which the resourceVersion precondition
+    // (or the schema: no spec) refuses; tell that apart from a real refusal.
+    if (isKubeStatus(error, 404)) return false;
+    if (isKubeStatus(error, 422) || isKubeStatus(error, 409)) {
+      const current = await transport.requestOptional({
+        method: 'GET',
+        path: objectPath(ref.kind, ref.name, ref.namespace),
+      });
+      if (current === undefined) return false;
+    }
+    throw error;
+  }
 }
 
 /**
@@ -42,7 +92,7 @@ async function removeFinalizer(
   object: ListedObject,
   finalizer: string,
 ): Promise<boolean> {
-  const path = objectPath(plural, object.metadata.name, object.metadata.namespace);
+  const path = pathByPlural(plural, object.metadata.name, object.metadata.namespace);
   let current: ListedObject | undefined = object;
   for (let attempt = 1; current !== undefined; attempt += 1) {
     const index = current.metadata.finalizers?.indexOf(finalizer) ?? -1;

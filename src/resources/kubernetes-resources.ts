@@ -16,16 +16,19 @@
  * subresource, namespaces and their RoleBindings, and events.
  */
 import {
+  type CustomResourceKind,
   clone,
   collectionPath,
   describeObject,
   IGNORED_SECRET_TYPES,
   KINDS,
+  type ObjectRef,
   objectPath,
   requestBody,
   validationError,
 } from './kubernetes-api.ts';
 import { type KubernetesEventInput, recordEvent } from './kubernetes-events.ts';
+import { applyFinalizers } from './kubernetes-finalizers.ts';
 import { type InformerEvent, type InformerTimings, KubeInformer } from './kubernetes-informer.ts';
 import {
   applyNamespace,
@@ -56,14 +59,8 @@ import {
   type ResourcesClient,
 } from './types.ts';
 
+export type { CustomResourceKind, ObjectRef } from './kubernetes-api.ts';
 export type { KubernetesEventInput } from './kubernetes-events.ts';
-export type CustomResourceKind = 'Tenant' | 'CachePolicy' | 'Connection';
-
-export interface ObjectRef {
-  kind: CustomResourceKind;
-  name: string;
-  namespace?: string;
-}
 
 /** A change seen by an informer; `modified` carries the object as it was before. */
 export type ResourceChange =
@@ -302,47 +299,15 @@ export class KubernetesResources implements ResourcesClient {
     if (this.#ownsTransport) await this.#transport.close();
   }
 
-  /**
-   * Applies exactly `finalizers` as this client's finalizer field manager's set (an entry left out
-   * is removed; entries of other managers stay). The resourceVersion is a precondition, so that an
-   * object deleted meanwhile is not re-created. False when the object no longer exists.
-   */
-  async applyFinalizers(
-    ref: ObjectRef,
-    finalizers: readonly string[],
-    resourceVersion: string,
-  ): Promise<boolean> {
-    try {
-      await this.#transport.request({
-        method: 'PATCH',
-        path: objectPath(ref.kind, ref.name, ref.namespace),
-        query: { fieldManager: `${this.#fieldManager}-finalizers`, force: true },
-        body: {
-          apiVersion: KINDS[ref.kind].apiVersion,
-          kind: ref.kind,
-          metadata: {
-            name: ref.name,
-            ...(ref.namespace === undefined ? {} : { namespace: ref.namespace }),
-            resourceVersion,
-            finalizers,
-          },
-        },
-        contentType: CONTENT_TYPE_APPLY,
-      });
-      return true;
-    } catch (error) {
-      // With the object gone, the apply would be a create, which the resourceVersion precondition
-      // (or the schema: no spec) refuses; tell that apart from a real refusal.
-      if (isKubeStatus(error, 404)) return false;
-      if (isKubeStatus(error, 422) || isKubeStatus(error, 409)) {
-        const current = await this.#transport.requestOptional({
-          method: 'GET',
-          path: objectPath(ref.kind, ref.name, ref.namespace),
-        });
-        if (current === undefined) return false;
-      }
-      throw error;
-    }
+  /** Applies exactly `finalizers` as this client's finalizer set (see kubernetes-finalizers.ts). */
+  applyFinalizers(ref: ObjectRef, finalizers: readonly string[], resourceVersion: string): Promise<boolean> {
+    return applyFinalizers(
+      this.#transport,
+      `${this.#fieldManager}-finalizers`,
+      ref,
+      finalizers,
+      resourceVersion,
+    );
   }
 
   /** Creates or updates a namespace with these labels (server-side apply; see kubernetes-namespace-access.ts). */
