@@ -1,7 +1,7 @@
 /**
- * The hit guard's vocabulary (hit-guard.ts): number words, words that carry no topic, everyday
- * synonyms and spellings, negations, opposites and undoing verbs. English; plain lists, so that a
- * refusal can be explained by pointing at a word.
+ * The hit guard's vocabulary (read by the rules in this folder): number words, words that carry no
+ * topic, everyday synonyms and spellings, negations, opposites and undoing verbs. English; plain
+ * lists, so that a refusal can be explained by pointing at a word.
  */
 
 /** Cardinal number words and fractions, as values. */
