@@ -91,6 +91,15 @@ describe('loadSettings: upstream connections', () => {
       /GATEWAY_UPSTREAM_CONNECTIONS must be an integer between 1 and 1000000/,
     );
   });
+
+  it('speaks HTTP/1.1 to upstreams unless GATEWAY_UPSTREAM_HTTP2 is on, and refuses other values', () => {
+    expect(load({}).upstreamHttp2).toBe(false);
+    expect(load({ GATEWAY_UPSTREAM_HTTP2: 'on' }).upstreamHttp2).toBe(true);
+    expect(load({ GATEWAY_UPSTREAM_HTTP2: 'off' }).upstreamHttp2).toBe(false);
+    expect(() => load({ GATEWAY_UPSTREAM_HTTP2: 'h2' })).toThrow(
+      /GATEWAY_UPSTREAM_HTTP2 must be on or off, got 'h2'/,
+    );
+  });
 });
 
 describe('loadSettings: the semantic cache', () => {

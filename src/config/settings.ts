@@ -95,9 +95,15 @@ export interface Settings extends RedisSettings {
   upstreamTimeouts: UpstreamTimeouts;
   /**
    * Open connections per upstream origin (GATEWAY_UPSTREAM_CONNECTIONS): with HTTP/1.1 one per
-   * request in flight, so also each provider's concurrent streams per pod; past it requests queue.
+   * request in flight, so also each provider's concurrent streams per pod; with HTTP/2 each carries
+   * up to 100 requests (upstream-client.ts). Past them requests queue.
    */
   upstreamConnections: number;
+  /**
+   * Offer HTTP/2 to upstreams over TLS (GATEWAY_UPSTREAM_HTTP2): used where the upstream chooses it
+   * in ALPN; plain-HTTP upstreams and those that choose HTTP/1.1 get HTTP/1.1.
+   */
+  upstreamHttp2: boolean;
   /** Provider used for a model name without a prefix. */
   defaultProvider: string;
   /** Raw provider settings by registry name: base URL and platform key (env `<NAME>_API_KEY`, `<NAME>_BASE_URL`). */
@@ -324,6 +330,7 @@ export function loadSettings(
       bodyMs: readInt(env, 'UPSTREAM_BODY_TIMEOUT_MS', 300_000, 1, 3_600_000),
     },
     upstreamConnections: readInt(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1, 1_000_000),
+    upstreamHttp2: readBool(env, 'GATEWAY_UPSTREAM_HTTP2', false),
     defaultProvider: env.GATEWAY_DEFAULT_PROVIDER?.trim() || 'openai',
     providerEnv: withBedrockApiKey(env, readProviderEnv(env, providerNames)),
     platformAws: readPlatformAws(env),

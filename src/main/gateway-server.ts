@@ -68,7 +68,10 @@ export async function createGatewayServer(options: {
   replayTimer.unref();
   registerStoreMetrics(metrics.registry, { breaker, journal });
   const cacheMetrics = createCacheMetrics(metrics.registry);
-  const upstream = new UpstreamClient(settings.upstreamTimeouts, settings.upstreamConnections);
+  const upstream = new UpstreamClient(settings.upstreamTimeouts, {
+    connectionsPerOrigin: settings.upstreamConnections,
+    http2: settings.upstreamHttp2,
+  });
   registerUpstreamMetrics(metrics.registry, () => upstream.stats());
   const mirror = new CacheScopeMirror(runtime);
   await mirror.start();

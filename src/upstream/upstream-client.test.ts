@@ -217,7 +217,10 @@ describe('UpstreamClient', () => {
     ).rejects.toBeInstanceOf(UpstreamUnreachableError);
   });
   it('holds at most its connections per origin, the requests past them queued and counted', async () => {
-    const capped = new UpstreamClient({ connectMs: 2000, headersMs: 5000, bodyMs: 5000 }, 2);
+    const capped = new UpstreamClient(
+      { connectMs: 2000, headersMs: 5000, bodyMs: 5000 },
+      { connectionsPerOrigin: 2 },
+    );
     const held: ServerResponse[] = [];
     /** Resolves once `count` requests have reached the server in all. */
     let arrivals = 0;

@@ -1,7 +1,9 @@
 /**
  * Pooled keep-alive HTTP to upstream providers (one undici Agent, a pool per origin), with the
  * configured timeouts, client aborts propagated, and transport failures turned into typed errors
- * (upstream-answer.ts); each call is handled by an UpstreamExchange (upstream-exchange.ts).
+ * (upstream-answer.ts); each call is handled by an UpstreamExchange (upstream-exchange.ts). HTTP/2
+ * where allowed and the upstream offers it over TLS (ALPN); HTTP/1.1 otherwise, and always to a
+ * plain-HTTP upstream.
  */
 import { Agent } from 'undici';
 import type { UpstreamTimeouts } from '../config/settings.ts';
@@ -13,33 +15,57 @@ export * from './upstream-answer.ts';
 /** One upstream origin's connection pool right now (undici's pool stats). */
 export interface UpstreamOriginStats {
   origin: string;
-  /** Open connections. */
+  /** Open connections (with HTTP/2, sessions: each carries up to STREAMS_PER_HTTP2_CONNECTION requests). */
   connected: number;
-  /** Requests on a connection (sent, answer not finished). */
+  /** Requests on a connection (sent, answer not finished): HTTP/1.1 one a connection, HTTP/2 many. */
   running: number;
-  /** Requests waiting for a connection: the pool is at GATEWAY_UPSTREAM_CONNECTIONS, or connecting. */
+  /**
+   * Requests waiting for a connection: every connection is full (GATEWAY_UPSTREAM_CONNECTIONS of
+   * them) or still connecting (with TLS, until ALPN has told HTTP/2 from HTTP/1.1).
+   */
   queued: number;
 }
 
 /** The default of GATEWAY_UPSTREAM_CONNECTIONS: one HTTP/1.1 connection per open stream. */
 export const DEFAULT_CONNECTIONS_PER_ORIGIN = 4096;
 
+/**
+ * Requests one HTTP/2 connection carries at once (fewer if the upstream's
+ * SETTINGS_MAX_CONCURRENT_STREAMS says so); past it the pool opens another connection. undici's
+ * default, stated here because GATEWAY_UPSTREAM_CONNECTIONS' meaning depends on it.
+ */
+export const STREAMS_PER_HTTP2_CONNECTION = 100;
+
+export interface UpstreamPoolOptions {
+  /**
+   * Open connections to each origin at most (GATEWAY_UPSTREAM_CONNECTIONS). HTTP/1.1: one per
+   * request in flight, so also the origin's concurrent requests per pod. HTTP/2: each connection
+   * carries up to STREAMS_PER_HTTP2_CONNECTION requests. Requests past that wait in the pool,
+   * counted by `stats()`.
+   */
+  connectionsPerOrigin?: number;
+  /**
+   * Offer HTTP/2 in TLS's ALPN (GATEWAY_UPSTREAM_HTTP2); the upstream chooses. Off: HTTP/1.1 only.
+   * Plain-HTTP upstreams get HTTP/1.1 either way (no cleartext HTTP/2).
+   */
+  http2?: boolean;
+}
+
 export class UpstreamClient {
   readonly #agent: Agent;
 
-  /**
-   * `connectionsPerOrigin` bounds the open connections to each origin (GATEWAY_UPSTREAM_CONNECTIONS):
-   * with HTTP/1.1 one per request in flight, so it is also the origin's concurrent streams per pod;
-   * requests past it wait in the pool, counted by `stats()`.
-   */
-  constructor(timeouts: UpstreamTimeouts, connectionsPerOrigin = DEFAULT_CONNECTIONS_PER_ORIGIN) {
+  constructor(timeouts: UpstreamTimeouts, options: UpstreamPoolOptions = {}) {
+    const http2 = options.http2 ?? false;
     this.#agent = new Agent({
       connect: { timeout: timeouts.connectMs },
       headersTimeout: timeouts.headersMs,
       bodyTimeout: timeouts.bodyMs,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
-      connections: connectionsPerOrigin,
+      connections: options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN,
+      // Explicit both ways: left unset, undici (8.x) offers HTTP/2 in ALPN.
+      allowH2: http2,
+      ...(http2 ? { h2Options: { maxConcurrentStreams: STREAMS_PER_HTTP2_CONNECTION } } : {}),
     });
   }
 
