@@ -22,12 +22,16 @@ if (upstream === undefined) {
 /**
  * Connections to the upstream as the gateway's Agent allows (BENCH_BARE_CONNECTIONS, 128 unless told:
  * the figures of `throughput.ts` were taken so; `llm-streams.ts` sets it to GATEWAY_UPSTREAM_CONNECTIONS),
- * kept alive 30 s like the gateway's.
+ * kept alive 30 s like the gateway's. HTTP/2 offered to a TLS upstream only with BENCH_BARE_HTTP2=on,
+ * as the gateway's GATEWAY_UPSTREAM_HTTP2 (undici would offer it unless told not to).
  */
+const http2 = process.env.BENCH_BARE_HTTP2 === 'on';
 const pool = new Pool(upstream, {
   connections: Number(process.env.BENCH_BARE_CONNECTIONS ?? 128),
   pipelining: 1,
   keepAliveTimeout: 30_000,
+  allowH2: http2,
+  ...(http2 ? { h2Options: { maxConcurrentStreams: 100 } } : {}),
 });
 
 function forward(request: IncomingMessage, response: ServerResponse, body: Buffer): void {

@@ -149,16 +149,21 @@ function waitForOutput(tracked: Tracked, text: string, timeoutMs: number): Promi
 // ---------------------------------------------------------------------------------------------
 // The children.
 
-/** A node child that prints `{"port":N}` on its first stdout line once it listens on 127.0.0.1. */
+/**
+ * A node child that prints `{"port":N}` on its first stdout line once it listens on 127.0.0.1
+ * (`https://` when `tls`), with this process's environment and `env` over it.
+ */
 async function startPortChild(
   script: string,
   args: string[],
   name: string,
   nodeArgs: string[] = [],
+  options: { env?: Record<string, string>; tls?: boolean } = {},
 ): Promise<{ tracked: Tracked; url: string }> {
   const child = spawn(process.execPath, [...nodeArgs, join(BENCH_DIR, script), ...args], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
   });
   const tracked = track(child, name);
   const port = await new Promise<number>((done, fail) => {
@@ -176,16 +181,64 @@ async function startPortChild(
     };
     child.stdout!.on('data', onData);
   });
-  return { tracked, url: `http://127.0.0.1:${port}` };
+  return { tracked, url: `${options.tls === true ? 'https' : 'http'}://127.0.0.1:${port}` };
 }
 
 export function startFake(): Promise<{ tracked: Tracked; url: string }> {
   return startPortChild('fake-upstream.ts', [], 'fake upstream');
 }
 
-/** `llm-upstream.ts`: streams of timed chunks, like a model's tokens (`llm-streams.ts`). */
-export function startLlmUpstream(): Promise<{ tracked: Tracked; url: string }> {
-  return startPortChild('llm-upstream.ts', [], 'LLM-shaped upstream');
+/**
+ * `llm-upstream.ts`: streams of timed chunks, like a model's tokens (`llm-streams.ts`); over TLS
+ * with `certificate` (ALPN h2 and http/1.1), plain HTTP without.
+ */
+export function startLlmUpstream(
+  certificate?: ThrowawayCertificate,
+): Promise<{ tracked: Tracked; url: string }> {
+  const args = certificate === undefined ? [] : ['0', certificate.keyFile, certificate.certFile];
+  return startPortChild('llm-upstream.ts', args, 'LLM-shaped upstream', [], {
+    tls: certificate !== undefined,
+  });
+}
+
+/** A self-signed certificate's files: the key and the certificate, its own CA. */
+export interface ThrowawayCertificate {
+  keyFile: string;
+  certFile: string;
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1 (openssl, P-256), its key in a temporary directory
+ * removed when the bench exits; the sides trust it through NODE_EXTRA_CA_CERTS=`certFile`.
+ */
+export function throwawayCertificate(): ThrowawayCertificate {
+  const dir = tempDir('gateway-bench-tls-');
+  const keyFile = join(dir, 'key.pem');
+  const certFile = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  return { keyFile, certFile };
 }
 
 /** `otlp-sink.ts`: where a traced gateway exports its spans (OTEL_EXPORTER_OTLP_ENDPOINT). */
@@ -193,12 +246,17 @@ export function startOtlpSink(): Promise<{ tracked: Tracked; url: string }> {
   return startPortChild('otlp-sink.ts', [], 'OTLP sink');
 }
 
-/** `bare-forwarder.ts` in front of `upstreamUrl` (the reference of `throughput.ts`). */
+/**
+ * `bare-forwarder.ts` in front of `upstreamUrl` (the reference of `throughput.ts`); `env` for its
+ * settings (BENCH_BARE_CONNECTIONS, BENCH_BARE_HTTP2, NODE_EXTRA_CA_CERTS).
+ */
 export function startBareForwarder(
   upstreamUrl: string,
   nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+  name = 'bare forwarder',
 ): Promise<{ tracked: Tracked; url: string }> {
-  return startPortChild('bare-forwarder.ts', [upstreamUrl], 'bare forwarder', nodeArgs);
+  return startPortChild('bare-forwarder.ts', [upstreamUrl], name, nodeArgs, { env });
 }
 
 /** `framework-floor.ts` in front of `upstreamUrl`: the gateway's HTTP layers without its logic. */
