@@ -92,8 +92,8 @@ describe('loadSettings: upstream connections', () => {
     );
   });
 
-  it('speaks HTTP/1.1 to upstreams unless GATEWAY_UPSTREAM_HTTP2 is on, and refuses other values', () => {
-    expect(load({}).upstreamHttp2).toBe(false);
+  it('offers HTTP/2 to upstreams unless GATEWAY_UPSTREAM_HTTP2 is off, and refuses other values', () => {
+    expect(load({}).upstreamHttp2).toBe(true);
     expect(load({ GATEWAY_UPSTREAM_HTTP2: 'on' }).upstreamHttp2).toBe(true);
     expect(load({ GATEWAY_UPSTREAM_HTTP2: 'off' }).upstreamHttp2).toBe(false);
     expect(() => load({ GATEWAY_UPSTREAM_HTTP2: 'h2' })).toThrow(

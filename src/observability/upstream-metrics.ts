@@ -1,7 +1,8 @@
 /**
- * The upstream connection pools, read when Prometheus scrapes: open connections, requests on them
- * and requests waiting for one (the origin at GATEWAY_UPSTREAM_CONNECTIONS, or still connecting),
- * so that queueing for an upstream shows instead of passing as slow upstream time.
+ * The upstream connection pools, read when Prometheus scrapes: open connections (with HTTP/2 each
+ * carries many requests), requests on them and requests waiting for one (every connection full,
+ * GATEWAY_UPSTREAM_CONNECTIONS of them, or still connecting), so that queueing for an upstream
+ * shows instead of passing as slow upstream time.
  */
 import { Gauge, type Registry } from 'prom-client';
 
@@ -26,7 +27,11 @@ export function registerUpstreamMetrics(registry: Registry, read: () => Upstream
         for (const pool of read()) this.set({ origin: pool.origin }, pool[field]);
       },
     });
-  gauge('gateway_upstream_connections', 'Open connections to each upstream origin', 'connected');
+  gauge(
+    'gateway_upstream_connections',
+    'Open connections to each upstream origin (HTTP/2: each carries up to 100 requests)',
+    'connected',
+  );
   gauge(
     'gateway_upstream_requests_active',
     'Requests on an upstream connection (sent, answer not finished), by origin',
@@ -34,7 +39,7 @@ export function registerUpstreamMetrics(registry: Registry, read: () => Upstream
   );
   gauge(
     'gateway_upstream_requests_queued',
-    'Requests waiting for an upstream connection (the origin at GATEWAY_UPSTREAM_CONNECTIONS, or connecting), by origin',
+    'Requests waiting for an upstream connection (every connection full, or connecting), by origin',
     'queued',
   );
 }

@@ -99,31 +99,31 @@ describe('UpstreamClient: HTTP/2', () => {
     }
   }
 
-  it('speaks HTTP/2 to a TLS upstream that offers it when allowed, many requests on one connection', async () => {
-    await withClient({ http2: true }, async (client) => {
-      const [versionsBefore, connectionsBefore] = [versions.length, connections];
-      const answers = await hold(client, 3);
-      expect(versions.slice(versionsBefore)).toEqual(['2.0', '2.0', '2.0']);
-      expect(connections - connectionsBefore).toBe(1);
-      expect(client.stats()).toEqual([{ origin: secureOrigin, connected: 1, running: 3, queued: 0 }]);
-      release();
-      for (const answer of answers) expect(await (await answer).body.text()).toBe('ok');
-      expect(client.stats()).toEqual([{ origin: secureOrigin, connected: 1, running: 0, queued: 0 }]);
-    });
-  });
-
-  it('speaks HTTP/1.1 to the same upstream when HTTP/2 is off (the default), a connection per request', async () => {
-    for (const options of [{ http2: false }, {}]) {
+  it('speaks HTTP/2 to a TLS upstream that offers it when allowed (the default), many requests on one connection', async () => {
+    for (const options of [{ http2: true }, {}]) {
       await withClient(options, async (client) => {
         const [versionsBefore, connectionsBefore] = [versions.length, connections];
         const answers = await hold(client, 3);
-        expect(versions.slice(versionsBefore)).toEqual(['1.1', '1.1', '1.1']);
-        expect(connections - connectionsBefore).toBe(3);
-        expect(client.stats()).toEqual([{ origin: secureOrigin, connected: 3, running: 3, queued: 0 }]);
+        expect(versions.slice(versionsBefore)).toEqual(['2.0', '2.0', '2.0']);
+        expect(connections - connectionsBefore).toBe(1);
+        expect(client.stats()).toEqual([{ origin: secureOrigin, connected: 1, running: 3, queued: 0 }]);
         release();
         for (const answer of answers) expect(await (await answer).body.text()).toBe('ok');
+        expect(client.stats()).toEqual([{ origin: secureOrigin, connected: 1, running: 0, queued: 0 }]);
       });
     }
+  });
+
+  it('speaks HTTP/1.1 to the same upstream when HTTP/2 is off, a connection per request', async () => {
+    await withClient({ http2: false }, async (client) => {
+      const [versionsBefore, connectionsBefore] = [versions.length, connections];
+      const answers = await hold(client, 3);
+      expect(versions.slice(versionsBefore)).toEqual(['1.1', '1.1', '1.1']);
+      expect(connections - connectionsBefore).toBe(3);
+      expect(client.stats()).toEqual([{ origin: secureOrigin, connected: 3, running: 3, queued: 0 }]);
+      release();
+      for (const answer of answers) expect(await (await answer).body.text()).toBe('ok');
+    });
   });
 
   it('queues requests past GATEWAY_UPSTREAM_CONNECTIONS connections of STREAMS_PER_HTTP2_CONNECTION each', async () => {

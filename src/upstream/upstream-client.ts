@@ -45,8 +45,8 @@ export interface UpstreamPoolOptions {
    */
   connectionsPerOrigin?: number;
   /**
-   * Offer HTTP/2 in TLS's ALPN (GATEWAY_UPSTREAM_HTTP2); the upstream chooses. Off: HTTP/1.1 only.
-   * Plain-HTTP upstreams get HTTP/1.1 either way (no cleartext HTTP/2).
+   * Offer HTTP/2 in TLS's ALPN (GATEWAY_UPSTREAM_HTTP2, default on); the upstream chooses. Off:
+   * HTTP/1.1 only. Plain-HTTP upstreams get HTTP/1.1 either way (no cleartext HTTP/2).
    */
   http2?: boolean;
 }
@@ -55,7 +55,7 @@ export class UpstreamClient {
   readonly #agent: Agent;
 
   constructor(timeouts: UpstreamTimeouts, options: UpstreamPoolOptions = {}) {
-    const http2 = options.http2 ?? false;
+    const http2 = options.http2 ?? true;
     this.#agent = new Agent({
       connect: { timeout: timeouts.connectMs },
       headersTimeout: timeouts.headersMs,

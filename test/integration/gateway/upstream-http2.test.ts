@@ -34,6 +34,7 @@ async function gauge(gatewayUrl: string, name: string): Promise<number> {
 describe('GATEWAY_UPSTREAM_HTTP2 against a TLS upstream offering h2 and http/1.1', () => {
   it.each([
     { setting: 'on', version: '2.0', connections: 1 },
+    { setting: 'unset (on)', version: '2.0', connections: 1 },
     { setting: 'off', version: '1.1', connections: 3 },
   ])(
     '$setting: every request in HTTP $version, three open streams on $connections connection(s), as the gauges say',
@@ -41,7 +42,7 @@ describe('GATEWAY_UPSTREAM_HTTP2 against a TLS upstream offering h2 and http/1.1
       const gateway = await startTestGateway({
         OPENAI_API_KEY: 'sk-platform',
         OPENAI_BASE_URL: `${upstream.url}/v1`,
-        GATEWAY_UPSTREAM_HTTP2: setting,
+        ...(setting.startsWith('unset') ? {} : { GATEWAY_UPSTREAM_HTTP2: setting }),
       });
       const versionsBefore = upstream.versions.length;
       const connectionsBefore = upstream.connections();
