@@ -12,6 +12,9 @@ const agent = new Agent({
   headersTimeout: 30_000,
   bodyTimeout: 30_000,
   connections: 8,
+  // HTTP/1.1 only: `reset` (close after the answer) means nothing to an HTTP/2 session, which
+  // undici would otherwise offer and keep open.
+  allowH2: false,
 });
 
 export interface FormAnswer {
