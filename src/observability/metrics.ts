@@ -23,6 +23,10 @@ export interface GatewayMetrics {
   unpricedResponses: Counter<'provider'>;
   estimatedUsage: Counter<'route'>;
   billingErrors: Counter<'operation'>;
+  /** Model routes: each attempt at a target, by its provider and how it ended. */
+  routeAttempts: Counter<'provider' | 'outcome'>;
+  /** Model routes: attempts after a failed one, by the failure that caused them. */
+  routeFallbacks: Counter<'reason'>;
 }
 
 export function createGatewayMetrics(registry = new Registry(), withDefaults = true): GatewayMetrics {
@@ -103,6 +107,18 @@ export function createGatewayMetrics(registry = new Registry(), withDefaults = t
       name: 'gateway_billing_errors_total',
       help: 'Balance reads or debits that failed because the runtime store was unavailable (served anyway)',
       labelNames: ['operation'],
+      registers: [registry],
+    }),
+    routeAttempts: new Counter({
+      name: 'gateway_route_attempts_total',
+      help: 'Model routes: attempts at a target by provider and outcome (ok, rate_limited, server_error, timeout, connect_error, rejected, final, aborted)',
+      labelNames: ['provider', 'outcome'],
+      registers: [registry],
+    }),
+    routeFallbacks: new Counter({
+      name: 'gateway_route_fallbacks_total',
+      help: 'Model routes: attempts made after a failed one, by the failure (rate_limited, server_error, timeout, connect_error, rejected)',
+      labelNames: ['reason'],
       registers: [registry],
     }),
     estimatedUsage: new Counter({
