@@ -105,6 +105,11 @@ export interface Settings extends RedisSettings {
    * ALPN; plain-HTTP upstreams and those that choose HTTP/1.1 get HTTP/1.1.
    */
   upstreamHttp2: boolean;
+  /**
+   * Seeds the random picks of model routes' `weighted` strategy (GATEWAY_ROUTE_SEED), so that tests
+   * and benchmarks see the same picks run after run; unset: Math.random.
+   */
+  routeSeed: number | undefined;
   /** Provider used for a model name without a prefix. */
   defaultProvider: string;
   /** Raw provider settings by registry name: base URL and platform key (env `<NAME>_API_KEY`, `<NAME>_BASE_URL`). */
@@ -332,6 +337,7 @@ export function loadSettings(
     },
     upstreamConnections: readInt(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1, 1_000_000),
     upstreamHttp2: readBool(env, 'GATEWAY_UPSTREAM_HTTP2', true),
+    routeSeed: env.GATEWAY_ROUTE_SEED ? readInt(env, 'GATEWAY_ROUTE_SEED', 0, 0, 2 ** 32 - 1) : undefined,
     defaultProvider: env.GATEWAY_DEFAULT_PROVIDER?.trim() || 'openai',
     providerEnv: withBedrockApiKey(env, readProviderEnv(env, providerNames)),
     platformAws: readPlatformAws(env),

@@ -223,6 +223,23 @@ export class UpstreamTimeoutError extends GatewayError {
   }
 }
 
+/**
+ * 503: every target of the model route the request names has its circuit open on this pod (or
+ * refused the request); `Retry-After` says when the soonest one is tried again.
+ */
+export class NoHealthyTargetError extends GatewayError {
+  constructor(model: string, retryAfterSeconds: number) {
+    super(
+      'service.no_healthy_target',
+      503,
+      'overloaded_error',
+      `no target of model route '${model}' is healthy right now; retry later`,
+      true,
+      { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } },
+    );
+  }
+}
+
 /** 500: a bug. The message shown to clients never includes internals. */
 export class InternalError extends GatewayError {
   constructor(options?: GatewayErrorOptions) {

@@ -29,6 +29,12 @@ export interface UpstreamRequest {
    * whole. Absent: the body is the caller's to read as it likes. An error answer is read whole always.
    */
   read?: AnswerReading;
+  /**
+   * The first byte must come within this (a model route's `firstByteTimeoutMs`), else the call is
+   * aborted as an UpstreamTimeoutError: the answer's head when it is read whole, the stream's first
+   * chunk when a stream is relayed. Absent: only the client's timeouts apply.
+   */
+  firstByteTimeoutMs?: number;
 }
 
 export type AnswerReading = 'whole' | { stream: StreamFraming };

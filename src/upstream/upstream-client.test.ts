@@ -2,7 +2,11 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamDisconnectedError, UpstreamUnreachableError } from '../errors/gateway-error.ts';
+import {
+  UpstreamDisconnectedError,
+  UpstreamTimeoutError,
+  UpstreamUnreachableError,
+} from '../errors/gateway-error.ts';
 import {
   type AnswerReading,
   BodyTooLargeError,
@@ -333,5 +337,53 @@ describe('UpstreamClient', () => {
       }),
     ).rejects.toThrow('sink failed');
     expect(await cutShort.get('/unwanted')).toBe(true);
+  });
+
+  it('aborts a call whose first byte does not come within firstByteTimeoutMs as a timeout', async () => {
+    const timed = (path: string, firstByteTimeoutMs: number, read: AnswerReading) =>
+      client.send({
+        provider: 'test',
+        url: `${origin}${path}`,
+        headers: {},
+        body: '{}',
+        read,
+        firstByteTimeoutMs,
+      });
+    // Silent: no head at all.
+    routes.set('/silent', () => {});
+    const started = performance.now();
+    await expect(timed('/silent', 100, 'whole')).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await cutShort.get('/silent')).toBe(true);
+    // A stream's head at once, then nothing: its first chunk is its first byte.
+    routes.set('/head-only', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.flushHeaders();
+    });
+    const headOnly = await timed('/head-only', 100, { stream: 'sse' });
+    await expect(
+      headOnly.body.relayEvents({ event() {}, comment() {}, flush: () => undefined }),
+    ).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    // A first chunk in time: later chunks may be slower than the deadline.
+    routes.set('/slow-later', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: 1\n\n');
+      setTimeout(() => response.end('data: 2\n\n'), 250);
+    });
+    const slowLater = await timed('/slow-later', 100, { stream: 'sse' });
+    const data: string[] = [];
+    await slowLater.body.relayEvents({
+      event: (event) => void data.push(event.data),
+      comment() {},
+      flush: () => undefined,
+    });
+    expect(data).toEqual(['1', '2']);
+    // A whole answer's head in time: its body is not under the deadline.
+    routes.set('/slow-body', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"a":');
+      setTimeout(() => response.end('1}'), 250);
+    });
+    expect((await timed('/slow-body', 100, 'whole')).text).toBe('{"a":1}');
   });
 });

@@ -3,6 +3,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { UpstreamTimeoutError } from '../errors/gateway-error.ts';
 import {
   createUpstreamEventReader,
   isStreamContentType,
@@ -59,6 +60,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
   #sinkBusy = false;
   #relayDone: { resolve: () => void; reject: (error: unknown) => void } | undefined;
   readonly #onAbort = () => this.#abort(new UpstreamAbortedError());
+  /** Set until the first byte came (UpstreamRequest.firstByteTimeoutMs): then the call is aborted. */
+  #firstByteTimer: NodeJS.Timeout | undefined;
 
   constructor(
     request: UpstreamRequest,
@@ -69,6 +72,19 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
     this.#resolve = resolve;
     this.#reject = reject;
     request.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    const firstByteMs = request.firstByteTimeoutMs;
+    if (firstByteMs !== undefined)
+      this.#firstByteTimer = setTimeout(() => {
+        this.#firstByteTimer = undefined;
+        const cause = new Error(`no first byte within ${firstByteMs} ms`);
+        this.#abort(new UpstreamTimeoutError(request.provider, { cause }));
+      }, firstByteMs);
+  }
+
+  /** The first byte came (or the call is over): its deadline no longer applies. */
+  #firstByteCame(): void {
+    clearTimeout(this.#firstByteTimer);
+    this.#firstByteTimer = undefined;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -90,7 +106,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
         (event) => this.#eventSink?.event(event),
         (comment) => this.#eventSink?.comment(comment),
       );
-    } else if (statusCode >= 400 || read !== undefined) {
+      // Its first byte is its first chunk: the head alone may come long before any token.
+      return this.#resolveStream(statusCode, headers);
+    }
+    this.#firstByteCame();
+    if (statusCode >= 400 || read !== undefined) {
       this.#whole = true;
       this.#consumed = true;
       this.#held = { statusCode, headers };
@@ -98,6 +118,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
       this.#room = this.#limit.maxBytes;
       return;
     }
+    this.#resolveStream(statusCode, headers);
+  }
+
+  /** The answer's head is in and its body is the caller's to read (relayed, or iterated). */
+  #resolveStream(statusCode: number, headers: IncomingHttpHeaders): void {
     const resolve = this.#resolve;
     this.#resolve = undefined;
     this.#reject = undefined;
@@ -118,6 +143,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#firstByteTimer !== undefined) this.#firstByteCame();
     if (this.#sink !== undefined && !this.#sinkBusy) {
       this.#deliver(chunk);
       return;
@@ -325,6 +351,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
 
   /** The call is over (ended or failed): no abort to listen for, and a waiting reader is told. */
   #settle(): void {
+    if (this.#firstByteTimer !== undefined) this.#firstByteCame();
     this.#request.signal?.removeEventListener('abort', this.#onAbort);
     this.#notify();
   }
