@@ -69,8 +69,32 @@ describe('UsageRecorder', () => {
       keyId: 'k1',
       tokenId: 'tok-1',
       connection: 'mine',
+      route: '',
     });
     expect(encodeCell(decodeCell(tokenCell))).toBe(tokenCell);
+    await runtime.close();
+  });
+
+  it("keeps a model route's requests in cells of their own, the target that served as the model", async () => {
+    const runtime = new MemoryRuntimeStore();
+    const recorder = new UsageRecorder({
+      runtime,
+      log: createLogger('silent', 'usage'),
+      retentionDays: 1,
+      flushIntervalMs: 3_600_000,
+    });
+    const base = { connectionSlug: undefined, inputTokens: 1, outputTokens: 1, costMicros: 1 };
+    recorder.record({ ...base, principal: principal(), model: 'openai/gpt-4o-mini', route: 'chat-default' });
+    recorder.record({ ...base, principal: principal(), model: 'openai/gpt-4o-mini' });
+    await recorder.close();
+    const today = utcDay(Date.now());
+    const cells = [...((await runtime.readUsage('t1/w1', [today])).get(today)?.keys() ?? [])].map(decodeCell);
+    expect(cells.map((cell) => [cell.model, cell.route]).sort()).toEqual([
+      ['openai/gpt-4o-mini', ''],
+      ['openai/gpt-4o-mini', 'chat-default'],
+    ]);
+    // A cell written before routes existed (four fields) reads as no route.
+    expect(decodeCell(['m', 'k', 't', 'c'].join('\u001f')).route).toBe('');
     await runtime.close();
   });
 

@@ -1,7 +1,7 @@
 /**
  * Usage analytics: each answered request, a cache hit included, adds to one rolled-up
  * cell of the runtime store: its workspace, its UTC day, and the cell of (model, key, token,
- * Connection). The control plane's `usage` query sums cells by the dimensions asked for. No
+ * Connection, model route). The control plane's `usage` query sums cells by the dimensions asked for. No
  * per-request row is ever kept; a workspace's day holds one cell per combination actually used.
  */
 import type { Principal } from '../auth/principal.ts';
@@ -12,21 +12,28 @@ import { emptyUsageTotals, type RuntimeStore, USAGE_FIELDS, type UsageTotals } f
 
 const SEPARATOR = '\u001f';
 
-/** What a cell is made of; '' where the request had none (no token, no Connection). */
+/**
+ * What a cell is made of; '' where the request had none (no token, no Connection, no model route).
+ * Cells written before routes existed have four fields: their route reads as ''.
+ */
 export interface UsageCell {
   model: string;
   keyId: string;
   tokenId: string;
   connection: string;
+  /** The model route the request named (its `model`); the target that served is `model`. */
+  route: string;
 }
 
 export function encodeCell(cell: UsageCell): string {
-  return [cell.model, cell.keyId, cell.tokenId, cell.connection].join(SEPARATOR);
+  const fields = [cell.model, cell.keyId, cell.tokenId, cell.connection];
+  if (cell.route !== '') fields.push(cell.route);
+  return fields.join(SEPARATOR);
 }
 
 export function decodeCell(encoded: string): UsageCell {
-  const [model = '', keyId = '', tokenId = '', connection = ''] = encoded.split(SEPARATOR);
-  return { model, keyId, tokenId, connection };
+  const [model = '', keyId = '', tokenId = '', connection = '', route = ''] = encoded.split(SEPARATOR);
+  return { model, keyId, tokenId, connection, route };
 }
 
 /** `YYYY-MM-DD` of a time, in UTC. */
@@ -48,8 +55,10 @@ export interface UsageRecorderOptions {
 /** What one request adds. */
 export interface RequestUsage {
   principal: Principal;
-  /** The model as the client named it. */
+  /** The model as the client named it; through a model route, the target that served. */
   model: string;
+  /** The model route the request named, if any. */
+  route?: string | undefined;
   connectionSlug: string | undefined;
   inputTokens: number;
   outputTokens: number;
@@ -92,7 +101,8 @@ export class UsageRecorder {
     const { principal } = usage;
     const scopeId = cacheScopeId(principal.tenantId, principal.workspaceId);
     const day = this.#today();
-    const cell = `${usage.model}${SEPARATOR}${principal.keyId}${SEPARATOR}${principal.token?.jti ?? ''}${SEPARATOR}${usage.connectionSlug ?? ''}`;
+    let cell = `${usage.model}${SEPARATOR}${principal.keyId}${SEPARATOR}${principal.token?.jti ?? ''}${SEPARATOR}${usage.connectionSlug ?? ''}`;
+    if (usage.route !== undefined && usage.route !== '') cell += `${SEPARATOR}${usage.route}`;
     const key = `${scopeId}\u0000${day}\u0000${cell}`;
     let pending = this.#pending.get(key);
     if (pending === undefined) {

@@ -5,11 +5,13 @@
  * here; what was reserved and not settled (a hit, an error, an abort) goes back in `releaseUnsettled`.
  */
 import type { Accountant, Charge } from '../billing/accountant.ts';
-import { estimateUsage } from '../billing/usage.ts';
+import type { PriceList } from '../billing/prices.ts';
+import { estimateRequestCostMicros, estimateUsage } from '../billing/usage.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
-import type { InferenceExchange, ReadyExchange } from './inference-exchange.ts';
+import type { InferenceExchange, PlannedExchange, ReadyExchange } from './inference-exchange.ts';
+import type { JsonObject } from './validate-body.ts';
 
 /** A request's accounting: the cost (known at once) and the charge (the store's answer). */
 export interface Accounted {
@@ -49,5 +51,19 @@ export function settle(
 export function releaseUnsettled(exchange: InferenceExchange, deps: { log: Logger }): void {
   exchange.reservation?.release((error) =>
     deps.log.error({ err: error }, 'releasing a spend reservation failed'),
+  );
+}
+
+function maxOutputTokens(body: JsonObject): number {
+  const limit = body.max_completion_tokens ?? body.max_tokens;
+  return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
+}
+
+/** What the reservation holds until the answer's cost is known: the planned request, at its model's price. */
+export function estimateReservation(exchange: PlannedExchange, deps: { prices: PriceList }): number {
+  return estimateRequestCostMicros(
+    deps.prices.priceOf(exchange.route.upstreamModel).price,
+    exchange.plan.payload.length,
+    maxOutputTokens(exchange.body.body),
   );
 }

@@ -15,6 +15,7 @@ import {
   QuietObserver,
   type ServedEntry,
 } from './inference-exchange.ts';
+import { type AttemptFailureKind, classifyAttemptFailure, OUTCOME_LABEL } from './routing/attempt-failure.ts';
 
 /** Latencies, time to first token and client aborts. */
 export class MetricsObserver extends QuietObserver {
@@ -55,6 +56,17 @@ export class MetricsObserver extends QuietObserver {
     );
   }
 
+  override attemptEnded(
+    _exchange: InferenceExchange,
+    provider: string,
+    outcome: AttemptFailureKind | 'ok',
+    fellBack: boolean,
+  ): void {
+    const label = OUTCOME_LABEL[outcome];
+    this.#metrics.routeAttempts.inc({ provider, outcome: label });
+    if (fellBack) this.#metrics.routeFallbacks.inc({ reason: label });
+  }
+
   override aborted(exchange: InferenceExchange): void {
     const route = exchange.routeLabel;
     this.#metrics.clientAborts.inc({ route });
@@ -80,7 +92,9 @@ export class UsageObserver extends QuietObserver {
     if (exchange.principal === undefined) return;
     this.#usage.record({
       principal: exchange.principal,
-      model: exchange.body?.model ?? '',
+      // Through a model route: the target that served, the route on its own dimension.
+      model: exchange.routeTarget?.target.model ?? exchange.body?.model ?? '',
+      route: exchange.routeSelection?.route.model,
       connectionSlug: exchange.route?.credential?.slug,
       inputTokens: inputTokensOf(usage),
       outputTokens: usage.outputTokens,
@@ -91,9 +105,11 @@ export class UsageObserver extends QuietObserver {
   /** A cached answer: a request that cost nothing and saved what the answer cost when made. */
   override servedFromCache(exchange: InferenceExchange, served: ServedEntry): void {
     if (exchange.principal === undefined) return;
+    // A hit never went through the route: no target served it.
     this.#usage.record({
       principal: exchange.principal,
       model: exchange.body?.model ?? '',
+      route: exchange.routeSelection?.route.model,
       connectionSlug: exchange.route?.credential?.slug,
       inputTokens: 0,
       outputTokens: 0,
@@ -162,7 +178,17 @@ export class TraceObserver extends QuietObserver {
     facts.provider = genAiProvider(route.provider.name);
     facts.upstreamModel = route.upstreamModel;
     facts.byok = route.byok;
-    if (route.credential !== undefined) facts.connectionSlug = route.credential.slug;
+    // A model route's next attempt may go to a target without a Connection.
+    if (route.credential !== undefined || facts.connectionSlug !== undefined)
+      facts.connectionSlug = route.credential?.slug;
+    const target = exchange.routeTarget;
+    if (target === undefined || exchange.routeSelection === undefined) return;
+    facts.modelRoute = exchange.routeSelection.route.model;
+    facts.routeTarget = target.target.model;
+  }
+
+  override attemptEnded(exchange: InferenceExchange): void {
+    exchange.facts.routeAttempts = exchange.routeAttempts;
   }
 
   override stepStarted(exchange: InferenceExchange, step: ExchangeStep): void {
@@ -215,6 +241,12 @@ export class TraceObserver extends QuietObserver {
       },
       SpanKind.CLIENT,
     );
+    // A model route's attempt: one such span each, with its number, target and outcome.
+    const target = exchange.routeTarget;
+    if (target !== undefined) {
+      span.setAttribute('gateway.route.attempt', exchange.routeAttempts);
+      span.setAttribute('gateway.route.target', target.target.model);
+    }
     exchange.upstreamSpan = span;
     injectContext(span, headers);
   }
@@ -223,6 +255,7 @@ export class TraceObserver extends QuietObserver {
     const span = exchange.upstreamSpan;
     if (span === undefined) return;
     span.setAttribute('http.response.status_code', statusCode);
+    if (exchange.routeTarget !== undefined) span.setAttribute('gateway.route.outcome', 'ok');
     if (streamed) return;
     exchange.upstreamSpan = undefined;
     span.end();
@@ -232,6 +265,8 @@ export class TraceObserver extends QuietObserver {
     const span = exchange.upstreamSpan;
     if (span === undefined) return;
     exchange.upstreamSpan = undefined;
+    if (exchange.routeTarget !== undefined)
+      span.setAttribute('gateway.route.outcome', OUTCOME_LABEL[classifyAttemptFailure(error).kind]);
     recordFailure(span, error);
     span.end();
   }

@@ -97,6 +97,7 @@ function replyWithJson(
       charge.chargedMicros,
       write,
       contentType,
+      exchange.routeHeaders,
     );
     for (const observer of exchange.observers) observer.replying(exchange, answer.text);
     return exchange.reply.code(statusCode).headers(headers).send(answer.text);
@@ -129,7 +130,16 @@ async function relay(
     provider: route.provider.name,
     routeLabel: exchange.routeLabel,
     // BYOK traffic is never charged: nothing to settle later.
-    headers: renderAnswerHeaders(route, exchange.balance, route.byok ? 0 : 'deferred', write, undefined),
+    headers: renderAnswerHeaders(
+      route,
+      exchange.balance,
+      route.byok ? 0 : 'deferred',
+      write,
+      undefined,
+      exchange.routeHeaders,
+    ),
+    // A model route may try another target until the first byte went out.
+    holdHead: exchange.routeSelection !== undefined,
     record: write?.write === true,
     // An answer past the cache's entry limit would be refused at the end: stop holding it early.
     recordLimitBytes: deps.cache.maxEntryBytes,

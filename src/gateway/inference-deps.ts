@@ -17,6 +17,8 @@ import type { Tracing } from '../observability/tracing.ts';
 import type { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
+import type { RouteHealth } from './routing/route-health.ts';
+import type { RandomSource } from './routing/target-selection.ts';
 
 export interface InferenceDeps {
   settings: Readonly<Settings>;
@@ -34,6 +36,10 @@ export interface InferenceDeps {
   spending: SpendLimits;
   upstream: UpstreamClient;
   routes: RouteResolver;
+  /** Model routes: this pod's circuit breakers and requests in flight per target. */
+  routeHealth: RouteHealth;
+  /** Model routes: the random picks of weights (seeded by GATEWAY_ROUTE_SEED, else Math.random). */
+  routeRandom: RandomSource;
   metrics: GatewayMetrics;
   log: Logger;
   /** OpenTelemetry traces; off unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */

@@ -26,6 +26,8 @@ import type { ResolvedRoute } from '../providers/types.ts';
 import { OPERATION_ROUTE, type Operation } from '../shapes/api.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
 import type { UpstreamPlan } from '../translate/types.ts';
+import type { AttemptFailureKind } from './routing/attempt-failure.ts';
+import type { PickedTarget, RouteSelection } from './routing/target-selection.ts';
 import type { InferenceBody } from './validate-body.ts';
 
 declare module 'fastify' {
@@ -85,6 +87,16 @@ export interface ExchangeObserver {
   settled(exchange: InferenceExchange, usage: TokenUsage, costMicros: number): void;
   /** The client went away before its answer was complete. */
   aborted(exchange: InferenceExchange): void;
+  /**
+   * A model route's attempt at `provider` is over: `ok`, or why it failed; `fellBack` when another
+   * attempt follows it.
+   */
+  attemptEnded(
+    exchange: InferenceExchange,
+    provider: string,
+    outcome: AttemptFailureKind | 'ok',
+    fellBack: boolean,
+  ): void;
 }
 
 /** An observer that hears nothing: observers extend it and override the events they use. */
@@ -104,6 +116,12 @@ export class QuietObserver implements ExchangeObserver {
   replying(_exchange: InferenceExchange, _text: string): void {}
   settled(_exchange: InferenceExchange, _usage: TokenUsage, _costMicros: number): void {}
   aborted(_exchange: InferenceExchange): void {}
+  attemptEnded(
+    _exchange: InferenceExchange,
+    _provider: string,
+    _outcome: AttemptFailureKind | 'ok',
+    _fellBack: boolean,
+  ): void {}
 }
 
 /** The GenAI conventions' operation names (gen_ai.operation.name). */
@@ -134,6 +152,15 @@ export class InferenceExchange {
   reservation: SpendReservation | undefined = undefined;
   balance: BalanceState | undefined = undefined;
   decision: CacheDecision | undefined = undefined;
+  /**
+   * The model route the request's model names (issue #25) and its walk through the targets;
+   * undefined for a plain model string. `route` and `plan` are then those of `routeTarget`, the
+   * attempt in progress (or the one that served).
+   */
+  routeSelection: RouteSelection | undefined = undefined;
+  routeTarget: PickedTarget | undefined = undefined;
+  /** Attempts the route made so far. */
+  routeAttempts = 0;
   /** When (performance.now()) the upstream call left, and when its answer was in. */
   dispatchedAt = 0;
   upstreamDoneAt = 0;
@@ -171,6 +198,21 @@ export class InferenceExchange {
   get signal(): AbortSignal {
     return this.abort.signal;
   }
+
+  /** The model route's part of the answer's headers; undefined without a route. */
+  get routeHeaders(): RouteHeaderValues | undefined {
+    const selection = this.routeSelection;
+    const target = this.routeTarget;
+    if (selection === undefined || target === undefined) return undefined;
+    return { model: selection.route.model, target: target.target.model, attempts: this.routeAttempts };
+  }
+}
+
+/** A model route's account of an answer: the route's model, the target that served, the attempts. */
+export interface RouteHeaderValues {
+  model: string;
+  target: string;
+  attempts: number;
 }
 
 /** An exchange once planned: who asks, where it goes, and what it may spend. */
@@ -205,6 +247,7 @@ export function renderAnswerHeaders(
   charged: number | 'deferred',
   cache: CacheHeaderValues | undefined,
   contentType: string | undefined,
+  routed?: RouteHeaderValues,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   headers[BALANCE_HEADERS.mode] = balance.mode;
@@ -218,6 +261,11 @@ export function renderAnswerHeaders(
     headers[ROUTING_HEADERS.credentialId] = credential.id;
     headers[ROUTING_HEADERS.credentialSlug] = credential.slug;
     headers[ROUTING_HEADERS.credentialLabel] = credential.slug;
+  }
+  if (routed !== undefined) {
+    headers[ROUTING_HEADERS.route] = routed.model;
+    headers[ROUTING_HEADERS.routeTarget] = routed.target;
+    headers[ROUTING_HEADERS.routeAttempts] = String(routed.attempts);
   }
   if (cache !== undefined) {
     headers[CACHE_HEADER] = cache.result;

@@ -4,30 +4,29 @@
  * function of it:
  *
  *  1. admit ...... validate the body, authenticate, authorise the operation and model (here)
- *  2. plan ....... the route, what goes upstream, the cache plan, the spend reservation (here)
+ *  2. plan ....... the route (a model route's first target), what goes upstream, the cache plan,
+ *                  the spend reservation (here, plan-target.ts, routing/route-attempts.ts)
  *  3. preflight .. the one store round trip: balance, rate window, reservation, cache lookup
  *                  (here), one typed result
  *  4. answer ..... from the cache (cache-step.ts, which owns stale-while-revalidate), or forward
- *                  upstream and answer: JSON or a relayed stream (forward-step.ts)
+ *                  upstream and answer: JSON or a relayed stream (forward-step.ts); a model route
+ *                  repeats the route part of plan and forward per attempt (routing/route-attempts.ts)
  *  5. settle ..... usage priced, charged, the reservation settled (accounting.ts); what was
  *                  reserved and not settled is released, whatever happened
  *
  * Metrics, the span and access-log facts and usage analytics are observers (exchange-observers.ts),
  * told named events by the exchange; no step writes to them. The client's `close` is watched once,
  * by gateway-app.ts, which tells the exchange. The answer's headers are rendered in one place
- * (`renderAnswerHeaders`). The exchange's state is all on it, so that an attempt loop (failover)
- * can repeat the route part of `plan` and `forward` per target, until a byte reached the client.
+ * (`renderAnswerHeaders`). The exchange's state is all on it, so that a model route's attempts
+ * repeat the route part of `plan` and `forward` per target, until a byte reached the client.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeOperation, extractCredential } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { BalanceState } from '../billing/accountant.ts';
 import { NOTHING_TO_DO } from '../billing/spend-reservation.ts';
-import { estimateRequestCostMicros } from '../billing/usage.ts';
-import { stripCacheDeclarations } from '../cache/cache-key.ts';
 import type { Operation } from '../shapes/api.ts';
-import { planUpstream } from '../translate/plans/registry.ts';
-import { releaseUnsettled } from './accounting.ts';
+import { estimateReservation, releaseUnsettled } from './accounting.ts';
 import {
   CachePlanner,
   decideFromCache,
@@ -35,7 +34,6 @@ import {
   serveFromCache,
   serveStaleOrThrow,
 } from './cache-step.ts';
-import { forward } from './forward-step.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import {
   type CacheDecision,
@@ -44,7 +42,9 @@ import {
   type PlannedExchange,
   type ReadyExchange,
 } from './inference-exchange.ts';
-import { type JsonObject, validateInferenceBody } from './validate-body.ts';
+import { planTarget } from './plan-target.ts';
+import { forwardRouted, planFirstAttempt } from './routing/route-attempts.ts';
+import { validateInferenceBody } from './validate-body.ts';
 
 export type { InferenceDeps } from './inference-deps.ts';
 
@@ -66,7 +66,7 @@ export function createInferenceHandler(
       if (decision.kind === 'serve') return serveFromCache(exchange, decision, deps);
       try {
         if (answered.reserveFailed) throw answered.reserveFailure;
-        const served = await forward(exchange, deps);
+        const served = await forwardRouted(exchange, deps);
         releaseRefreshLock(exchange, deps);
         return served;
       } catch (error) {
@@ -115,23 +115,13 @@ function plan(
   deps: InferenceDeps,
   cachePlanner: CachePlanner,
 ): asserts exchange is PlannedExchange {
-  const { request, body, principal, operation } = exchange;
+  const { request, body, principal } = exchange;
   if (body === undefined || principal === undefined) throw new Error('planned before admitted');
-  const byokRequired = String(request.headers['x-service-byok']).toLowerCase() === 'required';
-  const route = deps.routes.resolve(body.model, operation, principal, byokRequired);
-  exchange.route = route;
-  for (const observer of exchange.observers) observer.routed(exchange);
-  exchange.plan = planUpstream(
-    // Tools' cache declarations are the gateway's; the provider never sees them.
-    { operation, body: stripCacheDeclarations(body.body), stream: body.stream },
-    {
-      shape: route.provider.shape,
-      provider: route.provider.name,
-      model: route.upstreamModel,
-      nativePath: route.nativePath,
-      ...(route.endpoint === undefined ? {} : { endpoint: route.endpoint }),
-    },
-  );
+  // A model route (workspace, tenant-wide, shared) stands for its targets: the first attempt's is
+  // planned here; a plain model string routes as it is.
+  const modelRoute = deps.view.modelRoute(principal.tenantId, principal.workspaceId, body.model);
+  if (modelRoute === undefined) planTarget(exchange, deps, body.model);
+  else planFirstAttempt(exchange, deps, modelRoute);
   exchange.reservation = deps.spending.open(principal);
   exchange.cachePlan = cachePlanner.plan(request, body.body, principal);
 }
@@ -158,22 +148,13 @@ interface Preflight {
 
 const NOTHING_FAILED = 3;
 
-function maxOutputTokens(body: JsonObject): number {
-  const limit = body.max_completion_tokens ?? body.max_tokens;
-  return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
-}
-
 function preflight(
   exchange: PlannedExchange,
   deps: Pick<InferenceDeps, 'accountant' | 'prices' | 'cache' | 'cacheMetrics' | 'semantic'>,
 ): Promise<Preflight> {
   const { principal, route, reservation, cachePlan, observers } = exchange;
   // What the reservation holds until the answer's cost is known.
-  const estimatedMicros = estimateRequestCostMicros(
-    deps.prices.priceOf(route.upstreamModel).price,
-    exchange.plan.payload.length,
-    maxOutputTokens(exchange.body.body),
-  );
+  const estimatedMicros = estimateReservation(exchange, deps);
   const result: Preflight = {
     balance: undefined,
     decision: undefined,

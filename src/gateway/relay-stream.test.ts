@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamDisconnectedError } from '../errors/gateway-error.ts';
 import { createLogger } from '../observability/logger.ts';
 import { createGatewayMetrics } from '../observability/metrics.ts';
 import { createUpstreamEventReader } from '../sse/stream-framing.ts';
@@ -10,7 +11,7 @@ import type { UpstreamBody, UpstreamResponse } from '../upstream/upstream-client
 import { relayStream, type StreamOutcome } from './relay-stream.ts';
 
 /** An upstream answer whose body is these chunks, as they would come off the socket. */
-function upstreamAnswer(chunks: string[]): UpstreamResponse {
+function upstreamAnswer(chunks: string[], failAfter?: number): UpstreamResponse {
   const body: UpstreamBody = {
     async *[Symbol.asyncIterator]() {
       for (const chunk of chunks) yield Buffer.from(chunk);
@@ -23,7 +24,8 @@ function upstreamAnswer(chunks: string[]): UpstreamResponse {
     },
     async relayEvents(sink) {
       const reader = createUpstreamEventReader('sse', sink.event, sink.comment);
-      for (const chunk of chunks) {
+      for (const [index, chunk] of chunks.entries()) {
+        if (index === failAfter) throw Object.assign(new Error('socket hang up'), { code: 'UND_ERR_SOCKET' });
         reader.feed(Buffer.from(chunk));
         await sink.flush();
       }
@@ -46,27 +48,36 @@ function events(count: number, size: number): string[] {
 describe('relayStream', () => {
   let app: FastifyInstance;
   let url: string;
-  let next: { chunks: string[]; recordLimitBytes: number };
+  let next: { chunks: string[]; recordLimitBytes: number; failAfter?: number; holdHead?: boolean };
   let outcome: StreamOutcome | undefined;
+  let thrown: unknown;
 
   beforeAll(async () => {
     app = Fastify();
     const metrics = createGatewayMetrics(new Registry(), false);
     const log = createLogger('silent', 'test');
     app.post('/stream', async (_request, reply) => {
-      outcome = await relayStream(reply, upstreamAnswer(next.chunks), {
-        pipeline: createStreamPipeline(undefined, createOpenAiStreamObserver(true), undefined),
-        framing: 'sse',
-        dialect: 'openai',
-        provider: 'test',
-        routeLabel: '/stream',
-        headers: {},
-        record: true,
-        recordLimitBytes: next.recordLimitBytes,
-        signal: new AbortController().signal,
-        metrics,
-        log,
-      });
+      outcome = undefined;
+      thrown = undefined;
+      try {
+        outcome = await relayStream(reply, upstreamAnswer(next.chunks, next.failAfter), {
+          pipeline: createStreamPipeline(undefined, createOpenAiStreamObserver(true), undefined),
+          framing: 'sse',
+          dialect: 'openai',
+          provider: 'test',
+          routeLabel: '/stream',
+          headers: {},
+          record: true,
+          recordLimitBytes: next.recordLimitBytes,
+          holdHead: next.holdHead === true,
+          signal: new AbortController().signal,
+          metrics,
+          log,
+        });
+      } catch (error) {
+        thrown = error;
+        throw error;
+      }
       return reply;
     });
     url = `${await app.listen({ host: '127.0.0.1', port: 0 })}/stream`;
@@ -88,5 +99,25 @@ describe('relayStream', () => {
     expect(text).toBe(next.chunks.join(''));
     expect(outcome?.complete).toBe(true);
     expect(outcome?.recorded).toBeUndefined();
+  });
+
+  it('holding the head, throws a failure before the first byte and sends nothing (a route may try another target)', async () => {
+    next = { chunks: events(3, 10), recordLimitBytes: 1024 * 1024, failAfter: 0, holdHead: true };
+    const response = await fetch(url, { method: 'POST' });
+    expect(response.headers.get('content-type')).not.toContain('text/event-stream');
+    expect(response.status).toBe(502);
+    expect(thrown).toBeInstanceOf(UpstreamDisconnectedError);
+    expect(outcome).toBeUndefined();
+  });
+
+  it('holding the head, ends the stream with an error event once a byte went out, as without it', async () => {
+    next = { chunks: events(3, 10), recordLimitBytes: 1024 * 1024, failAfter: 2, holdHead: true };
+    const response = await fetch(url, { method: 'POST' });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain(next.chunks[1]);
+    expect(text).toContain('"error"');
+    expect(text).not.toContain('[DONE]');
+    expect(outcome?.complete).toBe(false);
   });
 });

@@ -15,7 +15,11 @@ import type { ClientDialect } from '../shapes/api.ts';
 import { serializeSseComment, serializeSseEvent } from '../sse/sse-events.ts';
 import type { StreamFraming } from '../sse/stream-framing.ts';
 import type { StreamPipeline } from '../translate/types.ts';
-import { classifyBodyReadError, type UpstreamResponse } from '../upstream/upstream-client.ts';
+import {
+  classifyBodyReadError,
+  UpstreamAbortedError,
+  type UpstreamResponse,
+} from '../upstream/upstream-client.ts';
 
 export const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
 
@@ -34,6 +38,12 @@ export interface StreamRelayOptions {
    * (the entry would be refused), so a long answer is never held whole. Its ceiling when not given.
    */
   recordLimitBytes?: number;
+  /**
+   * A model route's attempt: the answer's head waits for its first bytes, and a failure before
+   * them is thrown (nothing reached the client, so another target may serve) rather than ending
+   * the stream with an error event.
+   */
+  holdHead?: boolean;
   signal: AbortSignal;
   metrics: GatewayMetrics;
   log: Logger;
@@ -58,21 +68,27 @@ export async function relayStream(
   options: StreamRelayOptions,
 ): Promise<StreamOutcome> {
   const { pipeline, signal, metrics, routeLabel, provider } = options;
-  // Headers the hooks set on the reply (CORS: a page reads a stream only with them; the request
-  // id) are fastify's to send, and it sends none once hijacked: they go out here with the stream's own.
-  const hooked: Record<string, string | number | string[]> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders()))
-    if (value !== undefined) hooked[name] = value;
-  reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(response.statusCode, {
-    ...hooked,
-    'content-type': SSE_CONTENT_TYPE,
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-    ...options.headers,
-  });
-  metrics.inflightStreams.inc({ route: routeLabel });
+  let started = false;
+  /** The answer's head goes out: from here on the stream is the client's. */
+  const start = () => {
+    started = true;
+    // Headers the hooks set on the reply (CORS: a page reads a stream only with them; the request
+    // id) are fastify's to send, and it sends none once hijacked: they go out here with the stream's own.
+    const hooked: Record<string, string | number | string[]> = {};
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined) hooked[name] = value;
+    reply.hijack();
+    raw.writeHead(response.statusCode, {
+      ...hooked,
+      'content-type': SSE_CONTENT_TYPE,
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      ...options.headers,
+    });
+    metrics.inflightStreams.inc({ route: routeLabel });
+  };
+  if (options.holdHead !== true) start();
   const pending: string[] = [];
   let recorded: string[] | undefined = options.record ? [] : undefined;
   // UTF-16 units: never more than the UTF-8 bytes, so past the limit the entry is surely too large.
@@ -86,6 +102,7 @@ export async function relayStream(
   /** Writes what is pending; a promise only when the client's socket is full (then wait for it). */
   const flush = (): Promise<unknown> | undefined => {
     if (pending.length === 0 || raw.writableEnded) return undefined;
+    if (!started) start();
     const text = pending.length === 1 ? (pending[0] as string) : pending.join('');
     pending.length = 0;
     firstWriteAt ??= performance.now();
@@ -111,10 +128,19 @@ export async function relayStream(
       flush,
     });
     emit(pipeline.end());
+    // An upstream stream that said nothing still answers: its head, then its end.
+    if (!started) start();
     const drained = flush();
     if (drained !== undefined) await drained;
   } catch (error) {
     failed = true;
+    if (!started) {
+      // Nothing reached the client: the caller answers (or tries another target) instead.
+      if (signal.aborted) throw new UpstreamAbortedError();
+      metrics.upstreamErrors.inc({ provider, kind: 'stream' });
+      options.log.warn({ provider, err: error }, 'upstream stream failed before its first byte');
+      throw classifyBodyReadError(provider, error, signal);
+    }
     if (!signal.aborted) {
       metrics.upstreamErrors.inc({ provider, kind: 'stream' });
       options.log.warn({ provider, err: error }, 'upstream stream failed after the response began');
@@ -122,8 +148,10 @@ export async function relayStream(
       if (!raw.writableEnded) raw.write(renderStreamError(failure, options.dialect, reply.request.id));
     }
   } finally {
-    if (!raw.destroyed && !raw.writableEnded) raw.end();
-    metrics.inflightStreams.dec({ route: routeLabel });
+    if (started) {
+      if (!raw.destroyed && !raw.writableEnded) raw.end();
+      metrics.inflightStreams.dec({ route: routeLabel });
+    }
   }
   return {
     complete: !failed && !signal.aborted && pipeline.completed(),

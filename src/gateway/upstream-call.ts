@@ -58,11 +58,17 @@ function send(
   };
   // No async function: one promise per call rather than one per await.
   try {
+    // A model route's attempt: the first byte within its firstByteTimeoutMs.
+    const firstByteTimeoutMs = route.firstByteTimeoutMs;
     if (route.sign === undefined)
-      return deps.upstream.send({ provider, url, headers, body, signal, read }).then(undefined, failed);
+      return deps.upstream
+        .send({ provider, url, headers, body, signal, read, firstByteTimeoutMs })
+        .then(undefined, failed);
     return route
       .sign({ method: 'POST', url, headers, body })
-      .then((signed) => deps.upstream.send({ provider, url, headers: signed, body, signal, read }))
+      .then((signed) =>
+        deps.upstream.send({ provider, url, headers: signed, body, signal, read, firstByteTimeoutMs }),
+      )
       .then(undefined, failed);
   } catch (error) {
     return Promise.reject(error).then(undefined, failed);

@@ -18,8 +18,11 @@ import { ResponseCache } from '../cache/response-cache.ts';
 import { CacheScopeMirror } from '../cache/scope-mirror.ts';
 import type { Settings } from '../config/settings.ts';
 import { buildGatewayApp } from '../gateway/gateway-app.ts';
+import { RouteHealth } from '../gateway/routing/route-health.ts';
+import { createSeededRandom } from '../gateway/routing/target-selection.ts';
 import type { Logger } from '../observability/logger.ts';
 import { createGatewayMetrics, type GatewayMetrics } from '../observability/metrics.ts';
+import { registerRouteMetrics } from '../observability/route-metrics.ts';
 import { registerStoreMetrics } from '../observability/store-metrics.ts';
 import { TRACING_OFF, type Tracing } from '../observability/tracing.ts';
 import { registerUpstreamMetrics } from '../observability/upstream-metrics.ts';
@@ -73,6 +76,8 @@ export async function createGatewayServer(options: {
     http2: settings.upstreamHttp2,
   });
   registerUpstreamMetrics(metrics.registry, () => upstream.stats());
+  const routeHealth = new RouteHealth();
+  registerRouteMetrics(metrics.registry, () => routeHealth.openCircuits());
   const mirror = new CacheScopeMirror(runtime);
   await mirror.start();
   const cache = new ResponseCache({
@@ -120,6 +125,8 @@ export async function createGatewayServer(options: {
       view,
       unseal: (sealed) => sealer.unseal(sealed),
     }),
+    routeHealth,
+    routeRandom: settings.routeSeed === undefined ? Math.random : createSeededRandom(settings.routeSeed),
     metrics,
     log,
     tracing: options.tracing ?? TRACING_OFF,

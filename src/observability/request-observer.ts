@@ -30,6 +30,10 @@ export interface InferenceFacts {
   credentialKind?: string;
   byok?: boolean;
   connectionSlug?: string;
+  /** A model route served (issue #25): the route's model, the target that served, the attempts made. */
+  modelRoute?: string;
+  routeTarget?: string;
+  routeAttempts?: number;
   /** `hit`, `semantic-hit`, `stale`, `miss`, `refresh`, `bypass`, or undefined (cache off). */
   cache?: string;
   similarity?: number;
@@ -97,6 +101,9 @@ function spanAttributes(facts: InferenceFacts): Attributes {
   put('gateway.credential.kind', facts.credentialKind);
   put('gateway.byok', facts.byok);
   put('gateway.connection.slug', facts.connectionSlug);
+  put('gateway.route', facts.modelRoute);
+  put('gateway.route.target', facts.routeTarget);
+  put('gateway.route.attempts', facts.routeAttempts);
   put('gateway.cache.result', facts.cache);
   put('gateway.cache.similarity', facts.similarity);
   put('gateway.cache.policy', facts.policy);

@@ -10,6 +10,12 @@ export const ROUTING_HEADERS = {
   credentialSlug: 'x-service-credential-slug',
   /** The older name of the slug header, same value. */
   credentialLabel: 'x-service-credential-label',
+  /** A model route served: the route's model (what the client sent). */
+  route: 'x-service-route',
+  /** The route's target that served, as the route names it (`provider/model` or `@slug/model`). */
+  routeTarget: 'x-service-route-target',
+  /** The attempts the route made, the one that served included. */
+  routeAttempts: 'x-service-route-attempts',
 } as const;
 
 export function renderRoutingHeaders(route: ResolvedRoute): Record<string, string> {

@@ -107,4 +107,9 @@ export interface ResolvedRoute {
   onUnauthorized?: () => void;
   /** Set for providers hosting the shape at their own URLs: translations take paths and body from it. */
   endpoint?: HostedEndpoint;
+  /**
+   * An attempt of a model route: its first byte must come within this, else it is a timeout (and
+   * the route may try another target). Absent: the upstream client's own timeouts alone.
+   */
+  firstByteTimeoutMs?: number;
 }

@@ -107,7 +107,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
         (comment) => this.#eventSink?.comment(comment),
       );
       // Its first byte is its first chunk: the head alone may come long before any token.
-      return this.#resolveStream(statusCode, headers);
+      this.#resolveStream(statusCode, headers);
+      return;
     }
     this.#firstByteCame();
     if (statusCode >= 400 || read !== undefined) {

@@ -1,6 +1,6 @@
 /**
  * `usage`: a workspace's requests, tokens, cost, cache hits and what they saved, over a range of
- * UTC days, summed by the dimensions asked for (model, key, token, Connection, day). Read from the
+ * UTC days, summed by the dimensions asked for (model, key, token, Connection, model route, day). Read from the
  * rolled-up cells the gateways keep in the runtime store (billing/usage-analytics.ts); a workspace
  * of the caller's tenant only (needs `billing:read`).
  */
@@ -15,6 +15,8 @@ export const usageTypeDefs = /* GraphQL */ `
     KEY
     TOKEN
     CONNECTION
+    "The model route the request named; MODEL is then the route's target that served."
+    ROUTE
     DAY
   }
 
@@ -27,6 +29,8 @@ export const usageTypeDefs = /* GraphQL */ `
     tokenId: String
     "The Connection's slug; empty for the platform's credentials."
     connection: String
+    "The model route the request named; empty for a model string that is no route."
+    route: String
     requests: Float!
     inputTokens: Float!
     outputTokens: Float!
@@ -51,7 +55,7 @@ export const usageTypeDefs = /* GraphQL */ `
   }
 `;
 
-type Dimension = 'MODEL' | 'KEY' | 'TOKEN' | 'CONNECTION' | 'DAY';
+type Dimension = 'MODEL' | 'KEY' | 'TOKEN' | 'CONNECTION' | 'ROUTE' | 'DAY';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -96,6 +100,7 @@ export const usageResolvers = {
           if (groupBy.includes('KEY')) key.keyId = cell.keyId;
           if (groupBy.includes('TOKEN')) key.tokenId = cell.tokenId;
           if (groupBy.includes('CONNECTION')) key.connection = cell.connection;
+          if (groupBy.includes('ROUTE')) key.route = cell.route;
           const id = JSON.stringify(key);
           let group = groups.get(id);
           if (group === undefined) {
@@ -114,6 +119,7 @@ export const usageResolvers = {
         keyId: key.keyId ?? null,
         tokenId: key.tokenId ?? null,
         connection: key.connection ?? null,
+        route: key.route ?? null,
         ...totals,
       });
       const rows = [...groups.values()]
