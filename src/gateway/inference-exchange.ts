@@ -27,6 +27,7 @@ import { OPERATION_ROUTE, type Operation } from '../shapes/api.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
 import type { UpstreamPlan } from '../translate/types.ts';
 import type { AttemptFailureKind } from './routing/attempt-failure.ts';
+import type { TargetLease } from './routing/route-health.ts';
 import type { PickedTarget, RouteSelection } from './routing/target-selection.ts';
 import type { InferenceBody } from './validate-body.ts';
 
@@ -159,6 +160,8 @@ export class InferenceExchange {
    */
   routeSelection: RouteSelection | undefined = undefined;
   routeTarget: PickedTarget | undefined = undefined;
+  /** The attempt target's hold in RouteHealth (in flight, a probe), from its pick to its end. */
+  routeLease: TargetLease | undefined = undefined;
   /** Attempts the route made so far. */
   routeAttempts = 0;
   /** When (performance.now()) the upstream call left, and when its answer was in. */

@@ -43,7 +43,7 @@ import {
   type ReadyExchange,
 } from './inference-exchange.ts';
 import { planTarget } from './plan-target.ts';
-import { forwardRouted, planFirstAttempt } from './routing/route-attempts.ts';
+import { forwardRouted, planFirstAttempt, releaseAttempt } from './routing/route-attempts.ts';
 import { validateInferenceBody } from './validate-body.ts';
 
 export type { InferenceDeps } from './inference-deps.ts';
@@ -74,6 +74,7 @@ export function createInferenceHandler(
       }
     } finally {
       releaseUnsettled(exchange, deps);
+      releaseAttempt(exchange, deps);
     }
   };
 }

@@ -24,11 +24,14 @@ import type { InferenceExchange, ReadyExchange } from '../inference-exchange.ts'
 import { planTarget } from '../plan-target.ts';
 import { type AttemptFailure, classifyAttemptFailure, isRetried, verdictOf } from './attempt-failure.ts';
 import { backoffMs, waitMs } from './retry-backoff.ts';
+import type { TargetLease } from './route-health.ts';
 import { type PickedTarget, RouteSelection } from './target-selection.ts';
 
 /**
- * The route part of `plan` for a model route: the first attempt's target, picked and planned. 503
- * `service.no_healthy_target` when every target's circuit is open.
+ * The route part of `plan` for a model route: the first attempt's target, picked and planned.
+ * When every target's circuit is open the request is planned for the route's first target all
+ * the same, with no attempt target: a cache hit still answers (a hit never touches the route), a
+ * miss is answered 503 `service.no_healthy_target` by `forwardRouted`.
  */
 export function planFirstAttempt(
   exchange: InferenceExchange,
@@ -37,7 +40,15 @@ export function planFirstAttempt(
 ): void {
   const selection = new RouteSelection(route, deps.routeHealth, deps.routeRandom);
   exchange.routeSelection = selection;
-  if (planNextTarget(exchange, deps, selection) === undefined) throw noHealthyTarget(exchange, selection);
+  if (planNextTarget(exchange, deps, selection) !== undefined) return;
+  exchange.routeTarget = undefined;
+  const first = route.targets[0];
+  if (first === undefined) throw noHealthyTarget(exchange, selection);
+  try {
+    planTarget(exchange, deps, first.model);
+  } catch {
+    throw noHealthyTarget(exchange, selection);
+  }
 }
 
 /**
@@ -58,11 +69,15 @@ function planNextTarget(
       if (unroutable !== undefined) throw unroutable;
       return undefined;
     }
+    // Before planning: the observers told of the route learn its target with it.
+    exchange.routeTarget = picked;
     try {
       planTarget(exchange, deps, picked.target.model, selection.route.firstByteTimeoutMs);
-      exchange.routeTarget = picked;
+      // Counted in flight from now (leastBusy sees it at once), and a half-open probe claimed.
+      exchange.routeLease = deps.routeHealth.begin(picked.key);
       return picked;
     } catch (error) {
+      exchange.routeTarget = undefined;
       if (!(error instanceof GatewayError)) throw error;
       selection.failed(picked.target, { kind: 'rejected', retryAfterMs: undefined });
       unroutable ??= error;
@@ -85,6 +100,18 @@ function withRouteHeaders(error: unknown, exchange: InferenceExchange): unknown 
   return error;
 }
 
+/**
+ * The request is over without its attempt having ended (a cache hit, a preflight refusal): the
+ * target's lease is given back, the breaker told nothing.
+ */
+export function releaseAttempt(exchange: InferenceExchange, deps: Pick<InferenceDeps, 'routeHealth'>): void {
+  const lease = exchange.routeLease;
+  if (lease === undefined) return;
+  exchange.routeLease = undefined;
+  const route = exchange.routeSelection?.route;
+  if (route !== undefined) deps.routeHealth.end(lease, 'unknown', route.circuitBreaker);
+}
+
 /** Forwards the exchange: through its model route's attempts when it has one, else once. */
 export function forwardRouted(exchange: ReadyExchange, deps: InferenceDeps): Promise<unknown> {
   const selection = exchange.routeSelection;
@@ -97,11 +124,13 @@ async function attempt(
   selection: RouteSelection,
 ): Promise<unknown> {
   const route = selection.route;
+  if (exchange.routeTarget === undefined) throw noHealthyTarget(exchange, selection);
   for (;;) {
     const picked = exchange.routeTarget as PickedTarget;
     const provider = exchange.route.provider.name;
     exchange.routeAttempts += 1;
-    const lease = deps.routeHealth.begin(picked.key);
+    const lease = exchange.routeLease as TargetLease;
+    exchange.routeLease = undefined;
     let failed: unknown;
     try {
       const served = await forward(exchange, deps);
@@ -150,13 +179,14 @@ function planRetry(
   } catch {
     // Only targets the request cannot go to are left: the attempt's own failure stands.
   }
-  if (next === undefined && exchange.route !== route) {
-    exchange.routeTarget = failed;
+  if (next !== undefined) return next;
+  exchange.routeTarget = failed;
+  if (exchange.route !== route) {
     exchange.route = route;
     exchange.plan = plan;
     for (const observer of exchange.observers) observer.routed(exchange);
   }
-  return next;
+  return undefined;
 }
 
 /**
