@@ -168,7 +168,8 @@ export class AdminClient extends GraphQLEndpointClient {
 
   /**
    * A workspace's usage over UTC days (`from`, `to` as YYYY-MM-DD, both included), summed by the
-   * dimensions named (`MODEL`, `KEY`, `TOKEN`, `CONNECTION`, `DAY`); needs `billing:read`.
+   * dimensions named (`MODEL`, `KEY`, `TOKEN`, `CONNECTION`, `ROUTE`, `DAY`; through a model route,
+   * `MODEL` is the target that served and `ROUTE` the route); needs `billing:read`.
    */
   usage(
     input: { workspaceId: string; from: string; to: string; groupBy?: UsageDimension[] },

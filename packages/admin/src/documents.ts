@@ -101,7 +101,7 @@ export const UsageDocument = defineDocument<Operations.UsageQuery, Operations.Us
   query Usage($workspaceId: String!, $from: String!, $to: String!, $groupBy: [UsageDimension!]) {
     usage(workspaceId: $workspaceId, from: $from, to: $to, groupBy: $groupBy) {
       workspaceId from to groupBy
-      rows { day model keyId tokenId connection requests inputTokens outputTokens costMicros cacheHits savedMicros }
+      rows { day model keyId tokenId connection route requests inputTokens outputTokens costMicros cacheHits savedMicros }
       total { requests inputTokens outputTokens costMicros cacheHits savedMicros }
     }
   }`,

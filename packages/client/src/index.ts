@@ -46,7 +46,7 @@ export {
   parseCacheInfo,
   parseResponseInfo,
 } from './response-info.ts';
-export { parseRouting, ROUTING_HEADERS, type RoutingInfo } from './routing.ts';
+export { parseRouting, ROUTING_HEADERS, type RouteInfo, type RoutingInfo } from './routing.ts';
 export type {
   AnthropicMessageParam,
   ChatCompletion,

@@ -49,6 +49,27 @@ describe('parseRouting', () => {
     expect(parseRouting(headers({ 'x-service-byok': 'TRUE' }))?.byok).toBe(true);
   });
 
+  it("reads a model route's headers: the route, the target that served, the attempts", () => {
+    expect(
+      parseRouting(
+        headers({
+          'x-service-byok': 'false',
+          'x-service-route': 'chat-default',
+          'x-service-route-target': 'groq/llama-3.1-8b-instant',
+          'x-service-route-attempts': '2',
+        }),
+      ),
+    ).toEqual({
+      byok: false,
+      route: { model: 'chat-default', target: 'groq/llama-3.1-8b-instant', attempts: 2 },
+    });
+    // A route with every circuit open answers 503 with the route headers alone.
+    expect(
+      parseRouting(headers({ 'x-service-route': 'chat-default', 'x-service-route-attempts': '0' }))?.route,
+    ).toEqual({ model: 'chat-default', attempts: 0 });
+    expect(parseRouting(headers({ 'x-service-byok': 'false' }))?.route).toBeUndefined();
+  });
+
   it('is undefined when no routing header is present', () => {
     expect(parseRouting(headers({ 'content-type': 'application/json' }))).toBeUndefined();
   });

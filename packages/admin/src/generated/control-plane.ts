@@ -47,6 +47,8 @@ export type UsageDimension =
   | 'KEY'
   | 'TOKEN'
   | 'CONNECTION'
+  /** The model route the request named; MODEL is then the route's target that served. */
+  | 'ROUTE'
   | 'DAY';
 
 export type TenantQueryVariables = Exact<{
@@ -102,7 +104,7 @@ export type UsageQueryVariables = Exact<{
 }>;
 
 
-export type UsageQuery = { usage: { workspaceId: string, from: string, to: string, groupBy: Array<UsageDimension>, rows: Array<{ day: string | null, model: string | null, keyId: string | null, tokenId: string | null, connection: string | null, requests: number, inputTokens: number, outputTokens: number, costMicros: number, cacheHits: number, savedMicros: number }>, total: { requests: number, inputTokens: number, outputTokens: number, costMicros: number, cacheHits: number, savedMicros: number } } };
+export type UsageQuery = { usage: { workspaceId: string, from: string, to: string, groupBy: Array<UsageDimension>, rows: Array<{ day: string | null, model: string | null, keyId: string | null, tokenId: string | null, connection: string | null, route: string | null, requests: number, inputTokens: number, outputTokens: number, costMicros: number, cacheHits: number, savedMicros: number }>, total: { requests: number, inputTokens: number, outputTokens: number, costMicros: number, cacheHits: number, savedMicros: number } } };
 
 export type PatsQueryVariables = Exact<{ [key: string]: never; }>;
 
