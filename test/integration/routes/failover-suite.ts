@@ -64,7 +64,9 @@ export function describeFailover(name: string, env: () => Record<string, string>
       const body = (await response.json()) as { choices: { message: { content: string } }[] };
       expect(body.choices[0]?.message.content).toContain('fake OpenAI');
       expect(bed.groq.requests.length).toBe(before + 1);
-      expect((bed.groq.requests.at(-1)?.body as { model: string }).model).toBe('llama-3.1-8b-instant');
+      expect((bed.groq.requests.at(-1)?.body as { model?: string } | undefined)?.model).toBe(
+        'llama-3.1-8b-instant',
+      );
     });
 
     it('fails over on 429, 500, 502, 504 and 529, on a reset and on a refused connection', async () => {
