@@ -8,8 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/observability/logger.ts';
 import { startTracing } from '../../../src/observability/tracing.ts';
+import { makeModelRoute } from '../../contract/config-fixtures.ts';
 import { FAKE_OPENAI_REPLY, startFakeOpenAi } from '../../fakes/fake-openai.ts';
-import type { FakeServer } from '../../fakes/fake-server.ts';
+import { type FakeServer, sendJson } from '../../fakes/fake-server.ts';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../../helpers/otlp-receiver.ts';
 import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
@@ -222,6 +223,59 @@ describe('traces over OTLP/HTTP', () => {
       'tt_sk_not-a-real-key',
     ])
       expect(exported).not.toContain(text);
+  });
+
+  it('gives each attempt of a model route a span of its own, with its number, target and outcome', async () => {
+    const trace = 'abcdabcdabcdabcd0123012301230123';
+    const { id, record } = makeModelRoute(gateway.credentials.tenantId, undefined, 'traced-route', {
+      targets: [
+        { model: 'openai/gpt-4o', weight: 1, priority: 0 },
+        { model: 'openai/gpt-4o-mini', weight: 1, priority: 1 },
+      ],
+    });
+    await gateway.running.stores.config.put('modelRoute', id, record);
+    await gateway.running.view.whenApplied('modelRoute', id, (held) => held !== undefined, 10_000);
+    openai.overrideNext((_request, response) =>
+      sendJson(response, 503, { error: { message: 'overloaded' } }),
+    );
+    const response = await ask(
+      'through a route',
+      { traceparent: `00-${trace}-${CALLER_SPAN}-01` },
+      { model: 'traced-route' },
+    );
+    expect(response.status).toBe(200);
+    await response.text();
+    const spans = await receiver.waitFor((all) =>
+      all.some((span) => span.traceId === trace && span.kind === SERVER),
+    );
+    const server = spans.find((span) => span.traceId === trace && span.kind === SERVER) as ReceivedSpan;
+    expect(server.attributes).toMatchObject({
+      'gateway.route': 'traced-route',
+      'gateway.route.target': 'openai/gpt-4o-mini',
+      'gateway.route.attempts': 2,
+      'gen_ai.request.model': 'traced-route',
+    });
+    const attempts = (
+      await receiver.waitFor(
+        (all) => childrenOf(all, server).filter((span) => span.kind === CLIENT).length >= 2,
+      )
+    )
+      .filter((span) => span.kind === CLIENT && span.parentSpanId === server.spanId && span.traceId === trace)
+      .map((span) => span.attributes)
+      .sort((a, b) => Number(a['gateway.route.attempt']) - Number(b['gateway.route.attempt']));
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        'gateway.route.attempt': 1,
+        'gateway.route.target': 'openai/gpt-4o',
+        'gateway.route.outcome': 'server_error',
+      }),
+      expect.objectContaining({
+        'gateway.route.attempt': 2,
+        'gateway.route.target': 'openai/gpt-4o-mini',
+        'gateway.route.outcome': 'ok',
+        'http.response.status_code': 200,
+      }),
+    ]);
   });
 });
 
