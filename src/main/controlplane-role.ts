@@ -50,6 +50,7 @@ export async function startControlPlane(
       },
       // The gateways' platform keys: this process is given the same provider settings.
       platformProviders: platformProvidersOf(createPlatformEndpoints(settings)),
+      platformTenant: settings.platformTenant,
       ...(settings.platformAws.stsUrl === undefined
         ? {}
         : { probeOptions: { stsUrl: settings.platformAws.stsUrl } }),

@@ -1,6 +1,6 @@
 /**
- * The operator role for Kubernetes: reconciles Tenant, CachePolicy and Connection into the Redis
- * config store, with leader election so that several replicas can run. Needs REDIS_URL and
+ * The operator role for Kubernetes: reconciles Tenant, CachePolicy, Connection and ModelRoute into
+ * the Redis config store, with leader election so that several replicas can run. Needs REDIS_URL and
  * SERVICE_ENCRYPTION_KEY (or SERVICE_ENCRYPTION_KEY_FILE); the cluster comes from KUBECONFIG or the in-cluster service account.
  * Serves /healthz (the process is up) and /readyz (the caches are filled) on OPERATOR_PORT.
  */
@@ -13,6 +13,7 @@ import type { Logger } from '../observability/logger.ts';
 import { createOperatorMetrics, type OperatorMetrics } from '../observability/operator-metrics.ts';
 import { startTracing } from '../observability/tracing.ts';
 import type { OperatorHandle } from '../operator/operator.ts';
+import { PROVIDERS } from '../providers/registry.ts';
 import { closeOnce, handleShutdownSignals } from './lifecycle.ts';
 import { redisConnectionOf } from './open-stores.ts';
 import { startClusterOperator } from './operator-io.ts';
@@ -80,6 +81,7 @@ export async function runOperator(settings: Readonly<Settings>, log: Logger): Pr
     redis,
     encryptionKey: settings.encryptionKey,
     platformTenant: settings.platformTenant,
+    routeProviders: [...PROVIDERS.keys()],
     leaseNamespace: await leaseNamespace(settings),
     leaseName: settings.operator.leaseName,
     identity: settings.operator.identity,

@@ -12,6 +12,7 @@ import type { Logger } from '../observability/logger.ts';
 import { startTracing } from '../observability/tracing.ts';
 import { LocalReconciler } from '../operator/config-sync.ts';
 import { createPlatformEndpoints, platformProvidersOf } from '../providers/platform-routes.ts';
+import { PROVIDERS } from '../providers/registry.ts';
 import { LocalResources } from '../resources/local-resources.ts';
 import type { ResourcesClient } from '../resources/types.ts';
 import type { ConfigView } from '../stores/config-view.ts';
@@ -54,6 +55,9 @@ export async function startStandalone(
     log,
   });
   const bootstrap = await bootstrapIfEmpty(resources, settings.stateDir);
+  // The first start's tenant holds the admin PAT it prints and may share routes; PLATFORM_TENANT
+  // names another.
+  const platformTenant = settings.platformTenant ?? BOOTSTRAP_TENANT;
   const reconciler = new LocalReconciler({
     resources,
     store: stores.config,
@@ -61,8 +65,7 @@ export async function startStandalone(
       seal: (value) => sealSecret(encryptionKey, value),
       digest: (value) => digestSecret(encryptionKey, value),
     },
-    // The first start's tenant holds the admin PAT it prints; PLATFORM_TENANT names another.
-    credentialPolicy: { platformTenant: settings.platformTenant ?? BOOTSTRAP_TENANT },
+    credentialPolicy: { platformTenant, routeProviders: [...PROVIDERS.keys()] },
     log,
   });
   await reconciler.start();
@@ -95,6 +98,7 @@ export async function startStandalone(
         await view.whenApplied(kind, id, predicate, 10_000);
       },
       platformProviders: platformProvidersOf(createPlatformEndpoints(settings)),
+      platformTenant,
       ...(settings.platformAws.stsUrl === undefined
         ? {}
         : { probeOptions: { stsUrl: settings.platformAws.stsUrl } }),

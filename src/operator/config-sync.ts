@@ -233,20 +233,21 @@ export class LocalReconciler {
   }
 
   async #syncOnce(): Promise<void> {
-    const [tenants, cachePolicies, connections, secrets] = await Promise.all([
+    const [tenants, cachePolicies, connections, modelRoutes, secrets] = await Promise.all([
       this.#resources.list('Tenant'),
       this.#resources.list('CachePolicy'),
       this.#resources.list('Connection'),
+      this.#resources.list('ModelRoute'),
       this.#resources.list('Secret'),
     ]);
     this.#generations.clear();
-    for (const resource of [...tenants, ...cachePolicies, ...connections]) {
+    for (const resource of [...tenants, ...cachePolicies, ...connections, ...modelRoutes]) {
       if (resource.metadata.generation !== undefined) {
         this.#generations.set(resourceKey(resource), resource.metadata.generation);
       }
     }
     const desired = computeDesiredConfig(
-      { tenants, cachePolicies, connections, secrets },
+      { tenants, cachePolicies, connections, modelRoutes, secrets },
       this.#sealing,
       this.#credentialPolicy,
     );

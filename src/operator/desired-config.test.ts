@@ -8,6 +8,7 @@ import {
   type CachePolicyResource,
   type ConnectionResource,
   CREDENTIAL_LABEL,
+  type ModelRouteResource,
   type SecretResource,
   type TenantResource,
 } from '../resources/types.ts';
@@ -404,6 +405,14 @@ describe('computeDesiredConfig', () => {
       input({
         cachePolicies: [policy('docs'), policy('docs-main', { policyName: 'docs', workspace: 'main' })],
         connections: [connection('main')],
+        modelRoutes: [
+          {
+            apiVersion: API_VERSION,
+            kind: 'ModelRoute',
+            metadata: { name: 'chat', namespace: 'tenant-acme' },
+            spec: { workspace: 'main', targets: [{ model: '@main/gpt-4o' }, { model: 'openai/gpt-4o' }] },
+          },
+        ],
         secrets: [
           secret('openai-key', { apiKey: 'sk-proj-abcdefghijklmnop1234' }),
           secret('k', { id: 'key_1', hash: HASH, workspace: 'main' }, { credential: 'api-key' }),
@@ -425,7 +434,7 @@ describe('computeDesiredConfig', () => {
       // Workspace and tenant-wide policies of one name both exist; the cache prefers the workspace one.
       cachePolicy: ['acme/*/docs', 'acme/main/docs'],
       connection: ['acme/main'],
-      modelRoute: [],
+      modelRoute: ['acme/main/chat'],
     });
   });
 
@@ -489,6 +498,36 @@ describe('computeDesiredConfig', () => {
     expect(desired.problems.map((problem) => `${problem.name}:${problem.reason}`).sort()).toEqual([
       'b:NameConflict',
       'newer:SlugConflict',
+    ]);
+  });
+
+  it('gives a contested route model to the oldest route, and resolves @slug targets to its Connections', () => {
+    const route = (name: string, model: string, target: string, created: string): ModelRouteResource => ({
+      apiVersion: API_VERSION,
+      kind: 'ModelRoute',
+      metadata: { name, namespace: 'tenant-acme', creationTimestamp: created },
+      spec: { model, targets: [{ model: target }] },
+    });
+    const desired = computeDesiredConfig(
+      input({
+        connections: [connection('mine')],
+        modelRoutes: [
+          route('newer', 'chat', 'openai/gpt-4o', '2025-02-01T00:00:00Z'),
+          route('older', 'chat', '@mine/gpt-4o', '2025-01-15T00:00:00Z'),
+          route('dangling', 'other', '@theirs/gpt-4o', '2025-01-15T00:00:00Z'),
+        ],
+        secrets: [secret('openai-key', { apiKey: 'sk-proj-abcdefghijklmnop1234' })],
+      }),
+      sealer,
+      { routeProviders: ['openai'] },
+    );
+    expect(desired.records.modelRoute.get('acme/*/chat')?.targets).toEqual([
+      { model: '@mine/gpt-4o', weight: 1, priority: 0 },
+    ]);
+    expect(desired.records.modelRoute.size).toBe(1);
+    expect(desired.problems.map((problem) => `${problem.name}:${problem.reason}`).sort()).toEqual([
+      'dangling:ConnectionNotFound',
+      'newer:ModelConflict',
     ]);
   });
 

@@ -18,9 +18,11 @@ import {
   tenantIdOfNamespace,
   withoutUndefined,
 } from '../resources/desired-records.ts';
+import { desiredModelRouteRecord } from '../resources/model-route-record.ts';
 import type {
   CachePolicyResource,
   ConnectionResource,
+  ModelRouteResource,
   SecretResource,
   TenantResource,
 } from '../resources/types.ts';
@@ -47,6 +49,7 @@ export interface DesiredConfigInput {
   tenants: readonly TenantResource[];
   cachePolicies: readonly CachePolicyResource[];
   connections: readonly ConnectionResource[];
+  modelRoutes?: readonly ModelRouteResource[];
   secrets: readonly SecretResource[];
 }
 
@@ -70,6 +73,12 @@ export interface DesiredTenantRecords {
  */
 export interface CredentialPolicy {
   platformTenant?: string;
+  /**
+   * The providers a ModelRoute's `provider/model` target may name: the gateway's registry, handed
+   * in by main (the operator does not import providers/). Absent: not checked. The platform
+   * tenant is also the only one whose routes may be `shared`.
+   */
+  routeProviders?: readonly string[];
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -308,7 +317,9 @@ export function computeDesiredConfig(
     }
   }
 
-  const tenantOf = (resource: CachePolicyResource | ConnectionResource): TenantRecord | undefined => {
+  const tenantOf = (
+    resource: CachePolicyResource | ConnectionResource | ModelRouteResource,
+  ): TenantRecord | undefined => {
     const tenant = records.tenant.get(tenantIdOfNamespace(resource.metadata.namespace) ?? '');
     if (!tenant) {
       const message = `namespace '${resource.metadata.namespace}' belongs to no known tenant`;
@@ -341,6 +352,22 @@ export function computeDesiredConfig(
       const message = `another Connection of tenant ${tenant.id} already has slug '${desired.record.slug}'`;
       problems.push(problemOf(connection, 'SlugConflict', message));
     } else records.connection.set(desired.id, desired.record);
+  }
+
+  for (const route of byAge(input.modelRoutes ?? [])) {
+    const tenant = tenantOf(route);
+    if (!tenant) continue;
+    const desired = desiredModelRouteRecord(route, {
+      tenant,
+      platformTenant: policy.platformTenant,
+      providers: policy.routeProviders,
+      connectionOf: (slug) => records.connection.get(`${tenant.id}/${slug}`),
+    });
+    if (!desired.ok) problems.push(desired.problem);
+    else if (records.modelRoute.has(desired.id)) {
+      const message = `another ModelRoute already routes '${desired.record.model}' at this scope`;
+      problems.push(problemOf(route, 'ModelConflict', message));
+    } else records.modelRoute.set(desired.id, desired.record);
   }
 
   return { records, problems };

@@ -7,6 +7,7 @@ import {
   type CachePolicyResource,
   type ConnectionResource,
   CREDENTIAL_LABEL,
+  type ModelRouteResource,
   type SecretResource,
   type TenantResource,
 } from '../resources/types.ts';
@@ -15,6 +16,8 @@ import {
   cachePolicyOutcome,
   connectionOutcome,
   desiredStateWithOwners,
+  modelRouteOutcome,
+  publishedConnectionLookup,
   resolveConnectionSecret,
   servingTenantRecord,
   tenantOutcome,
@@ -68,6 +71,19 @@ const secret = (
     Object.entries(values).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
   ),
 });
+
+const modelRoute = (
+  name: string,
+  spec: Partial<ModelRouteResource['spec']>,
+  created: string,
+  namespace = 'tenant-acme',
+): ModelRouteResource => ({
+  apiVersion: API_VERSION,
+  kind: 'ModelRoute',
+  metadata: { name, namespace, creationTimestamp: created },
+  spec: { targets: [{ model: 'openai/gpt-4o-mini' }], ...spec },
+});
+const ROUTE_POLICY = { platformTenant: 'platform', routeProviders: ['openai', 'anthropic'] };
 
 const acme = servingTenantRecord(tenant());
 
@@ -178,6 +194,60 @@ describe('per-object outcomes', () => {
   });
 });
 
+describe('model route outcomes', () => {
+  const key = secret('key', { apiKey: 'sk-1234567890abcdef' });
+  const secretOf = (item: ConnectionResource) => (item.spec.secretRef.name === 'key' ? key : undefined);
+  const connections = [
+    connection('azure', { slug: 'acme-azure' }, '2025-01-02T00:00:00Z'),
+    connection('keyless', { secretRef: { name: 'missing' } }, '2025-01-02T00:00:00Z'),
+  ];
+  const connectionOf = publishedConnectionLookup(acme!, connections, secretOf);
+
+  it('finds only a Connection that would be published (its Secret resolved)', () => {
+    expect(connectionOf('acme-azure')?.id).toBe('acme/acme-azure');
+    expect(connectionOf('keyless')).toBeUndefined();
+    expect(connectionOf('nope')).toBeUndefined();
+  });
+
+  it('publishes a route whose targets resolve, and says why one does not', () => {
+    const good = modelRoute(
+      'chat',
+      { model: 'chat-default', targets: [{ model: 'openai/a' }, { model: '@acme-azure/b' }] },
+      '2025-01-02T00:00:00Z',
+    );
+    expect(modelRouteOutcome(good, acme, [good], connectionOf, ROUTE_POLICY).records).toEqual([
+      expect.objectContaining({ kind: 'modelRoute', id: 'acme/*/chat-default' }),
+    ]);
+    const reasons = [
+      modelRoute('a', { targets: [{ model: '@keyless/b' }] }, '2025-01-02T00:00:00Z'),
+      modelRoute('b', { targets: [{ model: 'mystery/b' }] }, '2025-01-02T00:00:00Z'),
+      modelRoute('c', { shared: true }, '2025-01-02T00:00:00Z'),
+    ].map((route) => modelRouteOutcome(route, acme, [route], connectionOf, ROUTE_POLICY).problems[0]?.reason);
+    expect(reasons).toEqual(['ConnectionNotFound', 'UnknownProvider', 'SharedOutsidePlatform']);
+    const lonely = modelRoute('d', {}, '2025-01-02T00:00:00Z', 'default');
+    expect(
+      modelRouteOutcome(lonely, undefined, [lonely], connectionOf, ROUTE_POLICY).problems[0]?.reason,
+    ).toBe('UnknownTenant');
+  });
+
+  it('lets the older of two routes of one model at one scope win, whatever their targets', () => {
+    const older = modelRoute(
+      'first',
+      { model: 'chat', targets: [{ model: '@nope/x' }] },
+      '2025-01-02T00:00:00Z',
+    );
+    const younger = modelRoute('second', { model: 'chat' }, '2025-01-03T00:00:00Z');
+    const otherScope = modelRoute('third', { model: 'chat', workspace: 'main' }, '2025-01-04T00:00:00Z');
+    const siblings = [younger, older, otherScope];
+    expect(modelRouteOutcome(younger, acme, siblings, connectionOf, ROUTE_POLICY).problems).toEqual([
+      expect.objectContaining({ reason: 'ModelConflict', name: 'second' }),
+    ]);
+    expect(modelRouteOutcome(otherScope, acme, siblings, connectionOf, ROUTE_POLICY).records[0]?.id).toBe(
+      'acme/main/chat',
+    );
+  });
+});
+
 describe('desiredStateWithOwners', () => {
   const contents = {
     tenants: [tenant(), tenant('gone', { deletionTimestamp: '2025-02-01T00:00:00Z' })],
@@ -186,6 +256,10 @@ describe('desiredStateWithOwners', () => {
       policy('dup', { policyName: 'default' }, '2025-01-09T00:00:00Z'),
     ],
     connections: [connection('openai', {}, '2025-01-02T00:00:00Z')],
+    modelRoutes: [
+      modelRoute('chat', { targets: [{ model: '@openai/gpt-4o' }] }, '2025-01-02T00:00:00Z'),
+      modelRoute('dangling', { targets: [{ model: '@nope/gpt-4o' }] }, '2025-01-02T00:00:00Z'),
+    ],
     secrets: [
       secret('key', { apiKey: 'sk-1234567890abcdef' }),
       secret('k1', { id: 'key_1', hash: HASH, workspace: 'main' }, 'api-key'),
@@ -194,25 +268,29 @@ describe('desiredStateWithOwners', () => {
   };
 
   it('holds what computeDesiredConfig holds for live objects', () => {
-    const withOwners = desiredStateWithOwners(contents, sealer, {});
+    const withOwners = desiredStateWithOwners(contents, sealer, ROUTE_POLICY);
     const live = { ...contents, tenants: [tenant()] };
-    const reference = computeDesiredConfig(live, sealer);
-    for (const kind of ['tenant', 'apiKey', 'pat', 'provisioningKey', 'cachePolicy'] as const) {
+    const reference = computeDesiredConfig(live, sealer, ROUTE_POLICY);
+    for (const kind of ['tenant', 'apiKey', 'pat', 'provisioningKey', 'cachePolicy', 'modelRoute'] as const) {
       expect(withOwners.records[kind]).toEqual(reference.records[kind]);
     }
     expect([...withOwners.records.connection.keys()]).toEqual([...reference.records.connection.keys()]);
   });
 
   it('names the owner of every record', () => {
-    const { owners } = desiredStateWithOwners(contents, sealer, {});
+    const { owners, problems } = desiredStateWithOwners(contents, sealer, ROUTE_POLICY);
+    expect(problems).toContainEqual(
+      expect.objectContaining({ kind: 'ModelRoute', name: 'dangling', reason: 'ConnectionNotFound' }),
+    );
     expect(owners).toEqual(
       expect.arrayContaining([
         ['Tenant//acme', 'tenant', 'acme'],
         ['Tenant//acme', 'apiKey', 'key_1'],
         ['CachePolicy/tenant-acme/default', 'cachePolicy', 'acme/*/default'],
         ['Connection/tenant-acme/openai', 'connection', 'acme/openai'],
+        ['ModelRoute/tenant-acme/chat', 'modelRoute', 'acme/*/chat'],
       ]),
     );
-    expect(owners).toHaveLength(4);
+    expect(owners).toHaveLength(5);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * What one object publishes, computed by pure functions over the informer caches: the per-kind
  * desired-record functions of desired-config.ts plus the rules that involve other objects (of two
- * CachePolicies with the same name at one scope, or two Connections with one slug, the older
- * wins; a credential id belongs to one tenant). `desiredStateWithOwners` applies the same rules to
+ * CachePolicies with the same name at one scope, two Connections with one slug, or two ModelRoutes
+ * of one model at one scope, the older wins; a credential id belongs to one tenant; a route's
+ * `@slug/` target needs a published Connection). `desiredStateWithOwners` applies the same rules to
  * every object at once, for full rebuilds, and says which object owns each record.
  */
 
@@ -15,14 +16,22 @@ import {
   missingConnectionKeys,
   tenantIdOfNamespace,
 } from '../resources/desired-records.ts';
+import { desiredModelRouteRecord } from '../resources/model-route-record.ts';
 import type {
   CachePolicyResource,
   ConnectionResource,
+  ModelRouteResource,
   SecretResource,
   TenantResource,
 } from '../resources/types.ts';
 import { tenantNamespace } from '../resources/types.ts';
-import { CONFIG_KINDS, type ConfigKind, type ConfigRecordMap, type TenantRecord } from '../stores/records.ts';
+import {
+  CONFIG_KINDS,
+  type ConfigKind,
+  type ConfigRecordMap,
+  type ConnectionRecord,
+  type TenantRecord,
+} from '../stores/records.ts';
 import type { ConfigSnapshot } from '../stores/types.ts';
 import {
   type CredentialPolicy,
@@ -42,7 +51,8 @@ export interface ObjectOutcome {
   problems: DesiredConfigProblem[];
 }
 
-type Custom = TenantResource | CachePolicyResource | ConnectionResource;
+type Custom = TenantResource | CachePolicyResource | ConnectionResource | ModelRouteResource;
+type Namespaced = CachePolicyResource | ConnectionResource | ModelRouteResource;
 
 /** The work-queue key and owner key of an object: `Kind/namespace/name`. */
 export function objectKey(resource: {
@@ -62,7 +72,7 @@ export function servingTenantRecord(tenant: TenantResource | undefined): TenantR
   return desiredTenantRecords(tenant, []).tenant;
 }
 
-function unknownTenant(resource: CachePolicyResource | ConnectionResource): DesiredConfigProblem {
+function unknownTenant(resource: Namespaced): DesiredConfigProblem {
   const { name, namespace } = resource.metadata;
   const message = `namespace '${namespace}' belongs to no known tenant`;
   return { kind: resource.kind, name, ...(namespace ? { namespace } : {}), reason: 'UnknownTenant', message };
@@ -107,10 +117,7 @@ export function tenantOutcome(
 }
 
 /** Older live objects of the same kind and namespace, oldest first. */
-function olderSiblings<T extends CachePolicyResource | ConnectionResource>(
-  resource: T,
-  siblings: readonly T[],
-): T[] {
+function olderSiblings<T extends Namespaced>(resource: T, siblings: readonly T[]): T[] {
   const own = ageKey(resource);
   return byAge(siblings).filter(
     (sibling) =>
@@ -167,6 +174,58 @@ export function connectionOutcome(
   return { records: [{ kind: 'connection', id: desired.id, record: desired.record }], problems: [] };
 }
 
+/**
+ * The tenant's published Connection of a slug, as the Connection controller would publish it from
+ * these caches (its Secret resolved, the older of two with one slug), for a route's targets.
+ */
+export function publishedConnectionLookup(
+  tenant: TenantRecord,
+  connections: readonly ConnectionResource[],
+  secretOf: (connection: ConnectionResource) => SecretResource | undefined,
+): (slug: string) => ConnectionRecord | undefined {
+  return (slug) => {
+    for (const connection of connections) {
+      if ((connection.spec.slug ?? connection.spec.label ?? connection.metadata.name) !== slug) continue;
+      if (isDeleting(connection)) continue;
+      const outcome = connectionOutcome(connection, tenant, secretOf, connections, NO_SEALING);
+      const published = outcome.records[0];
+      if (published?.kind === 'connection') return published.record;
+    }
+    return undefined;
+  };
+}
+
+export function modelRouteOutcome(
+  route: ModelRouteResource,
+  tenant: TenantRecord | undefined,
+  siblings: readonly ModelRouteResource[],
+  connectionOf: (slug: string) => ConnectionRecord | undefined,
+  policy: CredentialPolicy,
+): ObjectOutcome {
+  if (!tenant) return { records: [], problems: [unknownTenant(route)] };
+  const checks = {
+    tenant,
+    platformTenant: policy.platformTenant,
+    providers: policy.routeProviders,
+    connectionOf,
+  };
+  const desired = desiredModelRouteRecord(route, checks);
+  if (!desired.ok) return { records: [], problems: [desired.problem] };
+  for (const sibling of olderSiblings(route, siblings)) {
+    // Only the id matters here: the sibling's targets need not resolve for it to hold the model.
+    const other = desiredModelRouteRecord(sibling, { tenant, platformTenant: policy.platformTenant });
+    if (other.ok && other.id === desired.id) {
+      const message = `ModelRoute '${sibling.metadata.name}' already routes '${desired.record.model}' at this scope`;
+      const { name, namespace } = route.metadata;
+      return {
+        records: [],
+        problems: [{ kind: 'ModelRoute', name, namespace, reason: 'ModelConflict', message }],
+      };
+    }
+  }
+  return { records: [{ kind: 'modelRoute', id: desired.id, record: desired.record }], problems: [] };
+}
+
 /** How a Connection's Secret resolves, for the SecretResolved condition (names keys, never values). */
 export function resolveConnectionSecret(
   connection: ConnectionResource,
@@ -194,6 +253,7 @@ export interface DesiredCacheContents {
   tenants: readonly TenantResource[];
   cachePolicies: readonly CachePolicyResource[];
   connections: readonly ConnectionResource[];
+  modelRoutes?: readonly ModelRouteResource[];
   secrets: readonly SecretResource[];
 }
 
@@ -256,6 +316,13 @@ export function desiredStateWithOwners(
     for (const connection of connections.filter((item) => !isDeleting(item))) {
       const tenant = tenantOf(connection.metadata.namespace);
       add(connection, connectionOutcome(connection, tenant, secretOf, connections, sealing));
+    }
+  }
+  for (const [namespace, routes] of groupByNamespace(input.modelRoutes ?? [])) {
+    const tenant = tenantOf(namespace);
+    const connectionOf = (slug: string) => records.connection.get(`${tenant?.id}/${slug}`);
+    for (const route of routes.filter((item) => !isDeleting(item))) {
+      add(route, modelRouteOutcome(route, tenant, routes, connectionOf, policy));
     }
   }
   return { records, owners, problems };

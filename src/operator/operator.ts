@@ -1,6 +1,6 @@
 /**
- * The operator (DESIGN section 2): Tenant, CachePolicy and Connection (and the Secrets they name)
- * reconciled into the config store, by whichever replica holds the Lease.
+ * The operator (DESIGN section 2): Tenant, CachePolicy, Connection and ModelRoute (and the Secrets
+ * they name) reconciled into the config store, by whichever replica holds the Lease.
  *
  * Every replica keeps its informers running; only the leader reconciles. On becoming the leader it
  * waits for the caches, rebuilds the whole store from them (which also removes whatever no object
@@ -29,6 +29,7 @@ import {
   parseObjectKey,
 } from './controller-support.ts';
 import { LeaderElector, type LeaseClient } from './leader-election.ts';
+import { ModelRouteController } from './model-route-controller.ts';
 import { desiredStateWithOwners, objectKey } from './object-outcomes.ts';
 import { PublishedRecords } from './published-records.ts';
 import { TenantController } from './tenant-controller.ts';
@@ -52,6 +53,11 @@ export interface OperatorOptions extends OperatorPorts {
    * PAT Secret in its namespace is published as a platform-admin PAT. Unset: none anywhere.
    */
   platformTenant?: string;
+  /**
+   * The provider names a ModelRoute's `provider/model` target may use (the gateway's registry);
+   * unset: not checked.
+   */
+  routeProviders?: readonly string[];
   /** Namespace and name of the coordination.k8s.io Lease. */
   leaseNamespace: string;
   leaseName?: string;
@@ -134,7 +140,7 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
     store,
     published,
     sealing: { seal: sealer.seal, digest: sealer.digest },
-    credentialPolicy: { platformTenant: options.platformTenant },
+    credentialPolicy: { platformTenant: options.platformTenant, routeProviders: options.routeProviders },
     tenantRoleBindings: options.tenantRoleBindings ?? [],
     log,
     assertLeading: () => {
@@ -146,6 +152,7 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
     Tenant: new TenantController(context),
     CachePolicy: new CachePolicyController(context),
     Connection: new ConnectionController(context),
+    ModelRoute: new ModelRouteController(context),
   };
 
   const queue = new WorkQueue({
@@ -185,7 +192,10 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
       log.warn({ key, err: error, failures, retryInMs }, 'reconcile failed; requeued with backoff'),
   });
 
-  const enqueueNamespace = (kind: 'CachePolicy' | 'Connection', namespace: string | undefined) => {
+  const enqueueNamespace = (
+    kind: 'CachePolicy' | 'Connection' | 'ModelRoute',
+    namespace: string | undefined,
+  ) => {
     for (const item of resources.cachedList(kind, namespace)) queue.add(objectKey(item));
   };
   const route = (change: ResourceChange) => {
@@ -197,12 +207,16 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
         queue.add(objectKey(resource));
         enqueueNamespace('CachePolicy', tenantNamespace(name));
         enqueueNamespace('Connection', tenantNamespace(name));
+        enqueueNamespace('ModelRoute', tenantNamespace(name));
         break;
       case 'CachePolicy':
       case 'Connection':
+      case 'ModelRoute':
         // Siblings too: of two objects with one id, the other may now win or lose.
         queue.add(objectKey(resource));
         enqueueNamespace(resource.kind, namespace);
+        // A route's `@slug/` target resolves only while its Connection is published.
+        if (resource.kind === 'Connection') enqueueNamespace('ModelRoute', namespace);
         break;
       case 'Secret': {
         const previousLabels = change.type === 'modified' ? change.previous.metadata.labels : undefined;
@@ -213,9 +227,13 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
         ) {
           queue.add(`Tenant//${tenantId}`);
         }
+        let named = false;
         for (const connection of resources.cachedList('Connection', namespace)) {
-          if (connection.spec.secretRef?.name === name) queue.add(objectKey(connection));
+          if (connection.spec.secretRef?.name !== name) continue;
+          queue.add(objectKey(connection));
+          named = true;
         }
+        if (named) enqueueNamespace('ModelRoute', namespace);
         break;
       }
     }
@@ -223,7 +241,12 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
   const unsubscribe = resources.onChange(route);
 
   const enqueueAll = () => {
-    for (const kind of ['Tenant', 'CachePolicy', 'Connection'] as const satisfies ResourceKind[]) {
+    for (const kind of [
+      'Tenant',
+      'CachePolicy',
+      'Connection',
+      'ModelRoute',
+    ] as const satisfies ResourceKind[]) {
       for (const item of resources.cachedList(kind)) queue.add(objectKey(item));
     }
   };
@@ -236,6 +259,7 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
         tenants: resources.cachedList('Tenant'),
         cachePolicies: resources.cachedList('CachePolicy'),
         connections: resources.cachedList('Connection'),
+        modelRoutes: resources.cachedList('ModelRoute'),
         secrets: resources.cachedList('Secret'),
       },
       context.sealing,

@@ -1,8 +1,8 @@
 /**
  * The Tenant controller: creates the tenant's namespace (`tenant-<name>`) and its RoleBindings,
  * publishes the tenant record (with its workspaces) and the hashes of its credential Secrets, and
- * sets Ready. Deleting a Tenant removes its records and those of the CachePolicies and Connections
- * of its namespace, then the Secrets the control plane created there and the RoleBindings
+ * sets Ready. Deleting a Tenant removes its records and those of the CachePolicies, Connections and
+ * ModelRoutes of its namespace, then the Secrets the control plane created there and the RoleBindings
  * (tenant-deletion.ts), before the finalizer is released. The namespace itself is left in place: it
  * holds the tenant's own objects, and deleting it is not something an operator should do on its
  * own; an Event names what is left.
@@ -183,11 +183,12 @@ export class TenantController {
     return other !== undefined && !isDeleting(other);
   }
 
-  /** Removes the records of the namespace's CachePolicies and Connections, then the tenant's own. */
+  /** Removes the records of the namespace's routes, CachePolicies and Connections, then the tenant's own. */
   async #unpublishTenant(name: string): Promise<void> {
     const context = this.#context;
     const namespace = tenantNamespace(name);
     const dependants = [
+      ...context.published.ownersWithPrefix(`ModelRoute/${namespace}/`),
       ...context.published.ownersWithPrefix(`Connection/${namespace}/`),
       ...context.published.ownersWithPrefix(`CachePolicy/${namespace}/`),
     ];

@@ -1,13 +1,13 @@
 /**
  * What a Tenant's deletion does to its namespace, once its records (and those of its namespace's
- * CachePolicies and Connections) are gone from the config store and before its finalizer is
- * released:
+ * CachePolicies, Connections and ModelRoutes) are gone from the config store and before its
+ * finalizer is released:
  *
  * - deleted: the Secrets the control plane created for the tenant (labelled
  *   gateway.service.io/created-by=controlplane: the credentials it issued and the keys of the
  *   Connections it wrote), and the RoleBindings the operator made there;
  * - left in place: the namespace and everything else in it (Secrets someone else made, the
- *   CachePolicies and Connections, which are the tenant's own objects and may be in git).
+ *   CachePolicies, Connections and ModelRoutes, the tenant's own objects, which may be in git).
  *
  * An Event on the Tenant (in namespace `default`, where the Events of cluster-scoped objects
  * live) names both lists.
@@ -76,18 +76,20 @@ export async function releaseTenantNamespace(
     else if (result === 'refused') refused.push(`RoleBinding ${clusterRole}`);
   }
 
-  const live = (kind: 'Connection' | 'CachePolicy') =>
+  const live = (kind: 'Connection' | 'CachePolicy' | 'ModelRoute') =>
     context.resources
       .cachedList(kind, namespace)
       .filter((item) => !isDeleting(item))
       .map((item) => item.metadata.name);
   const connections = live('Connection');
   const policies = live('CachePolicy');
+  const routes = live('ModelRoute');
   const left = [
     `namespace ${namespace}`,
     ...(kept.length > 0 ? [describe('Secret', kept)] : []),
     ...(connections.length > 0 ? [describe('Connection', connections)] : []),
     ...(policies.length > 0 ? [describe('CachePolicy', policies)] : []),
+    ...(routes.length > 0 ? [describe('ModelRoute', routes)] : []),
   ];
   const note = [
     `Tenant ${tenant.metadata.name} deleted: its records are gone from the config store`,

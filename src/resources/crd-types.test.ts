@@ -12,10 +12,26 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROVIDER_KINDS } from '../stores/records.ts';
-import type { CachePolicySpec, Condition, ConnectionSpec, TenantSpec } from './crd-types.ts';
+import type {
+  CachePolicySpec,
+  Condition,
+  ConnectionSpec,
+  ModelRouteSpec,
+  ModelRouteTargetSpec,
+  TenantSpec,
+} from './crd-types.ts';
 import type { ConnectionResource, TenantResource } from './types.ts';
 import { API_GROUP } from './types.ts';
 import { MAX_DEFAULT_TAGS, MAX_TENANT_NAME, MAX_TTL_SECONDS, SLUG_PATTERN, TAG_PATTERN } from './validate.ts';
+import {
+  MODEL_ROUTE_LIMITS,
+  ROUTE_MODEL_MAX,
+  ROUTE_MODEL_PATTERN,
+  ROUTE_RETRY_CONDITIONS,
+  ROUTE_STRATEGIES,
+  ROUTE_TARGET_MAX,
+  ROUTE_TARGET_PATTERN,
+} from './validate-model-route.ts';
 
 interface Schema {
   type?: string;
@@ -109,15 +125,17 @@ type Assert<T extends true> = T;
 const TENANT_REQUIRED = ['displayName', 'workspaces'] as const;
 const CACHE_POLICY_REQUIRED = [] as const;
 const CONNECTION_REQUIRED = ['provider', 'secretRef'] as const;
+const MODEL_ROUTE_REQUIRED = ['targets'] as const;
 const CONDITION_REQUIRED = ['type', 'status', 'reason', 'message', 'lastTransitionTime'] as const;
 type RequiredKeysMatch = [
   Assert<Equal<(typeof TENANT_REQUIRED)[number], RequiredKeys<TenantSpec>>>,
   Assert<Equal<(typeof CACHE_POLICY_REQUIRED)[number], RequiredKeys<CachePolicySpec>>>,
   Assert<Equal<(typeof CONNECTION_REQUIRED)[number], RequiredKeys<ConnectionSpec>>>,
+  Assert<Equal<(typeof MODEL_ROUTE_REQUIRED)[number], RequiredKeys<ModelRouteSpec>>>,
   Assert<Equal<(typeof CONDITION_REQUIRED)[number], RequiredKeys<Condition>>>,
 ];
 /** Compiles only while every assertion above holds. */
-const requiredKeysMatch: RequiredKeysMatch = [true, true, true, true];
+const requiredKeysMatch: RequiredKeysMatch = [true, true, true, true, true];
 
 const tenantSample: Required<TenantSpec> = {
   displayName: 'Acme',
@@ -154,6 +172,33 @@ const connectionSample: Required<ConnectionSpec> = {
   workspace: 'main',
   defaultModel: 'llama-3.1-8b',
   dailyCapMicros: 5_000_000,
+};
+
+// Nested objects are compared exhaustively too: every optional field of theirs is in a sample.
+const routeTargetSample: Required<ModelRouteTargetSpec> = {
+  model: 'openai/gpt-4o-mini',
+  weight: 3,
+  priority: 0,
+};
+const routeRetrySample: Required<NonNullable<ModelRouteSpec['retry']>> = {
+  maxAttempts: 3,
+  on: ['rateLimited', 'timeout'],
+  backoffMs: 100,
+  maxBackoffMs: 2000,
+};
+const routeBreakerSample: Required<NonNullable<ModelRouteSpec['circuitBreaker']>> = {
+  consecutiveFailures: 5,
+  openSeconds: 30,
+};
+const modelRouteSample: Required<ModelRouteSpec> = {
+  model: 'chat-default',
+  workspace: 'main',
+  strategy: 'leastBusy',
+  targets: [routeTargetSample, { model: '@acme-azure/gpt-4o-mini', weight: 1, priority: 1 }],
+  retry: routeRetrySample,
+  firstByteTimeoutMs: 30_000,
+  circuitBreaker: routeBreakerSample,
+  shared: false,
 };
 
 const conditionSample: Required<Condition> = {
@@ -210,6 +255,13 @@ const KINDS = [
     spec: connectionSample,
     required: CONNECTION_REQUIRED,
   },
+  {
+    plural: 'modelroutes',
+    kind: 'ModelRoute',
+    scope: 'Namespaced',
+    spec: modelRouteSample,
+    required: MODEL_ROUTE_REQUIRED,
+  },
 ] as const;
 
 function rulesOf(schema: Schema): string[] {
@@ -240,7 +292,7 @@ describe('CRD YAML and the TypeScript CRD types', () => {
       });
 
       it('requires exactly the non-optional spec properties', () => {
-        expect(requiredKeysMatch).toEqual([true, true, true, true]);
+        expect(requiredKeysMatch).toEqual([true, true, true, true, true]);
         expect([...(child(root, 'spec').required ?? [])].sort()).toEqual([...required].sort());
       });
 
@@ -300,6 +352,40 @@ describe('CRD YAML and the TypeScript CRD types', () => {
     expect(
       rulesOf(tenant).some((rule) => rule.includes(`self.metadata.name.size() <= ${MAX_TENANT_NAME}`)),
     ).toBe(true);
+  });
+
+  it('states the ModelRoute limits validate-model-route.ts enforces, and its enums and defaults', () => {
+    const spec = child(rootSchema(loadCrd('modelroutes')), 'spec');
+    const range = (schema: Schema, limit: keyof typeof MODEL_ROUTE_LIMITS) =>
+      expect(rulesOf(schema)).toContain(
+        `self >= ${MODEL_ROUTE_LIMITS[limit].min} && self <= ${MODEL_ROUTE_LIMITS[limit].max}`,
+      );
+    expect(rulesOf(child(spec, 'model'))).toContain(`self.matches('${ROUTE_MODEL_PATTERN.source}')`);
+    expect(child(spec, 'model').maxLength).toBe(ROUTE_MODEL_MAX);
+    expect(rulesOf(child(spec, 'workspace'))).toContain(`self.matches('${SLUG_PATTERN.source}')`);
+    const target = child(spec, 'targets', '[]', 'model');
+    expect(rulesOf(target)).toContain(`self.matches('${ROUTE_TARGET_PATTERN.source.replace('\\/', '/')}')`);
+    expect(target.maxLength).toBe(ROUTE_TARGET_MAX);
+    expect(rulesOf(child(spec, 'targets'))).toEqual(
+      expect.arrayContaining([
+        `self.size() >= ${MODEL_ROUTE_LIMITS.targets.min}`,
+        `self.size() <= ${MODEL_ROUTE_LIMITS.targets.max}`,
+      ]),
+    );
+    range(child(spec, 'targets', '[]', 'weight'), 'weight');
+    range(child(spec, 'targets', '[]', 'priority'), 'priority');
+    range(child(spec, 'retry', 'maxAttempts'), 'maxAttempts');
+    range(child(spec, 'retry', 'backoffMs'), 'backoffMs');
+    range(child(spec, 'retry', 'maxBackoffMs'), 'maxBackoffMs');
+    range(child(spec, 'firstByteTimeoutMs'), 'firstByteTimeoutMs');
+    range(child(spec, 'circuitBreaker', 'consecutiveFailures'), 'consecutiveFailures');
+    range(child(spec, 'circuitBreaker', 'openSeconds'), 'openSeconds');
+    expect(child(spec, 'retry', 'on', '[]').enum).toEqual([...ROUTE_RETRY_CONDITIONS]);
+    expect(child(spec, 'strategy').enum).toEqual([...ROUTE_STRATEGIES]);
+    expect(child(spec, 'strategy').default).toBe('weighted');
+    expect(child(spec, 'shared').default).toBe(false);
+    expect(child(spec, 'targets', '[]', 'weight').default).toBe(1);
+    expect(child(spec, 'targets', '[]', 'priority').default).toBe(0);
   });
 
   it('defaults what the TS consumers assume (semantic false, swrSeconds 0)', () => {

@@ -2,7 +2,7 @@
  * Spec and status types of the custom resources (group gateway.service.io, v1alpha1). These are
  * the one TypeScript home of the CRD shapes in crds/; keep them in step with the YAML.
  */
-import type { ProviderKind } from '../stores/records.ts';
+import type { ProviderKind, RouteRetryCondition } from '../stores/records.ts';
 
 export interface Condition {
   type: string;
@@ -69,4 +69,38 @@ export interface ConnectionSpec {
   workspace?: string;
   defaultModel?: string;
   dailyCapMicros?: number;
+}
+
+/** One upstream of a ModelRoute. */
+export interface ModelRouteTargetSpec {
+  /** `provider/model` or `@slug/model`: any model string the gateway routes, never a route's name. */
+  model: string;
+  /** Share within its priority tier (>= 0; default 1); 0 = never picked by weight. */
+  weight?: number;
+  /** The tier, lowest first; a higher tier is a fallback (default 0). */
+  priority?: number;
+}
+
+export interface ModelRouteSpec {
+  /** The name clients send as `model`; defaults to metadata.name. Never holds a `/`. */
+  model?: string;
+  /** Absent: tenant-wide (a workspace route of the same model wins). */
+  workspace?: string;
+  /** Default weighted. */
+  strategy?: 'weighted' | 'leastBusy';
+  targets: ModelRouteTargetSpec[];
+  retry?: {
+    /** Attempts in all, across targets, the first included (1..10; default 3). */
+    maxAttempts?: number;
+    /** Default: all four. */
+    on?: RouteRetryCondition[];
+    backoffMs?: number;
+    /** Retry-After is honoured up to this. */
+    maxBackoffMs?: number;
+  };
+  /** Per attempt. */
+  firstByteTimeoutMs?: number;
+  circuitBreaker?: { consecutiveFailures?: number; openSeconds?: number };
+  /** In the platform tenant only: serves every tenant that has no route of this model. */
+  shared?: boolean;
 }

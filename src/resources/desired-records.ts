@@ -6,12 +6,12 @@
  */
 import type { CachePolicyRecord, ProviderKind, TenantRecord } from '../stores/records.ts';
 import { cachePolicyId } from '../stores/records.ts';
-import type { CachePolicyResource, ConnectionResource, SecretResource } from './types.ts';
+import type { CachePolicyResource, ConnectionResource, ModelRouteResource, SecretResource } from './types.ts';
 import { tenantNamespace } from './types.ts';
 
 /** Why an object produced no record; `reason` is a condition reason (PascalCase). */
 export interface DesiredConfigProblem {
-  kind: 'Tenant' | 'CachePolicy' | 'Connection' | 'Secret';
+  kind: 'Tenant' | 'CachePolicy' | 'Connection' | 'ModelRoute' | 'Secret';
   name: string;
   namespace?: string;
   reason: string;
@@ -56,7 +56,7 @@ export function problemOf(
 }
 
 export function checkScope(
-  resource: CachePolicyResource | ConnectionResource,
+  resource: CachePolicyResource | ConnectionResource | ModelRouteResource,
   workspace: string | undefined,
   tenant: TenantRecord | undefined,
 ): DesiredConfigProblem | undefined {

@@ -4,7 +4,7 @@
  */
 import { KubeApiError } from './kubernetes-transport.ts';
 import { ResourceValidationError } from './resource-errors.ts';
-import { type AnyResource, API_GROUP, type ResourceKind } from './types.ts';
+import { type AnyResource, API_GROUP, type CustomResourceKind, type ResourceKind } from './types.ts';
 
 interface KindInfo {
   apiVersion: string;
@@ -12,8 +12,8 @@ interface KindInfo {
   namespaced: boolean;
 }
 
-/** The kinds the project's CRDs define. */
-export type CustomResourceKind = 'Tenant' | 'CachePolicy' | 'Connection';
+/** The kinds the project's CRDs define (types.ts). */
+export type { CustomResourceKind };
 
 /** One custom object, by kind, name and (for a namespaced kind) namespace. */
 export interface ObjectRef {
@@ -27,6 +27,7 @@ export const KINDS: Record<ResourceKind, KindInfo> = {
   Tenant: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'tenants', namespaced: false },
   CachePolicy: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'cachepolicies', namespaced: true },
   Connection: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'connections', namespaced: true },
+  ModelRoute: { apiVersion: `${API_GROUP}/v1alpha1`, plural: 'modelroutes', namespaced: true },
   Secret: { apiVersion: 'v1', plural: 'secrets', namespaced: true },
 };
 

@@ -4,8 +4,8 @@
  * from the config store, releases it (applyFinalizers, with its own field manager).
  *
  * The way out when the operator is gone (uninstalled first, or never coming back): the operator's
- * finalizer on a Tenant, CachePolicy or Connection being deleted holds that deletion, and a CRD's,
- * until an operator releases it. releaseFinalizers() removes that one finalizer from every object
+ * finalizer on a Tenant, CachePolicy, Connection or ModelRoute being deleted holds that deletion,
+ * and a CRD's, until an operator releases it. releaseFinalizers() removes that one finalizer from every object
  * already being deleted, and nothing else: records the operator published stay in the config store
  * (an operator started later rebuilds the store from the resources, without them), and a Tenant's
  * Secrets are not deleted (README, "Uninstall").
@@ -18,6 +18,7 @@ const PLURALS = [
   { kind: 'Tenant', plural: 'tenants' },
   { kind: 'CachePolicy', plural: 'cachepolicies' },
   { kind: 'Connection', plural: 'connections' },
+  { kind: 'ModelRoute', plural: 'modelroutes' },
 ] as const;
 
 interface ListedObject {
@@ -118,7 +119,7 @@ async function removeFinalizer(
   return false;
 }
 
-/** Releases the finalizer of every Tenant, CachePolicy and Connection being deleted; returns those released. */
+/** Releases the finalizer of every object of this API group being deleted; returns those released. */
 export async function releaseFinalizers(
   transport: KubeTransport,
   finalizer: string,

@@ -1,6 +1,6 @@
 /**
- * The Kubernetes resources client (DESIGN section 2): Tenant, CachePolicy, Connection and Secret
- * objects in the API server. Writes are server-side apply with this client's own field manager;
+ * The Kubernetes resources client (DESIGN section 2): Tenant, CachePolicy, Connection, ModelRoute
+ * and Secret objects in the API server. Writes are server-side apply with this client's own field manager;
  * reads come from informers (list+watch caches, see kubernetes-informer.ts) once started, from the
  * API otherwise.
  *
@@ -124,6 +124,7 @@ export class KubernetesResources implements ResourcesClient {
       Tenant: informer('Tenant'),
       CachePolicy: informer('CachePolicy'),
       Connection: informer('Connection'),
+      ModelRoute: informer('ModelRoute'),
       Secret: informer('Secret', {
         fieldSelector: IGNORED_SECRET_TYPES.map((type) => `type!=${type}`).join(','),
         keep: (secret) => (secret.metadata.namespace ?? '').startsWith(prefix),

@@ -1,7 +1,8 @@
 /**
- * The embedded resources client (DESIGN sections 2 and 8): Tenant, CachePolicy, Connection and
- * Secret objects held in process, persisted to a JSON state file under STATE_DIR, and optionally
- * fed from a RESOURCES_DIR of YAML that is applied at start and watched, like `kubectl apply -f`.
+ * The embedded resources client (DESIGN sections 2 and 8): Tenant, CachePolicy, Connection,
+ * ModelRoute and Secret objects held in process, persisted to a JSON state file under STATE_DIR,
+ * and optionally fed from a RESOURCES_DIR of YAML that is applied at start and watched, like
+ * `kubectl apply -f`.
  *
  * It behaves like the API server where callers can tell: objects get a uid, a generation that
  * moves when spec (or Secret data) changes, a global resourceVersion and a creation time; an
@@ -12,7 +13,14 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ResourceConflictError, ResourceNotFoundError, ResourceValidationError } from './resource-errors.ts';
-import type { AnyResource, ResourceByKind, ResourceEvent, ResourceKind, ResourcesClient } from './types.ts';
+import type {
+  AnyResource,
+  CustomResourceKind,
+  ResourceByKind,
+  ResourceEvent,
+  ResourceKind,
+  ResourcesClient,
+} from './types.ts';
 import { validateResource } from './validate.ts';
 import {
   keyOfDocument,
@@ -204,7 +212,7 @@ export class LocalResources implements ResourcesClient {
   }
 
   async patchStatus(
-    kind: 'Tenant' | 'CachePolicy' | 'Connection',
+    kind: CustomResourceKind,
     name: string,
     namespace: string | undefined,
     status: object,

@@ -6,6 +6,7 @@
 import type {
   CachePolicySpec,
   ConnectionSpec,
+  ModelRouteSpec,
   ResourceStatus,
   TenantSpec,
   TenantStatus,
@@ -51,6 +52,14 @@ export interface ConnectionResource {
   status?: ResourceStatus & { keyHint?: string };
 }
 
+export interface ModelRouteResource {
+  apiVersion: typeof API_VERSION;
+  kind: 'ModelRoute';
+  metadata: ObjectMeta;
+  spec: ModelRouteSpec;
+  status?: ResourceStatus;
+}
+
 export interface SecretResource {
   apiVersion: 'v1';
   kind: 'Secret';
@@ -66,11 +75,20 @@ export interface ResourceByKind {
   Tenant: TenantResource;
   CachePolicy: CachePolicyResource;
   Connection: ConnectionResource;
+  ModelRoute: ModelRouteResource;
   Secret: SecretResource;
 }
 export type ResourceKind = keyof ResourceByKind;
 export type AnyResource = ResourceByKind[ResourceKind];
-export const RESOURCE_KINDS: readonly ResourceKind[] = ['Tenant', 'CachePolicy', 'Connection', 'Secret'];
+export const RESOURCE_KINDS: readonly ResourceKind[] = [
+  'Tenant',
+  'CachePolicy',
+  'Connection',
+  'ModelRoute',
+  'Secret',
+];
+/** The kinds of gateway.service.io (those with a status the operator writes). */
+export type CustomResourceKind = Exclude<ResourceKind, 'Secret'>;
 
 export interface ResourceEvent {
   type: 'added' | 'modified' | 'deleted';
@@ -101,7 +119,7 @@ export interface ResourcesClient {
   delete(kind: ResourceKind, name: string, namespace?: string): Promise<boolean>;
   /** Replaces the status subresource. */
   patchStatus(
-    kind: 'Tenant' | 'CachePolicy' | 'Connection',
+    kind: CustomResourceKind,
     name: string,
     namespace: string | undefined,
     status: object,
@@ -128,7 +146,7 @@ export const CREATED_BY_CONTROL_PLANE = 'controlplane';
 export const CREDENTIAL_LABEL = `${API_GROUP}/credential`;
 export type CredentialSecretType = 'api-key' | 'pat' | 'provisioning-key';
 
-/** The namespace that holds a tenant's CachePolicies, Connections and key Secrets. */
+/** The namespace that holds a tenant's CachePolicies, Connections, ModelRoutes and key Secrets. */
 export function tenantNamespace(tenantName: string): string {
   return `tenant-${tenantName}`;
 }

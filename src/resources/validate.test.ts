@@ -84,7 +84,7 @@ describe('validateResource', () => {
     [
       'an unknown kind',
       { ...tenant(), kind: 'Pod' },
-      "kind must be one of Tenant, CachePolicy, Connection, Secret, got 'Pod'",
+      "kind must be one of Tenant, CachePolicy, Connection, ModelRoute, Secret, got 'Pod'",
     ],
     [
       'a wrong apiVersion',

@@ -1,17 +1,14 @@
 /**
- * Validation of Tenant, CachePolicy, Connection and Secret objects, mirroring what the CRD
+ * Validation of Tenant, CachePolicy, Connection, ModelRoute and Secret objects, mirroring what the CRD
  * schemas and their CEL rules (and the API server, for Secrets) enforce, so that the local
  * resources client refuses what Kubernetes would refuse. Each message names the rule it breaks.
  */
 import { PROVIDER_KINDS } from '../stores/records.ts';
+import { Checker, DNS_LABEL_MAX, type Fields, isObject, SLUG_PATTERN } from './resource-checker.ts';
 import { API_VERSION, CREDENTIAL_LABEL, RESOURCE_KINDS, type ResourceKind } from './types.ts';
+import { checkModelRouteSpec } from './validate-model-route.ts';
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_LABEL_MAX = 63;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_SUBDOMAIN_MAX = 253;
-/** Connection slugs, policy names and workspace ids. */
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+export { SLUG_PATTERN };
 /** Dependency tags (spec.md section 2.4). */
 export const TAG_PATTERN = /^[a-z0-9][a-z0-9._:-]*$/;
 export const MAX_DEFAULT_TAGS = 16;
@@ -28,91 +25,6 @@ const LABEL_VALUE_PATTERN = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const CREDENTIAL_TYPES = ['api-key', 'pat', 'provisioning-key'];
 const CLUSTER_SCOPED: ReadonlySet<ResourceKind> = new Set(['Tenant']);
-
-type Fields = Record<string, unknown>;
-
-function isObject(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Collects messages; each check is a no-op when the field is absent unless it is required. */
-class Checker {
-  readonly messages: string[] = [];
-
-  fail(message: string): void {
-    this.messages.push(message);
-  }
-
-  present(value: unknown, path: string): boolean {
-    if (value === undefined || value === null) {
-      this.fail(`${path} is required`);
-      return false;
-    }
-    return true;
-  }
-
-  string(value: unknown, path: string, pattern?: RegExp, rule?: string): value is string {
-    if (value === undefined) return false;
-    if (typeof value !== 'string') {
-      this.fail(`${path} must be a string`);
-      return false;
-    }
-    if (pattern && !pattern.test(value)) {
-      this.fail(`${path} must ${rule ?? `match ${pattern.source}`}, got '${value}'`);
-      return false;
-    }
-    return true;
-  }
-
-  nonEmptyString(value: unknown, path: string): void {
-    if (this.string(value, path) && value.trim() === '') this.fail(`${path} must not be empty`);
-  }
-
-  dnsLabel(value: unknown, path: string, max = DNS_LABEL_MAX): void {
-    if (!this.string(value, path, DNS_LABEL, 'be a DNS-1123 label (lowercase letters, digits and -)')) return;
-    if (value.length > max) this.fail(`${path} must be at most ${max} characters`);
-  }
-
-  dnsSubdomain(value: unknown, path: string): void {
-    const rule = 'be a DNS-1123 subdomain (lowercase letters, digits, - and .)';
-    if (!this.string(value, path, DNS_SUBDOMAIN, rule)) return;
-    if (value.length > DNS_SUBDOMAIN_MAX)
-      this.fail(`${path} must be at most ${DNS_SUBDOMAIN_MAX} characters`);
-  }
-
-  slug(value: unknown, path: string): void {
-    this.string(value, path, SLUG_PATTERN, `match ${SLUG_PATTERN.source}`);
-  }
-
-  boolean(value: unknown, path: string): void {
-    if (value !== undefined && typeof value !== 'boolean') this.fail(`${path} must be a boolean`);
-  }
-
-  integer(value: unknown, path: string, min: number, max: number): value is number {
-    if (value === undefined) return false;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-      this.fail(`${path} must be an integer`);
-      return false;
-    }
-    if (value < min || value > max) {
-      this.fail(`${path} must be between ${min} and ${max}, got ${value}`);
-      return false;
-    }
-    return true;
-  }
-
-  stringMap(value: unknown, path: string): value is Record<string, unknown> {
-    if (value === undefined) return false;
-    if (!isObject(value)) {
-      this.fail(`${path} must be a map of strings`);
-      return false;
-    }
-    for (const [key, inner] of Object.entries(value)) {
-      if (typeof inner !== 'string') this.fail(`${path}.${key} must be a string`);
-    }
-    return true;
-  }
-}
 
 function checkMetadata(check: Checker, kind: ResourceKind, metadata: unknown): void {
   if (!check.present(metadata, 'metadata')) return;
@@ -312,6 +224,7 @@ export function validateResource(resource: unknown, previous?: unknown): string[
   const name = isObject(resource.metadata) ? resource.metadata.name : undefined;
   if (resourceKind === 'Tenant') checkTenantSpec(check, resource.spec, name);
   else if (resourceKind === 'CachePolicy') checkCachePolicySpec(check, resource.spec);
+  else if (resourceKind === 'ModelRoute') checkModelRouteSpec(check, resource.spec);
   else checkConnectionSpec(check, resource.spec);
   if (isObject(previous) && isObject(previous.spec)) {
     checkTransition(check, resourceKind, resource.spec, previous.spec);

@@ -31,6 +31,8 @@ export interface ControlPlaneServices {
    * the platform key), for providerAvailability.
    */
   platformProviders: readonly string[];
+  /** The platform's own tenant (PLATFORM_TENANT): the only one whose model routes may be shared. */
+  platformTenant?: string;
   /**
    * The keyed digest the reconcile step gives a Connection's secret material (ConnectionRecord
    * secretDigest), when this process holds the encryption key; lets upsertProviderCredential wait
