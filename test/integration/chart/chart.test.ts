@@ -878,12 +878,12 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expect(operator.rules).toEqual([
       {
         apiGroups: ['gateway.service.io'],
-        resources: ['tenants', 'cachepolicies', 'connections'],
+        resources: ['tenants', 'cachepolicies', 'connections', 'modelroutes'],
         verbs: ['get', 'list', 'watch', 'patch'],
       },
       {
         apiGroups: ['gateway.service.io'],
-        resources: ['tenants/status', 'cachepolicies/status', 'connections/status'],
+        resources: ['tenants/status', 'cachepolicies/status', 'connections/status', 'modelroutes/status'],
         verbs: ['patch'],
       },
       { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] },
@@ -936,7 +936,7 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expect(find(objects, 'ClusterRole', `${RELEASE}-controlplane-tenant`).rules).toEqual([
       {
         apiGroups: ['gateway.service.io'],
-        resources: ['connections', 'cachepolicies'],
+        resources: ['connections', 'cachepolicies', 'modelroutes'],
         verbs: ['list', 'create', 'patch', 'delete'],
       },
       { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'create', 'patch', 'delete'] },
@@ -1101,6 +1101,7 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
         'tenants',
         'cachepolicies.gateway.service.io',
         'connections.gateway.service.io',
+        'modelroutes.gateway.service.io',
       ]) {
         for (const verb of ['get', 'list', 'watch', 'patch']) {
           expect(await can(sa, verb, resource, 'tenant-acme'), `${verb} ${resource}`).toBe(true);
@@ -1166,6 +1167,7 @@ describe.runIf(kubeOk)('the rendered chart on a real kube-apiserver', () => {
       for (const verb of ['create', 'patch', 'delete']) {
         expect(await can(sa, verb, 'connections.gateway.service.io', 'tenant-acme'), verb).toBe(true);
         expect(await can(sa, verb, 'cachepolicies.gateway.service.io', 'tenant-acme'), verb).toBe(true);
+        expect(await can(sa, verb, 'modelroutes.gateway.service.io', 'tenant-acme'), verb).toBe(true);
         expect(await can(sa, verb, 'secrets', 'tenant-acme'), verb).toBe(true);
       }
       expect(await can(sa, 'list', 'connections.gateway.service.io', 'tenant-acme')).toBe(true);

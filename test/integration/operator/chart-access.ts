@@ -10,7 +10,7 @@ import type { KubeControlPlane } from '../../helpers/kube-control-plane.ts';
 
 const GROUP = 'gateway.service.io';
 const RBAC = 'rbac.authorization.k8s.io';
-const KINDS = ['tenants', 'cachepolicies', 'connections'];
+const KINDS = ['tenants', 'cachepolicies', 'connections', 'modelroutes'];
 
 /**
  * Every verb RBAC knows for a resource (with the two it asks of whoever writes RBAC objects); a
@@ -162,7 +162,10 @@ export function controlPlaneClusterRules(): string[] {
 export function controlPlaneTenantRules(): string[] {
   return [
     ...controlPlaneClusterRules(),
-    ...rules(['list', 'create', 'patch', 'delete'], [`${GROUP}/connections`, `${GROUP}/cachepolicies`]),
+    ...rules(
+      ['list', 'create', 'patch', 'delete'],
+      [`${GROUP}/connections`, `${GROUP}/cachepolicies`, `${GROUP}/modelroutes`],
+    ),
     ...rules(['get', 'list', 'create', 'patch', 'delete'], ['core/secrets']),
   ].sort();
 }
@@ -260,8 +263,8 @@ export function operatorGrants(
  * The control plane's grants, exactly (src/control-plane/*.ts through KubernetesResources):
  * Tenants created (organisations, provisioning), read and patched (workspaces, suspension); in a
  * tenant namespace (through the RoleBinding the operator made there) server-side apply (patch,
- * create) and delete of CachePolicies, Connections and Secrets, list of CachePolicies and
- * Connections (to find the object behind a name), get and list of Secrets. Refused on purpose:
+ * create) and delete of CachePolicies, Connections, ModelRoutes and Secrets, list of CachePolicies,
+ * Connections and ModelRoutes (to find the object behind a name), get and list of Secrets. Refused on purpose:
  * listing or deleting Tenants, status, watch, update, namespaces, Leases, Events, RBAC, and
  * anything in any other namespace.
  */
@@ -281,7 +284,14 @@ export function controlPlaneGrants(tenantNamespace: string, releaseNamespace: st
       namespace: tenantNamespace,
       verbs: ['list', 'create', 'patch', 'delete'],
     },
+    {
+      group: GROUP,
+      resource: 'modelroutes',
+      namespace: tenantNamespace,
+      verbs: ['list', 'create', 'patch', 'delete'],
+    },
     { group: GROUP, resource: 'connections', subresource: 'status', namespace: tenantNamespace, verbs: [] },
+    { group: GROUP, resource: 'modelroutes', subresource: 'status', namespace: tenantNamespace, verbs: [] },
     {
       group: '',
       resource: 'secrets',
