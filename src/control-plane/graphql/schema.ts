@@ -8,6 +8,7 @@ import { auditResolvers, auditTypeDefs } from './audit.ts';
 import { cacheResolvers, cacheTypeDefs } from './cache.ts';
 import { credentialResolvers, credentialTypeDefs } from './credentials.ts';
 import { keyResolvers, keyTypeDefs } from './keys.ts';
+import { routeResolvers, routeTypeDefs } from './routes.ts';
 import { tenancyResolvers, tenancyTypeDefs } from './tenancy.ts';
 import { tokenResolvers, tokenTypeDefs } from './tokens.ts';
 import { usageResolvers, usageTypeDefs } from './usage.ts';
@@ -21,6 +22,7 @@ const MODULES = [
   { typeDefs: keyTypeDefs, resolvers: keyResolvers },
   { typeDefs: cacheTypeDefs, resolvers: cacheResolvers },
   { typeDefs: credentialTypeDefs, resolvers: credentialResolvers },
+  { typeDefs: routeTypeDefs, resolvers: routeResolvers },
   { typeDefs: usageTypeDefs, resolvers: usageResolvers },
 ];
 

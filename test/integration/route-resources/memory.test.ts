@@ -1,0 +1,3 @@
+import { describeRouteResources } from './route-resources-suite.ts';
+
+describeRouteResources('memory store', () => ({}));
