@@ -23,6 +23,8 @@ import type {
   CreateOrganizationInput,
   EphemeralToken,
   MintEphemeralTokenInput,
+  ModelRoute,
+  ModelRouteInput,
   Pat,
   ProviderAvailability,
   ProvisionedTenant,
@@ -312,6 +314,27 @@ export class AdminClient extends GraphQLEndpointClient {
   /** Per provider: the platform's key, the workspace's own Connection slugs, and whether it is usable. */
   getProviderAvailability(workspaceId: string, call?: CallOptions): Promise<ProviderAvailability[]> {
     return this.field(Documents.ProviderAvailabilityDocument, { workspaceId }, call);
+  }
+
+  // Model routes (`credentials:manage`).
+
+  /** The tenant's model routes; with `workspaceId`, those in force there (workspace and tenant-wide). */
+  listModelRoutes(options: { workspaceId?: string } = {}, call?: CallOptions): Promise<ModelRoute[]> {
+    return this.field(Documents.ModelRoutesDocument, options, call);
+  }
+
+  /**
+   * Creates or replaces the route of a model at a scope (fields left out take their defaults);
+   * refused (`VALIDATION_ERROR`) when a target's provider or Connection does not exist; in force on
+   * the gateway when it returns.
+   */
+  upsertModelRoute(input: ModelRouteInput, call?: CallOptions): Promise<ModelRoute> {
+    return this.field(Documents.UpsertModelRouteDocument, { input }, call);
+  }
+
+  /** Deletes the route of a model at a scope (`workspaceId` absent: the tenant-wide one). */
+  deleteModelRoute(input: { model: string; workspaceId?: string }, call?: CallOptions): Promise<boolean> {
+    return this.field(Documents.DeleteModelRouteDocument, input, call);
   }
 
   // REST endpoints without a PAT.

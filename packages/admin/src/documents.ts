@@ -40,6 +40,14 @@ export const CachePolicyFields = defineFragment(/* GraphQL */ `
   }
 `);
 
+export const ModelRouteFields = defineFragment(/* GraphQL */ `
+  fragment ModelRouteFields on ModelRoute {
+    model workspaceId strategy targets { model weight priority }
+    retry { maxAttempts on backoffMs maxBackoffMs } firstByteTimeoutMs
+    circuitBreaker { consecutiveFailures openSeconds } shared
+  }
+`);
+
 export const ProviderCredentialFields = defineFragment(/* GraphQL */ `
   fragment ProviderCredentialFields on ProviderCredential {
     id slug label kind provider keyHint workspaceId baseUrl awsRegion vertexProject vertexRegion
@@ -302,6 +310,38 @@ export const RevokeProviderCredentialDocument = defineDocument<
 >(/* GraphQL */ `
   mutation RevokeProviderCredential($slug: String!) { revokeProviderCredential(slug: $slug) }`);
 
+// Model routes.
+
+export const ModelRoutesDocument = defineDocument<
+  Operations.ModelRoutesQuery,
+  Operations.ModelRoutesQueryVariables
+>(
+  /* GraphQL */ `
+  query ModelRoutes($workspaceId: String) {
+    modelRoutes(workspaceId: $workspaceId) { ...ModelRouteFields }
+  }`,
+  ModelRouteFields,
+);
+
+export const UpsertModelRouteDocument = defineDocument<
+  Operations.UpsertModelRouteMutation,
+  Operations.UpsertModelRouteMutationVariables
+>(
+  /* GraphQL */ `
+  mutation UpsertModelRoute($input: ModelRouteInput!) {
+    upsertModelRoute(input: $input) { ...ModelRouteFields }
+  }`,
+  ModelRouteFields,
+);
+
+export const DeleteModelRouteDocument = defineDocument<
+  Operations.DeleteModelRouteMutation,
+  Operations.DeleteModelRouteMutationVariables
+>(/* GraphQL */ `
+  mutation DeleteModelRoute($model: String!, $workspaceId: String) {
+    deleteModelRoute(model: $model, workspaceId: $workspaceId)
+  }`);
+
 /** Every `/graphql` document, in the order of the generated file. */
 export const CONTROL_PLANE_DOCUMENTS = [
   TenantDocument,
@@ -333,4 +373,7 @@ export const CONTROL_PLANE_DOCUMENTS = [
   UpsertProviderCredentialDocument,
   TestProviderCredentialDocument,
   RevokeProviderCredentialDocument,
+  ModelRoutesDocument,
+  UpsertModelRouteDocument,
+  DeleteModelRouteDocument,
 ] as const;

@@ -1,8 +1,8 @@
 /**
  * @inference-gateway/admin: a typed client of the inference gateway's control plane.
  *
- * - `AdminClient`: one tenant's `/graphql` (a PAT): tokens, cache, Connections, workspaces, keys,
- *   PATs, provisioning keys, balance, tenant, audit log; and the REST endpoints
+ * - `AdminClient`: one tenant's `/graphql` (a PAT): tokens, cache, Connections, model routes,
+ *   workspaces, keys, PATs, provisioning keys, balance, tenant, audit log; and the REST endpoints
  *   `provisionTenant` (a provisioning key) and `createOrganization` (anonymous).
  * - `PlatformAdminClient`: the platform admin's `/admin/graphql` (a platform-admin PAT).
  * - Errors: `AdminApiError` (with the server's `code`), `AdminTransportError`, both `AdminError`.

@@ -42,6 +42,13 @@ export type RevalidateResult = Operations.RevalidateCacheTagsMutation['revalidat
 /** What `purgeCache` did: the new purge generation of the workspace (or namespace). */
 export type PurgeResult = Operations.PurgeGatewayCacheMutation['purgeGatewayCache'];
 /**
+ * A model route: one model name served by several targets (`provider/model`, `@slug/model`) with
+ * weights, fallback tiers, retries and circuit breaking, every default filled in
+ * (`workspaceId` null: tenant-wide).
+ */
+export type ModelRoute = Operations.ModelRouteFieldsFragment;
+export type ModelRouteTarget = ModelRoute['targets'][number];
+/**
  * A Connection (a tenant's own provider credential, `ProviderCredential` in GraphQL), routed as
  * `@<slug>/<model>`. Never carries a secret: `keyHint` is the only secret-derived value.
  */
@@ -56,8 +63,12 @@ export type ConnectionTestResult = Operations.TestProviderCredentialMutation['te
 export type {
   CachePolicyInput,
   MintEphemeralTokenInput,
+  ModelRouteInput,
+  ModelRouteStrategy,
+  ModelRouteTargetInput,
   ProviderCredentialKind,
   RateLimitsInput,
+  RouteRetryCondition,
 } from './generated/control-plane.ts';
 
 // `/admin/graphql` records.

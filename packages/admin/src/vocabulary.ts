@@ -1,8 +1,12 @@
 /**
  * The control plane's fixed vocabularies: provider kinds and their spellings, PAT permissions,
- * API key grants, token scopes, and limits (README "Control plane", specification 2.1, 2.6, 8).
+ * API key grants, token scopes, model route strategies and retry conditions, and limits (README "Control plane", specification 2.1, 2.6, 8).
  */
-import type { ProviderCredentialKind } from './generated/control-plane.ts';
+import type {
+  ModelRouteStrategy,
+  ProviderCredentialKind,
+  RouteRetryCondition,
+} from './generated/control-plane.ts';
 
 /** GraphQL enum value of each provider kind -> the Connection resource's spelling. */
 const RESOURCE_SPELLING = {
@@ -67,6 +71,21 @@ export type ApiKeyGrant = (typeof API_KEY_GRANTS)[number];
 /** Route scopes of an ephemeral token; `model:<id>` scopes narrow them further. */
 export const TOKEN_ROUTE_SCOPES = ['chat', 'embeddings', 'messages'] as const;
 export type TokenScope = (typeof TOKEN_ROUTE_SCOPES)[number] | `model:${string}`;
+
+/** How a model route picks a target within a priority tier (`weighted` by default). */
+export const MODEL_ROUTE_STRATEGIES = [
+  'weighted',
+  'leastBusy',
+] as const satisfies readonly ModelRouteStrategy[];
+/** What a model route retries on another target (all four by default). */
+export const ROUTE_RETRY_CONDITIONS = [
+  'rateLimited',
+  'serverError',
+  'timeout',
+  'connectError',
+] as const satisfies readonly RouteRetryCondition[];
+/** The most targets one model route takes. */
+export const MAX_ROUTE_TARGETS = 16;
 
 /** The longest ephemeral token lifetime, in seconds (24 hours). */
 export const MAX_TOKEN_TTL_SECONDS = 86_400;

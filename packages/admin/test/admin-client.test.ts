@@ -162,6 +162,34 @@ const CASES: [string, Call, string, Record<string, unknown>, string][] = [
     { name: 'docs' },
     'deleteCachePolicy',
   ],
+  [
+    'listModelRoutes',
+    (c) => c.listModelRoutes({ workspaceId: 'default' }),
+    'ModelRoutes',
+    { workspaceId: 'default' },
+    'modelRoutes',
+  ],
+  [
+    'upsertModelRoute',
+    (c) =>
+      c.upsertModelRoute({
+        model: 'chat',
+        targets: [{ model: 'openai/gpt-4o', weight: 3 }],
+        retry: { on: ['timeout'] },
+      }),
+    'UpsertModelRoute',
+    {
+      input: { model: 'chat', targets: [{ model: 'openai/gpt-4o', weight: 3 }], retry: { on: ['timeout'] } },
+    },
+    'upsertModelRoute',
+  ],
+  [
+    'deleteModelRoute',
+    (c) => c.deleteModelRoute({ model: 'chat' }),
+    'DeleteModelRoute',
+    { model: 'chat' },
+    'deleteModelRoute',
+  ],
   ['listConnections', (c) => c.listConnections(), 'ProviderCredentials', {}, 'providerCredentials'],
   [
     'upsertConnection',

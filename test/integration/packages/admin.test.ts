@@ -138,6 +138,43 @@ describe('cache', () => {
   });
 });
 
+describe('model routes', () => {
+  it('upserts a route with its defaults filled in, lists it, refuses a bad one with its reason, deletes it', async () => {
+    const route = await admin.upsertModelRoute({
+      model: 'sdk-chat',
+      workspaceId: 'default',
+      strategy: 'leastBusy',
+      targets: [
+        { model: 'openai/gpt-4o-mini', weight: 3 },
+        { model: 'anthropic/claude-3-5-haiku-latest', priority: 1 },
+      ],
+      retry: { maxAttempts: 2, on: ['rateLimited', 'timeout'] },
+    });
+    expect(route).toEqual({
+      model: 'sdk-chat',
+      workspaceId: 'default',
+      strategy: 'leastBusy',
+      targets: [
+        { model: 'openai/gpt-4o-mini', weight: 3, priority: 0 },
+        { model: 'anthropic/claude-3-5-haiku-latest', weight: 1, priority: 1 },
+      ],
+      retry: { maxAttempts: 2, on: ['rateLimited', 'timeout'], backoffMs: 100, maxBackoffMs: 2000 },
+      firstByteTimeoutMs: 30_000,
+      circuitBreaker: { consecutiveFailures: 5, openSeconds: 30 },
+      shared: false,
+    });
+    expect(await admin.listModelRoutes({ workspaceId: 'default' })).toContainEqual(route);
+    const refused = await admin
+      .upsertModelRoute({ model: 'sdk-bad', targets: [{ model: '@no-such-connection/gpt-4o' }] })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AdminApiError);
+    expect((refused as AdminApiError).code).toBe('VALIDATION_ERROR');
+    expect((refused as AdminApiError).message).toContain("names Connection 'no-such-connection'");
+    await expect(admin.deleteModelRoute({ model: 'sdk-chat', workspaceId: 'default' })).resolves.toBe(true);
+    expect((await admin.listModelRoutes()).map((entry) => entry.model)).not.toContain('sdk-chat');
+  });
+});
+
 describe('connections', () => {
   it('upserts by slug, then by label, lists, reports availability, tests and revokes', async () => {
     const bySlug = await admin.upsertConnection({

@@ -42,6 +42,69 @@ export type ProviderCredentialKind =
   | 'vertex'
   | 'openaiCompatible';
 
+/** How a target is picked within a priority tier. */
+export type ModelRouteStrategy =
+  /** By weight. */
+  | 'weighted'
+  /** The target with the fewest requests in flight on the gateway pod (ties by weight). */
+  | 'leastBusy';
+
+/** What an attempt is retried on, on another target. */
+export type RouteRetryCondition =
+  /** 429 */
+  | 'rateLimited'
+  /** 500, 502, 503, 504, 529 */
+  | 'serverError'
+  /** No first byte within firstByteTimeoutMs. */
+  | 'timeout'
+  /** Connection refused or reset before an answer. */
+  | 'connectError';
+
+export type ModelRouteTargetInput = {
+  /** provider/model or @slug/model; never a route's name. */
+  model: string;
+  /** 0..1000; default 1. */
+  weight?: number | null | undefined;
+  /** 0..100; default 0. */
+  priority?: number | null | undefined;
+};
+
+export type ModelRouteRetryInput = {
+  /** 1..10; default 3. */
+  maxAttempts?: number | null | undefined;
+  /** Default: all four. */
+  on?: Array<RouteRetryCondition> | null | undefined;
+  /** 0..60000; default 100. */
+  backoffMs?: number | null | undefined;
+  /** 0..60000; default 2000. */
+  maxBackoffMs?: number | null | undefined;
+};
+
+export type ModelRouteCircuitBreakerInput = {
+  /** 1..100; default 5. */
+  consecutiveFailures?: number | null | undefined;
+  /** 1..3600; default 30. */
+  openSeconds?: number | null | undefined;
+};
+
+/** A whole route: fields left out take their defaults. */
+export type ModelRouteInput = {
+  /** Letters, digits, '.', '_', ':' and '-' (no '/'). */
+  model: string;
+  /** Absent: the route is tenant-wide (a workspace route of the same model wins). */
+  workspaceId?: string | null | undefined;
+  /** Default weighted. */
+  strategy?: ModelRouteStrategy | null | undefined;
+  /** 1 to 16 targets. */
+  targets: Array<ModelRouteTargetInput>;
+  retry?: ModelRouteRetryInput | null | undefined;
+  /** 1..600000; default 30000. */
+  firstByteTimeoutMs?: number | null | undefined;
+  circuitBreaker?: ModelRouteCircuitBreakerInput | null | undefined;
+  /** Platform tenant only, tenant-wide, platform models only. */
+  shared?: boolean | null | undefined;
+};
+
 export type UsageDimension =
   | 'MODEL'
   | 'KEY'
@@ -285,3 +348,27 @@ export type RevokeProviderCredentialMutationVariables = Exact<{
 
 
 export type RevokeProviderCredentialMutation = { revokeProviderCredential: boolean };
+
+export type ModelRoutesQueryVariables = Exact<{
+  workspaceId?: string | null | undefined;
+}>;
+
+
+export type ModelRoutesQuery = { modelRoutes: Array<{ model: string, workspaceId: string | null, strategy: ModelRouteStrategy, firstByteTimeoutMs: number, shared: boolean, targets: Array<{ model: string, weight: number, priority: number }>, retry: { maxAttempts: number, on: Array<RouteRetryCondition>, backoffMs: number, maxBackoffMs: number }, circuitBreaker: { consecutiveFailures: number, openSeconds: number } }> };
+
+export type ModelRouteFieldsFragment = { model: string, workspaceId: string | null, strategy: ModelRouteStrategy, firstByteTimeoutMs: number, shared: boolean, targets: Array<{ model: string, weight: number, priority: number }>, retry: { maxAttempts: number, on: Array<RouteRetryCondition>, backoffMs: number, maxBackoffMs: number }, circuitBreaker: { consecutiveFailures: number, openSeconds: number } };
+
+export type UpsertModelRouteMutationVariables = Exact<{
+  input: ModelRouteInput;
+}>;
+
+
+export type UpsertModelRouteMutation = { upsertModelRoute: { model: string, workspaceId: string | null, strategy: ModelRouteStrategy, firstByteTimeoutMs: number, shared: boolean, targets: Array<{ model: string, weight: number, priority: number }>, retry: { maxAttempts: number, on: Array<RouteRetryCondition>, backoffMs: number, maxBackoffMs: number }, circuitBreaker: { consecutiveFailures: number, openSeconds: number } } };
+
+export type DeleteModelRouteMutationVariables = Exact<{
+  model: string;
+  workspaceId?: string | null | undefined;
+}>;
+
+
+export type DeleteModelRouteMutation = { deleteModelRoute: boolean };
