@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerCacheCommands } from './commands/cache.ts';
 import { registerConnectionCommands } from './commands/connections.ts';
 import { registerOrgCommands } from './commands/orgs.ts';
+import { registerRouteCommands } from './commands/routes.ts';
 import { registerTenantCommands } from './commands/tenants.ts';
 import { registerTokenCommands } from './commands/tokens.ts';
 import { CliContext } from './context.ts';
@@ -44,7 +45,9 @@ Examples:
 export function buildProgram(context: CliContext): Command {
   const { io } = context;
   const program = new Command('igw')
-    .description("the inference gateway's command line: Connections, tokens, cache, tenants, organisations")
+    .description(
+      "the inference gateway's command line: Connections, tokens, cache, model routes, tenants, organisations",
+    )
     .version(CLI_VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .exitOverride()
@@ -71,6 +74,7 @@ export function buildProgram(context: CliContext): Command {
   registerConnectionCommands(program, context);
   registerTokenCommands(program, context);
   registerCacheCommands(program, context);
+  registerRouteCommands(program, context);
   registerTenantCommands(program, context);
   registerOrgCommands(program, context);
   return program;

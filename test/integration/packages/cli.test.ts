@@ -274,6 +274,48 @@ describe('igw cache', () => {
   });
 });
 
+describe('igw routes', () => {
+  it('sets a route (in force when it returns), lists it, refuses an unknown provider, deletes it', async () => {
+    const set = await igw([
+      'routes',
+      'set',
+      'cli-chat',
+      '--target',
+      'openai/gpt-4o-mini,weight=3',
+      '--target',
+      'anthropic/claude-3-5-haiku-latest,priority=1',
+      '--max-attempts',
+      '2',
+      '--json',
+    ]);
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      model: 'cli-chat',
+      workspaceId: null,
+      targets: [
+        { model: 'openai/gpt-4o-mini', weight: 3, priority: 0 },
+        { model: 'anthropic/claude-3-5-haiku-latest', weight: 1, priority: 1 },
+      ],
+      retry: { maxAttempts: 2, backoffMs: 100 },
+    });
+    const table = await igw(['routes', 'list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^MODEL +WORKSPACE +STRATEGY +ATTEMPTS +SHARED +TARGETS\n/);
+    expect(table.stdout).toMatch(
+      /\ncli-chat +all +weighted +2 +no +p0: openai\/gpt-4o-mini \(3\); p1: anthropic\/claude-3-5-haiku-latest \(1\)\n/,
+    );
+    const refused = await igw(['routes', 'set', 'cli-bad', '--target', 'azure/gpt-4o']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^igw: UpsertModelRoute: .*provider 'azure'.* \(VALIDATION_ERROR\)\n$/);
+    expect(await igw(['routes', 'delete', 'cli-chat'])).toEqual({
+      code: 0,
+      stdout: "Deleted the tenant-wide route 'cli-chat'.\n",
+      stderr: '',
+    });
+    expect((await igw(['routes', 'list'])).stdout).toBe('No model routes.\n');
+  });
+});
+
 describe('igw tenants and orgs', () => {
   it('provisions a child with the provisioning key from stdin and no PAT', async () => {
     const run = await igw(['tenants', 'provision', '--name', 'Child', '--provisioning-key-stdin'], {
