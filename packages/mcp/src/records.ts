@@ -93,6 +93,28 @@ export const CachePolicyRecord = {
   semantic: z.boolean(),
 };
 
+export const ModelRouteRecord = {
+  model: z.string().describe('The name clients send as "model"'),
+  workspaceId: z.string().nullable().describe('null: tenant-wide'),
+  strategy: z.string().describe('weighted or leastBusy'),
+  targets: z.array(
+    z.object({
+      model: z.string().describe('provider/model or @connection/model'),
+      weight: z.number(),
+      priority: z.number().describe('The tier: lowest first; a higher one is a fallback'),
+    }),
+  ),
+  retry: z.object({
+    maxAttempts: z.number(),
+    on: z.array(z.string()),
+    backoffMs: z.number(),
+    maxBackoffMs: z.number(),
+  }),
+  firstByteTimeoutMs: z.number(),
+  circuitBreaker: z.object({ consecutiveFailures: z.number(), openSeconds: z.number() }),
+  shared: z.boolean().describe('A platform route serving every tenant without its own of this model'),
+};
+
 export const ApiKeyRecord = {
   id: z.string(),
   workspaceId: z.string(),

@@ -12,6 +12,7 @@ import { cacheTools } from './tools/cache.ts';
 import { connectionTools } from './tools/connections.ts';
 import { createOrganizationTool, provisionTenantTool } from './tools/organizations.ts';
 import { platformTools } from './tools/platform.ts';
+import { routeTools } from './tools/routes.ts';
 import { tenantTools } from './tools/tenant.ts';
 import { tokenTools } from './tools/tokens.ts';
 import { MCP_SERVER_VERSION } from './version.ts';
@@ -32,7 +33,7 @@ export interface GatewayMcpServerOptions {
 }
 
 const INSTRUCTIONS = [
-  "Tools for an inference gateway's control plane: Connections (the tenant's own provider keys, routed as @<slug>/<model>), ephemeral tokens, the response cache and its policies, workspaces, workspace API keys, the balance, and organisation sign-up.",
+  "Tools for an inference gateway's control plane: Connections (the tenant's own provider keys, routed as @<slug>/<model>), ephemeral tokens, the response cache and its policies, model routes (one model name served by several targets, with fallbacks and retries), workspaces, workspace API keys, the balance, and organisation sign-up.",
   'Amounts are USD micros (1 USD = 1000000) unless an argument says USD.',
   'Secrets you send (API keys, AWS and Google credentials) are write-only and never returned; new secrets (a minted token, a created API key, an owner PAT) are returned once by the call that makes them.',
   'A failed call returns isError with "<CODE>: <message>"; the code is the service\'s (VALIDATION_ERROR, FORBIDDEN, NOT_FOUND, CONFLICT, ...).',
@@ -44,6 +45,7 @@ export function gatewayToolDefinitions(options: GatewayMcpServerOptions): ToolDe
     ...connectionTools(options.admin),
     ...tokenTools(options.admin),
     ...cacheTools(options.admin),
+    ...routeTools(options.admin),
     ...tenantTools(options.admin),
     createOrganizationTool(options.admin),
     ...(options.provisioningKey === undefined

@@ -69,6 +69,24 @@ const policy = {
   defaultTags: [],
   semantic: false,
 };
+const route = {
+  model: 'chat-default',
+  workspaceId: null,
+  strategy: 'weighted',
+  targets: [
+    { model: 'openai/gpt-4o-mini', weight: 3, priority: 0 },
+    { model: 'anthropic/claude-3-5-haiku-latest', weight: 1, priority: 1 },
+  ],
+  retry: {
+    maxAttempts: 3,
+    on: ['rateLimited', 'serverError', 'timeout', 'connectError'],
+    backoffMs: 100,
+    maxBackoffMs: 2000,
+  },
+  firstByteTimeoutMs: 30_000,
+  circuitBreaker: { consecutiveFailures: 5, openSeconds: 30 },
+  shared: false,
+};
 const organization = {
   id: 'acme-labs',
   name: 'Acme Labs',
@@ -118,6 +136,9 @@ export const TYPICAL: Record<string, Answer> = {
   CachePolicies: { value: [policy] },
   UpsertCachePolicy: { value: policy },
   DeleteCachePolicy: { value: true },
+  ModelRoutes: { value: [route] },
+  UpsertModelRoute: { value: route },
+  DeleteModelRoute: { value: true },
   RevalidateCacheTags: { value: { invalidated: 2 } },
   PurgeGatewayCache: { value: { purged: true, generation: 3 } },
   ProviderCredentials: { value: [connection] },

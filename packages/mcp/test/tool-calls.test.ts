@@ -92,6 +92,37 @@ const CASES: [string, Record<string, unknown>, string, Record<string, unknown>][
     { input: { name: 'docs', workspaceId: 'default', ttlSeconds: 600, semantic: true } },
   ],
   ['delete_cache_policy', { name: 'docs' }, 'DeleteCachePolicy', { name: 'docs' }],
+  ['list_model_routes', {}, 'ModelRoutes', {}],
+  [
+    'upsert_model_route',
+    {
+      model: 'chat-default',
+      strategy: 'leastBusy',
+      targets: [
+        { model: 'openai/gpt-4o-mini', weight: 3 },
+        { model: 'anthropic/x', priority: 1 },
+      ],
+      retry: { maxAttempts: 2, on: ['timeout'] },
+    },
+    'UpsertModelRoute',
+    {
+      input: {
+        model: 'chat-default',
+        strategy: 'leastBusy',
+        targets: [
+          { model: 'openai/gpt-4o-mini', weight: 3 },
+          { model: 'anthropic/x', priority: 1 },
+        ],
+        retry: { maxAttempts: 2, on: ['timeout'] },
+      },
+    },
+  ],
+  [
+    'delete_model_route',
+    { model: 'chat-default', workspaceId: 'research' },
+    'DeleteModelRoute',
+    { model: 'chat-default', workspaceId: 'research' },
+  ],
   ['get_tenant', { withBalances: true }, 'Tenant', { withBalances: true }],
   ['list_workspaces', {}, 'Workspaces', {}],
   ['create_workspace', { name: 'Research' }, 'CreateWorkspace', { name: 'Research' }],
@@ -151,6 +182,22 @@ describe('tools/call', () => {
   it('covers every listed tool', async () => {
     const listed = (await connected.client.listTools()).tools.map((tool) => tool.name);
     expect(new Set(CASES.map(([tool]) => tool))).toEqual(new Set(listed));
+  });
+
+  it('summarises a model route by tier and refuses an unknown retry condition before calling the service', async () => {
+    const listed = await connected.call('list_model_routes', {});
+    expect(textOf(listed)).toContain(
+      '1 model route(s): chat-default (tenant-wide, weighted): p0 openai/gpt-4o-mini×3; p1 anthropic/claude-3-5-haiku-latest×1; 3 attempt(s).',
+    );
+    const before = connected.fake.calls.length;
+    const refused = await connected.call('upsert_model_route', {
+      model: 'x',
+      targets: [{ model: 'openai/a' }],
+      retry: { on: ['always'] },
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^VALIDATION_ERROR: .*retry\.on/);
+    expect(connected.fake.calls.length).toBe(before);
   });
 
   it('converts dailyCapUsd "2.5" to dailyCapMicros 2500000 in the request', async () => {

@@ -86,6 +86,7 @@ describe('igw-mcp over stdio', () => {
         'revoke_connection',
         'mint_ephemeral_token',
         'purge_cache',
+        'upsert_model_route',
         'create_api_key',
         'create_organization',
         'provision_tenant',
@@ -94,7 +95,7 @@ describe('igw-mcp over stdio', () => {
         'top_up_balance',
       ]),
     );
-    expect(names).toHaveLength(27);
+    expect(names).toHaveLength(30);
     for (const tool of tools) expect(tool.inputSchema.type, tool.name).toBe('object');
     const create = tools.find((tool) => tool.name === 'create_organization');
     expect(Object.keys(create?.inputSchema.properties ?? {})).toContain('referral');
@@ -161,6 +162,42 @@ describe('igw-mcp over stdio', () => {
       gateway.credentials.apiKey,
     );
     expect(chat.status).toBe(200);
+  });
+
+  it('upserts a model route on that Connection, lists it, refuses one on a missing Connection, deletes it', async () => {
+    const upserted = await call('upsert_model_route', {
+      model: 'mcp-chat',
+      targets: [
+        { model: '@mcp-compat/gpt-4o-mini', weight: 2 },
+        { model: 'openai/gpt-4o-mini', priority: 1 },
+      ],
+    });
+    expect(upserted.isError, text(upserted)).toBeFalsy();
+    expect(upserted.structuredContent).toMatchObject({
+      route: {
+        model: 'mcp-chat',
+        workspaceId: null,
+        targets: [
+          { model: '@mcp-compat/gpt-4o-mini', weight: 2, priority: 0 },
+          { model: 'openai/gpt-4o-mini', weight: 1, priority: 1 },
+        ],
+        retry: { maxAttempts: 3 },
+      },
+    });
+    const listed = await call('list_model_routes');
+    expect(text(listed)).toContain('mcp-chat (tenant-wide, weighted): p0 @mcp-compat/gpt-4o-mini×2');
+    const refused = await call('upsert_model_route', {
+      model: 'mcp-bad',
+      targets: [{ model: '@no-such-connection/gpt-4o-mini' }],
+    });
+    expect(refused).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'VALIDATION_ERROR' } },
+    });
+    expect(text(refused)).toContain("names Connection 'no-such-connection'");
+    await expect(call('delete_model_route', { model: 'mcp-chat' })).resolves.toMatchObject({
+      structuredContent: { deleted: true },
+    });
   });
 
   it("returns the service's refusals as tool errors with its code, not as protocol failures", async () => {
