@@ -3,7 +3,7 @@
 # scripts/install-helm-kubectl.sh):
 #   1. create the cluster, build the image and load it into the cluster;
 #   2. helm install the chart (bundled Redis, CRDs) and wait for the rollout;
-#   3. apply examples/ (Tenant, CachePolicies, Connections with their Secrets), plus an in-cluster
+#   3. apply examples/ (Tenant, CachePolicies, Connections with their Secrets, ModelRoutes), plus an in-cluster
 #      fake OpenAI-compatible upstream, a Connection to it and a workspace API key;
 #   4. port-forward the gateway and send a chat completion through @e2e-fake/<model>.
 #
@@ -182,6 +182,7 @@ kubectl get namespace "$tenant_ns" >/dev/null || die "the operator did not creat
 kubectl apply -f "$repo_root/examples/"
 kubectl wait --for=condition=Ready tenant/acme --timeout=120s
 kubectl -n "$tenant_ns" wait --for=condition=Ready cachepolicy/default --timeout=120s
+kubectl -n "$tenant_ns" wait --for=condition=Ready modelroute/chat-default --timeout=120s
 
 log "adding a Connection to the fake upstream and a workspace API key"
 upstream_key="e2e-upstream-key-$(openssl rand -hex 8)"

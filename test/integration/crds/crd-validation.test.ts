@@ -10,7 +10,12 @@ import { join, resolve } from 'node:path';
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import type { CachePolicySpec, ConnectionSpec, TenantSpec } from '../../../src/resources/crd-types.ts';
+import type {
+  CachePolicySpec,
+  ConnectionSpec,
+  ModelRouteSpec,
+  TenantSpec,
+} from '../../../src/resources/crd-types.ts';
 import { API_VERSION } from '../../../src/resources/types.ts';
 import { validateResource } from '../../../src/resources/validate.ts';
 import {
@@ -34,6 +39,7 @@ const PLURALS: Record<string, string> = {
   Tenant: 'tenants',
   CachePolicy: 'cachepolicies',
   Connection: 'connections',
+  ModelRoute: 'modelroutes',
   Secret: 'secrets',
 };
 
@@ -66,6 +72,18 @@ function connection(spec: Partial<ConnectionSpec> & Record<string, unknown>, nam
     kind: 'Connection',
     metadata: { name, namespace: NAMESPACE },
     spec: { provider: 'openai', secretRef: { name: 'openai-key' }, ...spec },
+  };
+}
+
+function modelRoute(
+  spec: Partial<ModelRouteSpec> & Record<string, unknown>,
+  name = 'chat-default',
+): Resource {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'ModelRoute',
+    metadata: { name, namespace: NAMESPACE },
+    spec: { targets: [{ model: 'openai/gpt-4o-mini' }], ...spec },
   };
 }
 
@@ -260,6 +278,107 @@ const BAD_EXAMPLES: { rule: string; resource: Resource; message: string }[] = [
     resource: connection({ defaultModel: ' ' }),
     message: 'spec.defaultModel must not be empty',
   },
+  // ModelRoute
+  {
+    rule: 'at least one target',
+    resource: modelRoute({ targets: [] }),
+    message: 'spec.targets: Invalid value: "array": spec.targets must have at least one target',
+  },
+  {
+    rule: 'targets are required',
+    resource: without(modelRoute({}), 'targets'),
+    message: 'spec.targets: Required value',
+  },
+  {
+    rule: 'at most 16 targets',
+    resource: modelRoute({
+      targets: Array.from({ length: 17 }, (_, index) => ({ model: `openai/m${index}` })),
+    }),
+    message: 'spec.targets must have at most 16 targets',
+  },
+  {
+    rule: 'a target is provider/model or @connection/model, never a bare name (no chains)',
+    resource: modelRoute({ targets: [{ model: 'chat-default' }] }),
+    message:
+      'spec.targets[0].model: Invalid value: "string": each spec.targets model must be provider/model or @connection/model (a bare name could be a route, and a route never targets a route)',
+  },
+  {
+    rule: "a route's model holds no slash (it could be a target: no chains)",
+    resource: modelRoute({ model: 'openai/gpt-4o-mini' }),
+    message:
+      "spec.model: Invalid value: \"string\": spec.model must be a route name: letters, digits, '.', '_', ':' and '-'",
+  },
+  {
+    rule: 'a target named once',
+    resource: modelRoute({ targets: [{ model: 'openai/a' }, { model: 'openai/a', priority: 1 }] }),
+    message: 'spec.targets must not name one model twice',
+  },
+  {
+    rule: 'weights >= 0',
+    resource: modelRoute({ targets: [{ model: 'openai/a', weight: -1 }] }),
+    message:
+      'spec.targets[0].weight: Invalid value: "integer": spec.targets[].weight must be between 0 and 1000',
+  },
+  {
+    rule: 'a weight above 0 in every priority',
+    resource: modelRoute({
+      targets: [
+        { model: 'openai/a', weight: 2 },
+        { model: 'anthropic/b', weight: 0, priority: 1 },
+      ],
+    }),
+    message: 'every priority of spec.targets must have a target with weight > 0',
+  },
+  {
+    rule: 'maxAttempts 1..10',
+    resource: modelRoute({ retry: { maxAttempts: 11 } }),
+    message:
+      'spec.retry.maxAttempts: Invalid value: "integer": spec.retry.maxAttempts must be between 1 and 10',
+  },
+  {
+    rule: 'maxAttempts >= 1',
+    resource: modelRoute({ retry: { maxAttempts: 0 } }),
+    message: 'spec.retry.maxAttempts must be between 1 and 10',
+  },
+  {
+    rule: 'retry conditions are known',
+    resource: modelRoute({ retry: { on: ['always' as 'timeout'] } }),
+    message:
+      'spec.retry.on[0]: Unsupported value: "always": supported values: "rateLimited", "serverError", "timeout", "connectError"',
+  },
+  {
+    rule: 'backoff within its ceiling',
+    resource: modelRoute({ retry: { backoffMs: 500, maxBackoffMs: 100 } }),
+    message:
+      'spec.retry.backoffMs: Invalid value: "object": spec.retry.backoffMs must be <= spec.retry.maxBackoffMs',
+  },
+  {
+    rule: 'a first-byte timeout of at least 1 ms',
+    resource: modelRoute({ firstByteTimeoutMs: 0 }),
+    message: 'spec.firstByteTimeoutMs must be between 1 and 600000',
+  },
+  {
+    rule: 'a circuit opens after at least one failure',
+    resource: modelRoute({ circuitBreaker: { consecutiveFailures: 0 } }),
+    message: 'spec.circuitBreaker.consecutiveFailures must be between 1 and 100',
+  },
+  {
+    rule: 'strategy is known',
+    resource: modelRoute({ strategy: 'roundRobin' as 'weighted' }),
+    message: 'spec.strategy: Unsupported value: "roundRobin": supported values: "weighted", "leastBusy"',
+  },
+  {
+    rule: 'a shared route is tenant-wide',
+    resource: modelRoute({ shared: true, workspace: 'main' }),
+    message:
+      'spec.shared: Invalid value: "object": a spec.shared route is tenant-wide; spec.workspace must be absent',
+  },
+  {
+    rule: 'a shared route targets platform models only',
+    resource: modelRoute({ shared: true, targets: [{ model: '@acme-openai/gpt-4o' }] }),
+    message:
+      'spec.targets: Invalid value: "object": a spec.shared route may target only platform models (provider/model), never a Connection (@slug/model)',
+  },
 ];
 
 function loadExamples(): Resource[] {
@@ -310,7 +429,7 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
   it('accepts every example of examples/ (and so does standalone validation)', async () => {
     const examples = loadExamples();
     expect(examples.map((resource) => resource.kind).sort()).toEqual(
-      expect.arrayContaining(['CachePolicy', 'Connection', 'Secret', 'Tenant']),
+      expect.arrayContaining(['CachePolicy', 'Connection', 'ModelRoute', 'Secret', 'Tenant']),
     );
     for (const resource of examples) {
       expect(validateResource(resource), `${resource.kind}/${resource.metadata.name}`).toEqual([]);
@@ -324,6 +443,7 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
       tenant: Required<TenantSpec>;
       policy: Required<CachePolicySpec>;
       conn: Required<ConnectionSpec>;
+      route: Required<ModelRouteSpec>;
     } = {
       tenant: {
         displayName: 'Full Corp',
@@ -362,6 +482,28 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
         defaultModel: 'openai.gpt-oss-120b',
         dailyCapMicros: Number.MAX_SAFE_INTEGER,
       },
+      route: {
+        model: 'Llama-3.1:8b_chat',
+        workspace: 'main',
+        strategy: 'leastBusy',
+        targets: [
+          ...Array.from({ length: 15 }, (_, index) => ({
+            model: `together/meta-llama/m-${index}`,
+            weight: 1000,
+            priority: 100,
+          })),
+          { model: '@mantle/openai.gpt-oss-120b', weight: 0, priority: 100 },
+        ],
+        retry: {
+          maxAttempts: 10,
+          on: ['rateLimited', 'serverError', 'timeout', 'connectError'],
+          backoffMs: 60_000,
+          maxBackoffMs: 60_000,
+        },
+        firstByteTimeoutMs: 600_000,
+        circuitBreaker: { consecutiveFailures: 100, openSeconds: 3600 },
+        shared: false,
+      },
     };
     const resources = [
       tenant(spec.tenant, 'full'),
@@ -370,6 +512,7 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
         metadata: { name: 'long-cache', namespace: 'tenant-full' },
       },
       { ...connection(spec.conn, 'mantle'), metadata: { name: 'mantle', namespace: 'tenant-full' } },
+      { ...modelRoute(spec.route, 'llama'), metadata: { name: 'llama', namespace: 'tenant-full' } },
     ];
     for (const resource of resources) {
       expect(validateResource(resource), resource.kind).toEqual([]);
@@ -391,6 +534,22 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
       const result = await create(connection({ provider }, `p-${provider}`), { dryRun: true });
       expect(result.status, `${provider}: ${result.body.message}`).toBe(201);
     }
+  });
+
+  it('fills in the ModelRoute defaults: strategy weighted, shared false, weight 1, priority 0', async () => {
+    const route = modelRoute(
+      { targets: [{ model: 'openai/a' }, { model: 'anthropic/b', priority: 1 }] },
+      'defaults',
+    );
+    expect((await create(route)).status).toBe(201);
+    expect((await get(route)).spec).toEqual({
+      strategy: 'weighted',
+      shared: false,
+      targets: [
+        { model: 'openai/a', weight: 1, priority: 0 },
+        { model: 'anthropic/b', weight: 1, priority: 1 },
+      ],
+    });
   });
 
   it('fills in the defaults: billingMode delegated, swrSeconds 0, semantic false', async () => {
@@ -609,6 +768,52 @@ describe.runIf(available)('CRDs on a real kube-apiserver', () => {
       Suspended: true,
       Ready: 'False',
       Reason: 'InvalidCredential',
+    });
+  });
+  it('prints model, workspace, strategy, Ready and its reason for ModelRoutes', async () => {
+    const route = modelRoute({ model: 'fast', workspace: 'main', strategy: 'leastBusy' }, 'printed');
+    expect((await create(route)).status).toBe(201);
+    const status = {
+      observedGeneration: 1,
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'ConnectionNotFound',
+          message: "target '@nope/gpt-4o' names Connection 'nope', which tenant acme does not have",
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+          observedGeneration: 1,
+        },
+      ],
+    };
+    const patched = await plane.request(
+      'PATCH',
+      `${collectionPath(route)}/printed/status`,
+      { status },
+      'application/merge-patch+json',
+    );
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const response = await fetch(`${plane.server}${collectionPath(route)}/printed`, {
+      headers: {
+        authorization: `Bearer ${plane.adminToken}`,
+        accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+      },
+      dispatcher: plane.dispatcher,
+    });
+    const body = (await response.json()) as {
+      columnDefinitions: { name: string }[];
+      rows: { cells: unknown[] }[];
+    };
+    const names = body.columnDefinitions.map((column) => column.name);
+    expect(names).toEqual(['Name', 'Model', 'Workspace', 'Strategy', 'Shared', 'Ready', 'Reason', 'Age']);
+    expect(Object.fromEntries(names.map((name, index) => [name, body.rows[0]?.cells[index]]))).toMatchObject({
+      Name: 'printed',
+      Model: 'fast',
+      Workspace: 'main',
+      Strategy: 'leastBusy',
+      Shared: false,
+      Ready: 'False',
+      Reason: 'ConnectionNotFound',
     });
   });
 });

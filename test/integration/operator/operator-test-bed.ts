@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { type ClusterOperatorOptions, startClusterOperator } from '../../../src/main/operator-io.ts';
 import type { OperatorHandle } from '../../../src/operator/operator.ts';
+import { PROVIDERS } from '../../../src/providers/registry.ts';
 import { RedisConfigStore } from '../../../src/stores/redis-config-store.ts';
 import {
   type KubeControlPlane,
@@ -46,11 +47,12 @@ export const GROUP_PATH = '/apis/gateway.service.io/v1alpha1';
 /** Fast lease timings for tests (production: 15 s / 10 s / 2 s). */
 export const TEST_LEASE = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 300 };
 
-type Kind = 'Tenant' | 'CachePolicy' | 'Connection' | 'Secret' | 'Namespace';
+type Kind = 'Tenant' | 'CachePolicy' | 'Connection' | 'ModelRoute' | 'Secret' | 'Namespace';
 const PLURALS: Record<Kind, { base: string; plural: string; namespaced: boolean }> = {
   Tenant: { base: GROUP_PATH, plural: 'tenants', namespaced: false },
   CachePolicy: { base: GROUP_PATH, plural: 'cachepolicies', namespaced: true },
   Connection: { base: GROUP_PATH, plural: 'connections', namespaced: true },
+  ModelRoute: { base: GROUP_PATH, plural: 'modelroutes', namespaced: true },
   Secret: { base: '/api/v1', plural: 'secrets', namespaced: true },
   Namespace: { base: '/api/v1', plural: 'namespaces', namespaced: false },
 };
@@ -162,6 +164,8 @@ export async function startOperatorTestBed(): Promise<OperatorTestBed> {
         encryptionKey,
         // As the chart sets it (bootstrap.adminPat.tenant): only tenant-platform may hold an admin PAT.
         platformTenant: PLATFORM_TENANT,
+        // As main/operator-role.ts sets it: a route's provider/ targets name the gateway's registry.
+        routeProviders: [...PROVIDERS.keys()],
         leaseNamespace: operatorNamespace,
         ...TEST_LEASE,
         epochCheckIntervalMs: 300,
@@ -222,7 +226,7 @@ export async function startOperatorTestBed(): Promise<OperatorTestBed> {
     },
     async apiDump() {
       const parts: string[] = [];
-      for (const plural of ['tenants', 'cachepolicies', 'connections']) {
+      for (const plural of ['tenants', 'cachepolicies', 'connections', 'modelroutes']) {
         const list = await request('GET', `${GROUP_PATH}/${plural}`);
         for (const item of list.body.items ?? []) parts.push(JSON.stringify(item.status ?? {}));
       }
@@ -278,6 +282,15 @@ export function connection(name: string, namespace: string, spec: Record<string,
   return {
     apiVersion: 'gateway.service.io/v1alpha1',
     kind: 'Connection',
+    metadata: { name, namespace },
+    spec,
+  };
+}
+
+export function modelRoute(name: string, namespace: string, spec: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'gateway.service.io/v1alpha1',
+    kind: 'ModelRoute',
     metadata: { name, namespace },
     spec,
   };
