@@ -3,8 +3,8 @@
 # scripts/install-helm-kubectl.sh):
 #   1. create the cluster, build the image and load it into the cluster;
 #   2. helm install the chart (bundled Redis, CRDs) and wait for the rollout;
-#   3. apply examples/ (Tenant, CachePolicies, Connections with their Secrets, ModelRoutes), plus an in-cluster
-#      fake OpenAI-compatible upstream, a Connection to it and a workspace API key;
+#   3. apply examples/ (Tenant, CachePolicies, Connections with their Secrets, ModelRoutes), plus an
+#      in-cluster fake OpenAI-compatible upstream, a Connection to it and a workspace API key;
 #   4. port-forward the gateway and send a chat completion through @e2e-fake/<model>.
 #
 #   make e2e                               # or: bash scripts/e2e-kind.sh
