@@ -1001,7 +1001,7 @@ describe.runIf(helmOk)('the Helm chart', () => {
     expectSuccess(result, 'render-manifests.sh --check (run scripts/render-manifests.sh to update)');
     const objects = parseObjects(readFileSync(join(REPO_ROOT, 'manifests/install.yaml'), 'utf8'));
     expect(objects[0]).toMatchObject({ kind: 'Namespace', metadata: { name: NAMESPACE } });
-    expect(objects.filter((object) => object.kind === 'CustomResourceDefinition')).toHaveLength(3);
+    expect(objects.filter((object) => object.kind === 'CustomResourceDefinition')).toHaveLength(4);
     // The plain install bakes no key in: the keys come from a Secret the user creates.
     expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
   });

@@ -40,7 +40,9 @@ const NAMESPACE = 'gateway-system';
 const RELEASE = 'inference-gateway';
 const CHART = `${REPO_ROOT}/charts/inference-gateway`;
 const CLI = join(REPO_ROOT, 'src/main/cli.ts');
-const CRDS = ['tenants', 'cachepolicies', 'connections'].map((plural) => `${plural}.gateway.service.io`);
+const CRDS = ['tenants', 'cachepolicies', 'connections', 'modelroutes'].map(
+  (plural) => `${plural}.gateway.service.io`,
+);
 
 interface ManagedField {
   manager: string;
