@@ -1,8 +1,8 @@
 /**
  * `<cli> operator release-finalizers`: with the operator gone, lets stuck deletions finish. Every
- * Tenant, CachePolicy and Connection already being deleted loses the operator's finalizer; objects
- * not being deleted are left alone, so running it beside a live operator changes nothing it would
- * not redo. The cluster comes from KUBECONFIG (or ~/.kube/config, or the in-cluster account).
+ * Tenant, CachePolicy, Connection and ModelRoute already being deleted loses the operator's
+ * finalizer; objects not being deleted are left alone, so running it beside a live operator
+ * changes nothing it would not redo. The cluster comes from KUBECONFIG (or ~/.kube/config, or the in-cluster account).
  */
 import { FINALIZER } from '../operator/controller-support.ts';
 import { releaseFinalizers } from '../resources/kubernetes-finalizers.ts';

@@ -44,7 +44,7 @@ export function createOperatorMetrics(
     registry,
     reconciles: new Counter({
       name: 'gateway_operator_reconciles_total',
-      help: 'Reconciles by kind (Tenant, CachePolicy, Connection) and result (ok, error)',
+      help: 'Reconciles by kind (Tenant, CachePolicy, Connection, ModelRoute) and result (ok, error)',
       labelNames: ['kind', 'result'],
       registers: [registry],
     }),

@@ -10,15 +10,14 @@
  * rebuild) and rebuilds plus requeues everything every `resyncIntervalMs`.
  */
 
-import { isDeepStrictEqual } from 'node:util';
 import { createSecretSealer } from '../auth/secret-box.ts';
 import { recordFailure, type Tracing } from '../observability/tracing.ts';
-import { tenantIdOfNamespace } from '../resources/desired-records.ts';
 import type { NamespaceRoleBinding } from '../resources/kubernetes-namespace-access.ts';
 import type { ResourceChange } from '../resources/kubernetes-resources.ts';
-import { CREDENTIAL_LABEL, type ResourceKind, tenantNamespace } from '../resources/types.ts';
+import type { ResourceKind } from '../resources/types.ts';
 import type { ConfigStore } from '../stores/types.ts';
 import { CachePolicyController } from './cache-policy-controller.ts';
+import { keysToReconcile } from './change-routing.ts';
 import { syncConfigStore } from './config-sync.ts';
 import { ConnectionController } from './connection-controller.ts';
 import {
@@ -111,17 +110,6 @@ export interface OperatorHandle {
   crash(): Promise<void>;
 }
 
-/** A change worth a reconcile: spec (generation), deletion or finalizers moved; status alone is not. */
-function isMeaningful(change: ResourceChange): boolean {
-  if (change.type !== 'modified' || change.resource.kind === 'Secret') return true;
-  const [before, after] = [change.previous.metadata, change.resource.metadata];
-  return (
-    before.generation !== after.generation ||
-    before.deletionTimestamp !== after.deletionTimestamp ||
-    !isDeepStrictEqual(before.finalizers ?? [], after.finalizers ?? [])
-  );
-}
-
 export async function startOperator(options: OperatorOptions): Promise<OperatorHandle> {
   const { log } = options;
   const { identity, resources, store } = options;
@@ -192,51 +180,9 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorH
       log.warn({ key, err: error, failures, retryInMs }, 'reconcile failed; requeued with backoff'),
   });
 
-  const enqueueNamespace = (
-    kind: 'CachePolicy' | 'Connection' | 'ModelRoute',
-    namespace: string | undefined,
-  ) => {
-    for (const item of resources.cachedList(kind, namespace)) queue.add(objectKey(item));
-  };
   const route = (change: ResourceChange) => {
-    if (!reconciling || !isMeaningful(change)) return;
-    const { resource } = change;
-    const { name, namespace } = resource.metadata;
-    switch (resource.kind) {
-      case 'Tenant':
-        queue.add(objectKey(resource));
-        enqueueNamespace('CachePolicy', tenantNamespace(name));
-        enqueueNamespace('Connection', tenantNamespace(name));
-        enqueueNamespace('ModelRoute', tenantNamespace(name));
-        break;
-      case 'CachePolicy':
-      case 'Connection':
-      case 'ModelRoute':
-        // Siblings too: of two objects with one id, the other may now win or lose.
-        queue.add(objectKey(resource));
-        enqueueNamespace(resource.kind, namespace);
-        // A route's `@slug/` target resolves only while its Connection is published.
-        if (resource.kind === 'Connection') enqueueNamespace('ModelRoute', namespace);
-        break;
-      case 'Secret': {
-        const previousLabels = change.type === 'modified' ? change.previous.metadata.labels : undefined;
-        const tenantId = tenantIdOfNamespace(namespace);
-        if (
-          tenantId &&
-          (resource.metadata.labels?.[CREDENTIAL_LABEL] || previousLabels?.[CREDENTIAL_LABEL])
-        ) {
-          queue.add(`Tenant//${tenantId}`);
-        }
-        let named = false;
-        for (const connection of resources.cachedList('Connection', namespace)) {
-          if (connection.spec.secretRef?.name !== name) continue;
-          queue.add(objectKey(connection));
-          named = true;
-        }
-        if (named) enqueueNamespace('ModelRoute', namespace);
-        break;
-      }
-    }
+    if (!reconciling) return;
+    for (const key of keysToReconcile(change, resources)) queue.add(key);
   };
   const unsubscribe = resources.onChange(route);
 
