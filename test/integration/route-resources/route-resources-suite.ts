@@ -2,8 +2,9 @@
  * Model routes as resources, through standalone: `upsertModelRoute`, `modelRoutes` and
  * `deleteModelRoute` over GraphQL (in force in the view the gateway reads when they return,
  * refused with the CRD's and the reconcile step's reasons before anything is written, tenant
- * scoped), and a ModelRoute from a RESOURCES_DIR file. Defined once and run on the memory store
- * and on a real Redis. What a route does to requests is the gateway's suite.
+ * scoped), a route upserted there serving on the gateway at once, and a ModelRoute from a
+ * RESOURCES_DIR file. Defined once and run on the memory store and on a real Redis. What a route
+ * does to requests is test/integration/routes/.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,8 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../../src/auth/credential-hash.ts';
 import { credentialSecret } from '../../../src/resources/credential-secret.ts';
 import { API_VERSION, tenantNamespace } from '../../../src/resources/types.ts';
+import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
+import type { FakeServer } from '../../fakes/fake-server.ts';
 import { graphql } from '../../helpers/graphql.ts';
-import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
+import { postJson, startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const ROUTE_FIELDS = `model workspaceId strategy targets { model weight priority }
   retry { maxAttempts on backoffMs maxBackoffMs } firstByteTimeoutMs
@@ -69,6 +72,7 @@ spec:
 export function describeRouteResources(name: string, env: () => Record<string, string> | undefined): void {
   describe.runIf(env() !== undefined)(`model routes as resources (${name})`, () => {
     let gateway: TestGateway;
+    let openai: FakeServer;
     let resourcesDir: string;
     let otherPat: string;
     let cacheOnlyPat: string;
@@ -76,7 +80,13 @@ export function describeRouteResources(name: string, env: () => Record<string, s
     beforeAll(async () => {
       resourcesDir = await mkdtemp(join(tmpdir(), 'gateway-routes-'));
       await writeFile(join(resourcesDir, 'routes.yaml'), ROUTES_YAML);
-      gateway = await startTestGateway({ ...env(), RESOURCES_DIR: resourcesDir });
+      openai = await startFakeOpenAi();
+      gateway = await startTestGateway({
+        ...env(),
+        RESOURCES_DIR: resourcesDir,
+        OPENAI_API_KEY: 'sk-platform',
+        OPENAI_BASE_URL: `${openai.url}/v1`,
+      });
       const { resources } = gateway.running;
       // Another tenant (not the platform's) with a PAT, and a PAT of ours without credentials:manage.
       await resources.apply({
@@ -98,6 +108,7 @@ export function describeRouteResources(name: string, env: () => Record<string, s
 
     afterAll(async () => {
       await gateway?.stop();
+      await openai?.stop();
       if (resourcesDir) await rm(resourcesDir, { recursive: true, force: true });
     });
 
@@ -137,6 +148,20 @@ export function describeRouteResources(name: string, env: () => Record<string, s
         },
       });
       expect(gateway.running.view.modelRoute(tenantId(), workspaceId(), 'fast')?.targets).toHaveLength(1);
+    });
+
+    it('serves the route on the gateway as soon as the mutation returns', async () => {
+      const input = { model: 'served', targets: [{ model: 'openai/gpt-4o-mini' }] };
+      expect((await admin(UPSERT, { input })).errors).toBeUndefined();
+      const response = await postJson(
+        `${gateway.url}/v1/chat/completions`,
+        { model: 'served', messages: [{ role: 'user', content: 'Hi' }] },
+        gateway.credentials.apiKey,
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-service-route')).toBe('served');
+      expect(response.headers.get('x-service-route-target')).toBe('openai/gpt-4o-mini');
+      expect((openai.requests.at(-1)?.body as { model?: string }).model).toBe('gpt-4o-mini');
     });
 
     it('keeps a workspace route beside the tenant-wide one of the same model, the workspace one winning', async () => {
