@@ -161,7 +161,7 @@ export function describeRouteResources(name: string, env: () => Record<string, s
       expect(response.status).toBe(200);
       expect(response.headers.get('x-service-route')).toBe('served');
       expect(response.headers.get('x-service-route-target')).toBe('openai/gpt-4o-mini');
-      expect((openai.requests.at(-1)?.body as { model?: string }).model).toBe('gpt-4o-mini');
+      expect((openai.requests.at(-1)?.body as { model?: string } | undefined)?.model).toBe('gpt-4o-mini');
     });
 
     it('keeps a workspace route beside the tenant-wide one of the same model, the workspace one winning', async () => {
