@@ -40,6 +40,10 @@ COPY --chown=root:root package.json ./
 COPY --chown=root:root src ./src
 COPY --chown=root:root scripts/warm-compile-cache.mjs ./scripts/
 COPY --from=model --chown=root:root /models/all-minilm-l6-v2-int8-v1 ./models/all-minilm-l6-v2-int8-v1
+# The semantic cache's pair verifier (int8 ONNX, 17 MB, with its tokenizer and NOTICE), kept in the
+# repository (scripts/train-pair-verifier.sh rebuilds it); the gateway finds it at
+# /app/models/pair-verifier, next to src/.
+COPY --chown=root:root models/pair-verifier ./models/pair-verifier
 # Node's compile cache, filled now with every module as the sources stand (their TypeScript with the
 # types stripped, and V8's code): a pod then never loads the type stripper (about 20 MB resident for
 # its life) and starts sooner; the sources still run as they are. Node names the cache's folder per

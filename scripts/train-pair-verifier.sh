@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds the semantic cache's pair verifier (models/pair-verifier/) from the project's data and
-# a seed, on the CPU: about 30 minutes on 2 shared cores.
+# a seed, on the CPU: about 20 minutes on 2 shared cores.
 #
 #   scripts/train-pair-verifier.sh                # generate the data, train, export, quantise
 #   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 
 seed="${VERIFIER_SEED:-27}"
 layers="${VERIFIER_LAYERS:-3}"
-epochs="${VERIFIER_EPOCHS:-1.5}"
+epochs="${VERIFIER_EPOCHS:-1}"
 out="${VERIFIER_OUT:-models/pair-verifier}"
 cache="${VERIFIER_TRAIN_CACHE:-$HOME/.cache/gateway-verifier-train}"
 base_sha=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db

@@ -34,6 +34,15 @@ export interface SemanticCacheSettings {
   /** Bound on embedding one question, queueing included (GATEWAY_SEMCACHE_EMBED_TIMEOUT_MS, default 1000). */
   embedTimeoutMs: number;
   /**
+   * The pair verifier scores the candidate a lookup would serve (GATEWAY_SEMCACHE_VERIFIER, default
+   * on); off: the similarity and the guard's number and quote rules alone decide.
+   */
+  verifier: boolean;
+  /** Its model's folder (GATEWAY_SEMCACHE_VERIFIER_DIR; default models/pair-verifier of the install). */
+  verifierDir: string | undefined;
+  /** Bound on one verification, queueing included; slower is a miss (GATEWAY_SEMCACHE_VERIFY_TIMEOUT_MS, default 250). */
+  verifyTimeoutMs: number;
+  /**
    * The local model is loaded at its first use and let go after this long unused
    * (GATEWAY_SEMCACHE_MODEL_IDLE_MS, default 900000; 0 keeps it once loaded).
    */
@@ -68,6 +77,7 @@ export function readSemanticCacheSettings(
     );
   }
   const modelDir = env.GATEWAY_SEMCACHE_MODEL_DIR?.trim();
+  const verifierDir = env.GATEWAY_SEMCACHE_VERIFIER_DIR?.trim();
   return Object.freeze({
     enabled: readBool('GATEWAY_SEMCACHE', true),
     modelDir: modelDir ? resolve(cwd, modelDir) : DEFAULT_SEMCACHE_MODEL_DIR,
@@ -80,6 +90,9 @@ export function readSemanticCacheSettings(
     scanBudgetMs: readInt('GATEWAY_SEMCACHE_SCAN_BUDGET_MS', 5, 1, 10_000),
     guard: readBool('GATEWAY_SEMCACHE_GUARD', true),
     embedTimeoutMs: readInt('GATEWAY_SEMCACHE_EMBED_TIMEOUT_MS', 1000, 10, 60_000),
+    verifier: readBool('GATEWAY_SEMCACHE_VERIFIER', true),
+    verifierDir: verifierDir ? resolve(cwd, verifierDir) : undefined,
+    verifyTimeoutMs: readInt('GATEWAY_SEMCACHE_VERIFY_TIMEOUT_MS', 250, 5, 60_000),
     modelIdleMs: readInt('GATEWAY_SEMCACHE_MODEL_IDLE_MS', 900_000, 0, 7 * 24 * 3_600_000),
     mirrorBytes: readInt('GATEWAY_SEMCACHE_MIRROR_BYTES', 64 * 1024 * 1024, 0, 64 * 1024 * 1024 * 1024),
   });

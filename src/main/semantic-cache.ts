@@ -12,6 +12,7 @@ import { DepthValve } from '../cache/semantic/depth-valve.ts';
 import type { Embedder } from '../cache/semantic/embedder.ts';
 import { LazyEmbedder } from '../cache/semantic/lazy-embedder.ts';
 import { LocalEmbedder, localModelFile, missingModelFiles } from '../cache/semantic/local-embedder.ts';
+import { LocalPairVerifier } from '../cache/semantic/pair-verifier.ts';
 import { SemanticCache } from '../cache/semantic/semantic-cache.ts';
 import { createSemanticMetrics, registerSemanticMirrorMetrics } from '../cache/semantic/semantic-metrics.ts';
 import type { Settings } from '../config/settings.ts';
@@ -113,6 +114,30 @@ export async function startSemanticCache(options: {
   }
   if (options.mirrorStats !== undefined)
     registerSemanticMirrorMetrics(options.metrics.registry, options.mirrorStats);
+  // The verifier's model is in the repository and the image: its absence is a broken install, and
+  // then every candidate is a miss (verify_failed) rather than served unverified.
+  const verifier = semantic.verifier
+    ? new LocalPairVerifier({
+        threads: semantic.threads,
+        ...(semantic.verifierDir === undefined ? {} : { modelDir: semantic.verifierDir }),
+      })
+    : undefined;
+  if (verifier !== undefined) {
+    new Gauge({
+      name: 'gateway_semantic_verifier_loaded',
+      help: '1 once the pair verifier model is in memory (loaded with the first semantic lookup, then kept)',
+      registers: [options.metrics.registry],
+      collect() {
+        this.set(verifier.loaded ? 1 : 0);
+      },
+    });
+  }
+  const missingVerifier = verifier?.missingFiles() ?? [];
+  if (missingVerifier.length > 0)
+    log.warn(
+      { missing: missingVerifier },
+      'the pair verifier model is missing: semantic mode serves no semantic hits (GATEWAY_SEMCACHE_VERIFIER=off serves them unverified)',
+    );
   return new SemanticCache({
     runtime: options.runtime,
     cache: options.cache,
@@ -128,6 +153,8 @@ export async function startSemanticCache(options: {
     guard: semantic.guard,
     maxBucket: semantic.maxBucket,
     embedTimeoutMs: semantic.embedTimeoutMs,
+    ...(verifier === undefined ? {} : { verifier }),
+    verifyTimeoutMs: semantic.verifyTimeoutMs,
     storeTimeoutMs: settings.cacheTimeoutMs,
   });
 }

@@ -3,7 +3,8 @@
  * question (the latest user message) is embedded and the newest candidates of its bucket (the
  * rest of the request, hashed) are scored, as many as the depth valve allows; the best ones at or
  * above the threshold are tried in order: the answer they point at must still be fresh and
- * unrevalidated, and pass the hit guard. A write adds the question's vector to the bucket, next to
+ * unrevalidated, and pass the hit guard (numbers and quoted strings) and, for the first that does, the
+ * pair verifier (pair-verifier.ts): one verification per lookup at most. A write adds the question's vector to the bucket, next to
  * the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
  * generations), so a purge drops them too and nothing crosses a workspace or a namespace.
  */
@@ -17,6 +18,7 @@ import type { DepthValve } from './depth-valve.ts';
 import { type Embedder, quantise, similarity } from './embedder.ts';
 import { loadEnglishWords } from './guard/english-words.ts';
 import { checkHitGuard } from './guard/hit-guard.ts';
+import { type PairVerifier, VERIFIER_MIN_SCORE } from './pair-verifier.ts';
 import type { SemanticMetrics } from './semantic-metrics.ts';
 
 /** The semantic part of a request's cache plan (cache-plan.ts). */
@@ -51,6 +53,13 @@ export interface SemanticCacheOptions {
   maxBucket: number;
   /** Bound on embedding one question, queueing included. */
   embedTimeoutMs: number;
+  /**
+   * Scores the candidate a lookup would serve (GATEWAY_SEMCACHE_VERIFIER; on by default). Without
+   * it, the guard alone decides.
+   */
+  verifier?: PairVerifier;
+  /** Bound on one verification, queueing included (GATEWAY_SEMCACHE_VERIFY_TIMEOUT_MS). */
+  verifyTimeoutMs?: number;
   /** Bound on each store call. */
   storeTimeoutMs: number;
 }
@@ -164,6 +173,12 @@ export class SemanticCache {
         reason = 'guard';
         continue;
       }
+      // One verification per lookup: the first candidate that got this far is served or nothing is.
+      const refused = await this.#verify(entry.question ?? '', plan.question, requestTrace);
+      if (refused !== undefined) {
+        reason = refused;
+        break;
+      }
       metrics.hits.inc({ route: routeLabel });
       return { entry, similarity: Math.min(1, candidate.similarity), id: candidate.id };
     }
@@ -201,7 +216,7 @@ export class SemanticCache {
   }
 
   async close(): Promise<void> {
-    await this.#options.embedder.close();
+    await Promise.all([this.#options.embedder.close(), this.#options.verifier?.close()]);
   }
 
   #warn(error: unknown, message: string): void {
@@ -211,8 +226,35 @@ export class SemanticCache {
     this.#options.log.warn({ err: error }, message);
   }
 
+  /**
+   * Undefined when the verifier lets the candidate answer the question, else the miss's reason:
+   * `verifier` (it scored the pair below VERIFIER_MIN_SCORE), `verifier_loading` (its model is
+   * loading), `verify_failed` (no answer within the timeout, or an error). Never throws.
+   */
+  async #verify(
+    cached: string,
+    asked: string,
+    requestTrace: RequestTrace | undefined,
+  ): Promise<string | undefined> {
+    const { verifier, metrics } = this.#options;
+    if (verifier === undefined) return undefined;
+    const started = performance.now();
+    try {
+      const score = await traced(requestTrace, 'gateway.cache.verify', () =>
+        bounded(verifier.score(cached, asked), this.#options.verifyTimeoutMs ?? 250, 'verification'),
+      );
+      metrics.verifySeconds.observe((performance.now() - started) / 1000);
+      return score >= VERIFIER_MIN_SCORE ? undefined : 'verifier';
+    } catch (error) {
+      if (verifier.warming === true) return 'verifier_loading';
+      this.#warn(error, 'pair verification failed: the candidate is not served');
+      return 'verify_failed';
+    }
+  }
+
   async #embed(plan: SemanticPlan): Promise<Float32Array | undefined> {
     if (plan.vector !== undefined) return plan.vector;
+    this.#options.verifier?.warm?.();
     await this.#wordList();
     const started = performance.now();
     try {

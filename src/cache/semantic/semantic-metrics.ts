@@ -9,6 +9,8 @@ export interface SemanticMetrics {
   misses: Counter<'reason'>;
   similarity: Histogram;
   embedSeconds: Histogram;
+  /** Time to verify the candidate a lookup would serve (pair-verifier.ts). */
+  verifySeconds: Histogram;
   /** Candidates scanned per lookup, as the depth valve allowed. */
   depth: Histogram;
   writes: Counter;
@@ -30,7 +32,7 @@ export function createSemanticMetrics(registry: Registry): SemanticMetrics {
     }),
     misses: new Counter({
       name: 'gateway_semcache_misses_total',
-      help: 'Semantic misses by reason: no_candidates, below_threshold, guard, entry_gone, embed_failed, embedder_loading (the model loading at its first use), store_failed, and the turns not eligible (tool_use, non_text, too_long, no_user_message, operation)',
+      help: 'Semantic misses by reason: no_candidates, below_threshold, guard, verifier (the pair verifier refused the candidate), verifier_loading, verify_failed (the verifier timed out or failed), entry_gone, embed_failed, embedder_loading (the model loading at its first use), store_failed, and the turns not eligible (tool_use, non_text, too_long, no_user_message, operation)',
       labelNames: ['reason'],
       registers: [registry],
     }),
@@ -43,6 +45,12 @@ export function createSemanticMetrics(registry: Registry): SemanticMetrics {
     embedSeconds: new Histogram({
       name: 'gateway_semcache_embed_seconds',
       help: 'Time to embed one question (queueing for the model included)',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
+    verifySeconds: new Histogram({
+      name: 'gateway_semcache_verify_seconds',
+      help: 'Time to verify the one candidate a lookup would serve with the pair verifier (queueing for the model included)',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
       registers: [registry],
     }),

@@ -1,0 +1,178 @@
+/**
+ * The pair verifier: a small cross-encoder that reads the asked question and the best candidate's
+ * question together and scores whether they ask for the same answer. Similarity alone serves near
+ * misses that only word order or meaning tells apart ("How many yen is 50 dollars?" / "How many
+ * dollars is 50 yen?" at 0.988); the verifier sees word order, negation and quantity. It runs only
+ * on the one candidate a lookup would serve (after the threshold, the entry fresh, the number and
+ * quote rules passed), in a worker thread like the embedder (ONNX Runtime's `run` holds its
+ * thread), with one ONNX thread.
+ *
+ * The model (models/pair-verifier/: the first 3 layers of all-MiniLM-L6-v2 fine-tuned on the
+ * project's pairs, int8, 17 MB, its tokenizer beside it) ships in the repository and the image;
+ * scripts/train-pair-verifier.sh rebuilds it. It is loaded at the first verification (the lookups
+ * that arrive meanwhile are misses), and kept.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PairVerifierReply, PairVerifierWorkerData } from './pair-verifier-worker.ts';
+
+/** Decides whether a cached question's answer may answer the asked one. */
+export interface PairVerifier {
+  readonly name: string;
+  /** The probability that the two ask for the same answer; rejects when the model cannot say. */
+  score(cached: string, asked: string): Promise<number>;
+  /** True while the model is being loaded: a failed score then is no fault. */
+  readonly warming?: boolean;
+  /** Starts loading the model ahead of its first use. */
+  warm?(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The score a candidate needs. Chosen on the validation sets (models/pair-verifier/report.json),
+ * never on the held-out ones: at 0.5 it refused most near misses there and kept most paraphrases.
+ */
+export const VERIFIER_MIN_SCORE = 0.5;
+
+/** The folder the repository (and the image) keeps the model in. */
+export const DEFAULT_VERIFIER_DIR = fileURLToPath(new URL('../../../models/pair-verifier/', import.meta.url));
+
+export const VERIFIER_FILES = ['pair-verifier.onnx', 'tokenizer.json', 'tokenizer_config.json'] as const;
+
+export interface LocalPairVerifierOptions {
+  modelDir?: string;
+  /** ONNX Runtime's threads (GATEWAY_SEMCACHE_THREADS); default 1. */
+  threads?: number;
+  /** How long the model may take to load; default 60 s. */
+  startTimeoutMs?: number;
+  /** After a failed load, how long scores fail at once before the next try; default 60 s. */
+  retryAfterMs?: number;
+}
+
+export class LocalPairVerifier implements PairVerifier {
+  readonly name = 'pair verifier (MiniLM-L3 cross-encoder, local)';
+  readonly #modelDir: string;
+  readonly #options: LocalPairVerifierOptions;
+  readonly #pending = new Map<number, { resolve: (score: number) => void; reject: (error: Error) => void }>();
+  #worker: Promise<Worker> | undefined;
+  #failedAt = Number.NEGATIVE_INFINITY;
+  #nextId = 0;
+  #closed = false;
+
+  constructor(options: LocalPairVerifierOptions = {}) {
+    this.#options = options;
+    this.#modelDir = options.modelDir ?? DEFAULT_VERIFIER_DIR;
+  }
+
+  /** Which of the model's files its folder lacks (empty: complete). */
+  missingFiles(): string[] {
+    return VERIFIER_FILES.filter((name) => !existsSync(join(this.#modelDir, name)));
+  }
+
+  /** Whether the model is being loaded. */
+  get warming(): boolean {
+    return this.#worker !== undefined && !this.#ready;
+  }
+
+  /** Whether the model is in memory. */
+  get loaded(): boolean {
+    return this.#ready;
+  }
+
+  #ready = false;
+
+  async score(cached: string, asked: string): Promise<number> {
+    if (this.#closed) throw new Error('the pair verifier is closed');
+    const worker = await this.#start();
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      worker.postMessage({ id, cached, asked });
+    });
+  }
+
+  /** Starts loading the model now (a lookup's first embedding does, so both load together). */
+  warm(): void {
+    if (!this.#closed) this.#start().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const worker = await this.#worker?.catch(() => undefined);
+    await worker?.terminate();
+  }
+
+  #start(): Promise<Worker> {
+    if (this.#worker !== undefined) return this.#worker;
+    if (Date.now() - this.#failedAt < (this.#options.retryAfterMs ?? 60_000))
+      return Promise.reject(new Error('the pair verifier did not load; retried later'));
+    this.#worker = this.#load().then(
+      (worker) => {
+        this.#ready = true;
+        return worker;
+      },
+      (error: unknown) => {
+        this.#worker = undefined;
+        this.#failedAt = Date.now();
+        throw error;
+      },
+    );
+    return this.#worker;
+  }
+
+  async #load(): Promise<Worker> {
+    const missing = this.missingFiles();
+    if (missing.length > 0) throw new Error(`${this.#modelDir} lacks ${missing.join(', ')}`);
+    const workerData: PairVerifierWorkerData = {
+      modelDir: this.#modelDir,
+      threads: this.#options.threads ?? 1,
+    };
+    const worker = new Worker(new URL('./pair-verifier-worker.ts', import.meta.url), {
+      workerData,
+      execArgv: [],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error('the pair verifier did not load in time')),
+          this.#options.startTimeoutMs ?? 60_000,
+        );
+        worker.once('message', (reply: PairVerifierReply) => {
+          clearTimeout(timer);
+          if (reply.type === 'ready') resolve();
+          else reject(new Error(reply.type === 'fatal' ? reply.message : 'unexpected first message'));
+        });
+        worker.once('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+      });
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+    worker.on('message', (reply: PairVerifierReply) => this.#answer(reply));
+    worker.on('error', (error) => this.#fail(error));
+    worker.on('exit', (code) => this.#fail(new Error(`the pair verifier's worker exited (code ${code})`)));
+    return worker;
+  }
+
+  #answer(reply: PairVerifierReply): void {
+    if (reply.type !== 'score' && reply.type !== 'failed') return;
+    const pending = this.#pending.get(reply.id);
+    if (pending === undefined) return;
+    this.#pending.delete(reply.id);
+    if (reply.type === 'score') pending.resolve(reply.score);
+    else pending.reject(new Error(`verification failed: ${reply.message}`));
+  }
+
+  /** A worker that died fails what it held; the next score starts another. */
+  #fail(error: Error): void {
+    this.#worker = undefined;
+    this.#ready = false;
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+}

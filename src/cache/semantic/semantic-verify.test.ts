@@ -1,0 +1,145 @@
+/**
+ * The lookup's verification step on a real ResponseCache over the memory store, with given vectors
+ * (no embedding model) and verifiers that answer as told: a refusal, a slow answer and a failure
+ * are misses (counted by reason), never errors; one verification per lookup at most.
+ */
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../observability/logger.ts';
+import { MemoryRuntimeStore } from '../../stores/memory-runtime-store.ts';
+import { createCacheMetrics } from '../cache-metrics.ts';
+import { ResponseCache } from '../response-cache.ts';
+import { CacheScopeMirror } from '../scope-mirror.ts';
+import { DepthValve } from './depth-valve.ts';
+import { type Embedder, normalise } from './embedder.ts';
+import type { PairVerifier } from './pair-verifier.ts';
+import { SemanticCache } from './semantic-cache.ts';
+import { createSemanticMetrics } from './semantic-metrics.ts';
+
+const stores: MemoryRuntimeStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
+/** One vector for every question: every candidate is a perfect match, so only the verifier decides. */
+const vector = normalise(Float32Array.from({ length: 8 }, (_, index) => index + 1));
+
+async function setUp(verifier: PairVerifier) {
+  const store = new MemoryRuntimeStore();
+  stores.push(store);
+  const registry = new Registry();
+  const log = createLogger('silent', 'test');
+  const mirror = new CacheScopeMirror(store);
+  await mirror.start();
+  const cache = new ResponseCache({
+    runtime: store,
+    mirror,
+    metrics: createCacheMetrics(registry),
+    log,
+    maxEntryBytes: 100_000,
+    timeoutMs: 1_000,
+  });
+  const embedder: Embedder = {
+    name: 'given',
+    dimensions: 8,
+    embed: async () => vector,
+    close: async () => {},
+  };
+  const semantic = new SemanticCache({
+    runtime: store,
+    cache,
+    embedder,
+    valve: new DepthValve({ maxDepth: 100, minDepth: 10, budgetMs: 1_000, maxInFlight: 8 }),
+    metrics: createSemanticMetrics(registry),
+    log,
+    guard: true,
+    maxBucket: 100,
+    embedTimeoutMs: 1_000,
+    storeTimeoutMs: 1_000,
+    verifier,
+    verifyTimeoutMs: 50,
+  });
+  const at = (hash: string) => ({ scopeId: 'test/ws', namespace: 'default', hash });
+  // Two cached questions, so a refused candidate could be followed by another.
+  for (const [hash, question] of [
+    ['a'.repeat(64), 'How many yen is 50 dollars?'],
+    ['b'.repeat(64), 'How many yen are 50 dollars worth?'],
+  ] as const) {
+    const nowMs = Date.now();
+    await cache.store(at(hash), {
+      v: 1,
+      status: 200,
+      contentType: 'application/json',
+      body: '{}',
+      stream: false,
+      createdAtMs: nowMs,
+      ttlMs: 60_000,
+      swrMs: 0,
+      tags: [],
+      costMicros: 0,
+      question,
+    });
+    await semantic.remember(at(hash), { question, bucket: 'bucket', threshold: 0.8 }, 60_000);
+  }
+  const lookup = (question: string) =>
+    semantic.lookup(at('c'.repeat(64)), { question, bucket: 'bucket', threshold: 0.8 }, 'test');
+  const misses = async (reason: string) =>
+    (await registry.getSingleMetric('gateway_semcache_misses_total')?.get())?.values.find(
+      (value) => value.labels.reason === reason,
+    )?.value ?? 0;
+  const verifications = async () =>
+    (await registry.getSingleMetric('gateway_semcache_verify_seconds')?.get())?.values.find(
+      (value) => (value as { metricName?: string }).metricName === 'gateway_semcache_verify_seconds_count',
+    )?.value ?? 0;
+  return { lookup, misses, verifications };
+}
+
+const answering = (score: (cached: string, asked: string) => Promise<number>) => {
+  const asked: [string, string][] = [];
+  const verifier: PairVerifier = {
+    name: 'test verifier',
+    score: (cached, question) => {
+      asked.push([cached, question]);
+      return score(cached, question);
+    },
+    close: async () => {},
+  };
+  return { verifier, asked };
+};
+
+describe('SemanticCache verification', () => {
+  it('serves the candidate the verifier passes, after one verification with the cached question first', async () => {
+    const { verifier, asked } = answering(async () => 0.97);
+    const { lookup, verifications } = await setUp(verifier);
+    const hit = await lookup('How many yen do 50 dollars buy?');
+    expect(hit?.entry.question).toMatch(/yen/);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.[1]).toBe('How many yen do 50 dollars buy?');
+    expect(await verifications()).toBe(1);
+  });
+
+  it('misses when the verifier refuses the best candidate, and verifies no other', async () => {
+    const { verifier, asked } = answering(async () => 0.02);
+    const { lookup, misses } = await setUp(verifier);
+    expect(await lookup('How many dollars is 50 yen?')).toBeUndefined();
+    expect(asked).toHaveLength(1);
+    expect(await misses('verifier')).toBe(1);
+  });
+
+  it('misses, without an error, when the verifier is slower than its timeout or fails', async () => {
+    const slow = await setUp(answering(() => new Promise(() => {})).verifier);
+    expect(await slow.lookup('How many yen do 50 dollars buy?')).toBeUndefined();
+    expect(await slow.misses('verify_failed')).toBe(1);
+    const failing = await setUp(answering(async () => Promise.reject(new Error('model gone'))).verifier);
+    expect(await failing.lookup('How many yen do 50 dollars buy?')).toBeUndefined();
+    expect(await failing.misses('verify_failed')).toBe(1);
+  });
+
+  it('keeps the number rule before the verifier: other numbers are refused without a verification', async () => {
+    const { verifier, asked } = answering(async () => 0.99);
+    const { lookup, misses } = await setUp(verifier);
+    expect(await lookup('How many yen is 60 dollars?')).toBeUndefined();
+    expect(asked).toHaveLength(0);
+    expect(await misses('guard')).toBe(1);
+  });
+});
