@@ -35,7 +35,7 @@ export interface SemanticCacheSettings {
   embedTimeoutMs: number;
   /**
    * The pair verifier scores the candidate a lookup would serve (GATEWAY_SEMCACHE_VERIFIER, default
-   * on); off: the similarity and the guard's number and quote rules alone decide.
+   * on); off: the similarity and the hit guard alone decide.
    */
   verifier: boolean;
   /** Its model's folder (GATEWAY_SEMCACHE_VERIFIER_DIR; default models/pair-verifier of the install). */

@@ -3,8 +3,8 @@
  * question (the latest user message) is embedded and the newest candidates of its bucket (the
  * rest of the request, hashed) are scored, as many as the depth valve allows; the best ones at or
  * above the threshold are tried in order: the answer they point at must still be fresh and
- * unrevalidated, and pass the hit guard (numbers and quoted strings) and, for the first that does, the
- * pair verifier (pair-verifier.ts): one verification per lookup at most. A write adds the question's vector to the bucket, next to
+ * unrevalidated, and pass the hit guard; the first that does is scored by the pair verifier
+ * (pair-verifier.ts), one verification per lookup at most, and served only if it passes. A write adds the question's vector to the bucket, next to
  * the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
  * generations), so a purge drops them too and nothing crosses a workspace or a namespace.
  */
