@@ -29,7 +29,7 @@
  * BENCH_LOOKUP_SAMPLES (default 500). Results also in bench/results/semantic-<stamp>.json.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
@@ -39,8 +39,10 @@ import { CacheScopeMirror } from '../src/cache/scope-mirror.ts';
 import { DepthValve } from '../src/cache/semantic/depth-valve.ts';
 import { type Embedder, quantise, similarity } from '../src/cache/semantic/embedder.ts';
 import { loadEnglishWords } from '../src/cache/semantic/guard/english-words.ts';
-import { checkHitGuard } from '../src/cache/semantic/guard/hit-guard.ts';
+import { GuardPair } from '../src/cache/semantic/guard/guard-rule.ts';
+import { checkHitGuard, HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
+import { LocalPairVerifier, VERIFIER_MIN_SCORE } from '../src/cache/semantic/pair-verifier.ts';
 import { SemanticCache } from '../src/cache/semantic/semantic-cache.ts';
 import { createSemanticMetrics } from '../src/cache/semantic/semantic-metrics.ts';
 import { createLogger } from '../src/observability/logger.ts';
@@ -74,12 +76,18 @@ interface Pair {
   b: string;
   label: 'paraphrase' | 'near-miss';
   category: string;
+  /** The near miss's kind, where the set names it (else its category counts). */
+  kind?: string;
 }
 
 interface Scored extends Pair {
   similarity: number;
   guardOk: boolean;
   guardReason?: string;
+  /** The rules that refuse the pair, each on its own (the verdict is the first). */
+  refusedBy: string[];
+  /** The pair verifier's score (cached question a, asked question b). */
+  verifierScore: number;
 }
 
 function readPairs(file: string): Pair[] {
@@ -89,19 +97,110 @@ function readPairs(file: string): Pair[] {
     .map((line) => JSON.parse(line) as Pair);
 }
 
-async function scorePairs(embedder: Embedder, pairs: Pair[]): Promise<Scored[]> {
+async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs: Pair[]): Promise<Scored[]> {
   return Promise.all(
     pairs.map(async (pair) => {
-      const [cached, asked] = await Promise.all([embedder.embed(pair.a), embedder.embed(pair.b)]);
+      const [cached, asked, verifierScore] = await Promise.all([
+        embedder.embed(pair.a),
+        embedder.embed(pair.b),
+        verifier.score(pair.a, pair.b),
+      ]);
       const verdict = checkHitGuard(pair.b, pair.a);
+      const guardPair = new GuardPair(pair.b, pair.a);
       return {
         ...pair,
         similarity: similarity(asked, quantise(cached)),
         guardOk: verdict.ok,
         ...(verdict.ok ? {} : { guardReason: verdict.reason }),
+        refusedBy: HIT_GUARD_RULES.filter((rule) => rule.refuses(guardPair)).map((rule) => rule.reason),
+        verifierScore,
       };
     }),
   );
+}
+
+/**
+ * What a hit at 0.8 needs besides the similarity, compared: the guard's rules alone, the verifier
+ * alone, the verifier with the number and quote rules only (what the verifier was meant to leave of
+ * the guard), and the verifier with every rule (the gateway: each rule measurably adds to it).
+ */
+const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
+  { name: 'rules (all)', serves: (pair) => pair.refusedBy.length === 0 },
+  { name: 'verifier', serves: (pair) => pair.verifierScore >= VERIFIER_MIN_SCORE },
+  {
+    name: 'verifier + numbers, quoted',
+    serves: (pair) =>
+      pair.verifierScore >= VERIFIER_MIN_SCORE &&
+      !pair.refusedBy.some((reason) => reason === 'numbers' || reason === 'quoted'),
+  },
+  {
+    name: 'verifier + all rules',
+    serves: (pair) => pair.verifierScore >= VERIFIER_MIN_SCORE && pair.refusedBy.length === 0,
+  },
+];
+
+/** At 0.8: near misses served and paraphrase hits kept, per decider, overall and by kind. */
+function verifierAccuracy(set: string, scored: Scored[]) {
+  const at = 0.8;
+  const rows = [];
+  const kindOf = (pair: Scored) =>
+    pair.label === 'paraphrase' ? 'paraphrase' : (pair.kind ?? pair.category);
+  for (const decider of DECIDERS) {
+    const above = scored.filter((pair) => pair.similarity >= at);
+    const paraphrases = scored.filter((pair) => pair.label === 'paraphrase');
+    const nearMisses = scored.filter((pair) => pair.label === 'near-miss');
+    const rawHits = above.filter((pair) => pair.label === 'paraphrase');
+    const kept = rawHits.filter(decider.serves).length;
+    const rawFalse = above.filter((pair) => pair.label === 'near-miss');
+    const served = rawFalse.filter(decider.serves).length;
+    const byKind: Record<string, { pairs: number; above: number; served: number }> = {};
+    for (const pair of scored) {
+      const kind = kindOf(pair);
+      const entry = byKind[kind] ?? { pairs: 0, above: 0, served: 0 };
+      byKind[kind] = entry;
+      entry.pairs += 1;
+      if (pair.similarity >= at) {
+        entry.above += 1;
+        if (decider.serves(pair)) entry.served += 1;
+      }
+    }
+    rows.push({
+      set,
+      decider: decider.name,
+      paraphrases: paraphrases.length,
+      nearMisses: nearMisses.length,
+      rawHits: rawHits.length,
+      kept,
+      rawFalse: rawFalse.length,
+      served,
+      byKind,
+    });
+  }
+  if (details) {
+    const gateway = DECIDERS[3] as (typeof DECIDERS)[number];
+    for (const pair of scored.filter((each) => each.similarity >= at)) {
+      const wrong = pair.label === 'paraphrase' ? !gateway.serves(pair) : gateway.serves(pair);
+      if (wrong)
+        process.stdout.write(
+          `  ${set} ${pair.label === 'paraphrase' ? 'refused' : 'SERVED '} ${pair.id} sim ${pair.similarity.toFixed(3)} verifier ${pair.verifierScore.toFixed(3)} [${pair.refusedBy.join(',')}] ${pair.a} | ${pair.b}\n`,
+        );
+    }
+  }
+  return rows;
+}
+
+/** The verifier as the gateway runs it, one pair at a time: two 30-word questions. */
+async function verifyTimes(verifier: LocalPairVerifier) {
+  const other = THIRTY_WORDS.replace('spring', 'autumn').replace('children', 'parents');
+  for (let index = 0; index < 50; index += 1) await verifier.score(`${THIRTY_WORDS} ${index}`, other);
+  const samples = new Float64Array(EMBED_SAMPLES);
+  for (let index = 0; index < EMBED_SAMPLES; index += 1) {
+    const cached = THIRTY_WORDS.replace('two', String(index));
+    const started = performance.now();
+    await verifier.score(cached, other);
+    samples[index] = performance.now() - started;
+  }
+  return summarise(samples);
 }
 
 const percent = (part: number, whole: number) =>
@@ -312,8 +411,9 @@ async function main(): Promise<void> {
     quantized: process.env.GATEWAY_SEMCACHE_QUANTIZED?.trim().toLowerCase() !== 'off',
   });
   process.stdout.write(`model: ${embedder.modelFile}\n`);
+  const verifier = new LocalPairVerifier({ threads: 1 });
   try {
-    const sets = [
+    const allSets = [
       { name: 'tuning', file: 'semantic-pairs.jsonl' },
       { name: 'holdout-1', file: 'semantic-pairs-holdout.jsonl' },
       { name: 'holdout-2', file: 'semantic-pairs-holdout-2.jsonl' },
@@ -326,12 +426,29 @@ async function main(): Promise<void> {
       { name: 'holdout-9', file: 'semantic-pairs-holdout-9.jsonl' },
       { name: 'holdout-10', file: 'semantic-pairs-holdout-10.jsonl' },
       { name: 'holdout-11', file: 'semantic-pairs-holdout-11.jsonl' },
+      { name: 'unseen-A', file: 'semantic-pairs-unseen-A.jsonl' },
+      { name: 'unseen-B', file: 'semantic-pairs-unseen-B.jsonl' },
     ];
+    // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
+    const only = process.argv
+      .find((arg) => arg.startsWith('--sets='))
+      ?.slice('--sets='.length)
+      .split(',');
+    const sets = allSets.filter(
+      (set) =>
+        (only === undefined || only.includes(set.name)) && existsSync(join(BENCH_DIR, 'data', set.file)),
+    );
     // The guard as the gateway runs it: with the word list that tells a typo from another word.
     await loadEnglishWords();
     const accuracyRows = [];
-    for (const set of sets)
-      accuracyRows.push(...accuracy(set.name, await scorePairs(embedder, readPairs(set.file))));
+    const verifierRows = [];
+    const perPair = [];
+    for (const set of sets) {
+      const scored = await scorePairs(embedder, verifier, readPairs(set.file));
+      perPair.push(...scored.map((pair) => ({ set: set.name, ...pair })));
+      accuracyRows.push(...accuracy(set.name, scored));
+      verifierRows.push(...verifierAccuracy(set.name, scored));
+    }
     process.stdout.write(
       `\nAccuracy (hit rate on paraphrases, false-hit rate on near misses; raw similarity, then with the guard)\n${table(
         ['set', 'threshold', 'pairs p/n', 'hit raw', 'hit guard', 'false raw', 'false guard', 'guard keeps'],
@@ -345,6 +462,52 @@ async function main(): Promise<void> {
           percent(row.counts.guardedFalse, row.nearMisses),
           percent(row.counts.guardedHits, row.counts.rawHits),
         ]),
+      )}\n`,
+    );
+
+    process.stdout.write(
+      `\nAt 0.8: near misses served and paraphrase hits kept, by what decides besides the similarity (the gateway: verifier + all rules)\n${table(
+        ['set', 'decider', 'pairs p/n', 'near misses served', 'paraphrase hits kept'],
+        verifierRows.map((row) => [
+          row.set,
+          row.decider,
+          `${row.paraphrases}/${row.nearMisses}`,
+          `${row.served}/${row.nearMisses} = ${percent(row.served, row.nearMisses)}`,
+          `${row.kept}/${row.rawHits} = ${percent(row.kept, row.rawHits)}`,
+        ]),
+      )}\n`,
+    );
+    const kinds = verifierRows.filter((row) => row.decider === 'verifier + all rules');
+    process.stdout.write(
+      `\nBy kind, the gateway's decision at 0.8 (pairs, above 0.8, served)\n${table(
+        ['set', 'kind', 'pairs', 'above 0.8', 'served'],
+        kinds.flatMap((row) =>
+          Object.entries(row.byKind)
+            .sort(([left], [right]) => left.localeCompare(right))
+            .map(([kind, entry]) => [
+              row.set,
+              kind,
+              String(entry.pairs),
+              String(entry.above),
+              String(entry.served),
+            ]),
+        ),
+      )}\n`,
+    );
+
+    const verification = await verifyTimes(verifier);
+    process.stdout.write(
+      `\nVerifying a pair of 30-word questions, one at a time (ms), one ONNX thread\n${table(
+        ['samples', 'p50', 'p90', 'p99', 'max'],
+        [
+          [
+            String(verification.count),
+            f3(verification.p50),
+            f3(verification.p90),
+            f3(verification.p99),
+            f3(verification.max),
+          ],
+        ],
       )}\n`,
     );
 
@@ -382,7 +545,7 @@ async function main(): Promise<void> {
     }
     process.stdout.write(
       `\nSemantic lookup after an exact miss, embedding aside (ms): read the newest candidates, score, keep the best\n${table(
-        ['store', 'bucket', 'scan', 'depth p50', 'depth min', 'p50', 'p99', 'max'],
+        ['store', 'bucket', 'scan', 'depth p50', 'depth min', 'p50', 'p99', 'max', 'p99 + verify p99'],
         lookupRows.map((row) => [
           row.store,
           String(row.bucket),
@@ -392,6 +555,7 @@ async function main(): Promise<void> {
           f3(row.p50),
           f3(row.p99),
           f3(row.max),
+          f3(row.p99 + verification.p99),
         ]),
       )}\n`,
     );
@@ -401,11 +565,11 @@ async function main(): Promise<void> {
     const file = join(BENCH_DIR, 'results', `semantic-${stamp}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ machine, settings: { EMBED_SAMPLES, LOOKUP_SAMPLES, MODEL_DIR, modelFile: embedder.modelFile }, accuracy: accuracyRows, embedding, lookup: lookupRows }, null, 2)}\n`,
+      `${JSON.stringify({ machine, settings: { EMBED_SAMPLES, LOOKUP_SAMPLES, MODEL_DIR, modelFile: embedder.modelFile, verifierMinScore: VERIFIER_MIN_SCORE }, accuracy: accuracyRows, verifier: verifierRows, pairs: perPair, verification, embedding, lookup: lookupRows }, null, 2)}\n`,
     );
     process.stdout.write(`\nresults: ${file}\n`);
   } finally {
-    await embedder.close();
+    await Promise.all([embedder.close(), verifier.close()]);
     await stopAll();
   }
 }
