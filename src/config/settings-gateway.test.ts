@@ -127,3 +127,27 @@ describe('loadSettings: GATEWAY_CACHE_MEMORY_BYTES', () => {
     expect(loadSettings({}, ['openai']).cacheMemoryBytes).toBe(DEFAULT_MAX_CACHE_BYTES);
   });
 });
+
+describe('loadSettings: stored responses', () => {
+  it('keeps stored responses 30 days and 4 MiB each by default, as set otherwise', () => {
+    expect(load({}).responses).toEqual({
+      ttlSeconds: 30 * 24 * 60 * 60,
+      maxEntryBytes: 4 * 1024 * 1024,
+      memoryBytes: 64 * 1024 * 1024,
+    });
+    const set = load({
+      GATEWAY_RESPONSES_TTL_SECONDS: '3600',
+      GATEWAY_RESPONSES_MAX_ENTRY_BYTES: '65536',
+      GATEWAY_RESPONSES_MEMORY_BYTES: '2097152',
+    }).responses;
+    expect(set).toEqual({ ttlSeconds: 3600, maxEntryBytes: 65536, memoryBytes: 2097152 });
+  });
+
+  it.each([
+    ['GATEWAY_RESPONSES_TTL_SECONDS', '0'],
+    ['GATEWAY_RESPONSES_TTL_SECONDS', 'a month'],
+    ['GATEWAY_RESPONSES_MAX_ENTRY_BYTES', String(128 * 1024 * 1024)],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => load({ [name]: value })).toThrow(SettingsError);
+  });
+});

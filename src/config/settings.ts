@@ -16,6 +16,7 @@ import {
   withBedrockApiKey,
 } from './provider-settings.ts';
 import { type RedisSettings, readRedisSettings } from './redis-settings.ts';
+import { type ResponsesSettings, readResponsesSettings } from './responses-settings.ts';
 import { readSemanticCacheSettings, type SemanticCacheSettings } from './semcache-settings.ts';
 import { SettingsError } from './settings-error.ts';
 import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
@@ -90,6 +91,8 @@ export interface Settings extends RedisSettings {
   encryptionKey: Buffer | undefined;
   /** The semantic cache (semcache-settings.ts). */
   semanticCache: SemanticCacheSettings;
+  /** Stored Responses-API responses (responses-settings.ts). */
+  responses: ResponsesSettings;
   logLevel: string;
   bodyLimitBytes: number;
   upstreamTimeouts: UpstreamTimeouts;
@@ -319,6 +322,7 @@ export function loadSettings(
     platformTenant: readTenantName(env, 'PLATFORM_TENANT'),
     tokenSigningKeys: readSigningKeys(env, cwd),
     encryptionKey: readEncryptionKey(env, cwd),
+    responses: readResponsesSettings((name, fallback, min, max) => readInt(env, name, fallback, min, max)),
     semanticCache: readSemanticCacheSettings(
       env,
       cwd,

@@ -104,6 +104,7 @@ export async function openStores(settings: Readonly<Settings>, log?: Logger): Pr
     runtime: await MemoryRuntimeStore.open({
       persistFile: join(settings.stateDir, 'runtime.json'),
       maxCacheBytes: settings.cacheMemoryBytes,
+      maxStoredResponseBytes: settings.responses.memoryBytes,
     }),
     kind: 'memory',
   };

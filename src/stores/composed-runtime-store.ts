@@ -1,8 +1,8 @@
 /**
  * A runtime store assembled from one implementation of each domain (counters, revocations, audit
- * log, response cache, locks). The memory and Redis stores differ in their domains and in their
- * lifecycle (ping, close), not in how a call reaches its domain, so that routing is written once
- * here rather than in each store.
+ * log, response cache, locks, stored responses). The memory and Redis stores differ in their
+ * domains and in their lifecycle (ping, close), not in how a call reaches its domain, so that
+ * routing is written once here rather than in each store.
  */
 import type {
   RuntimeAuditLog,
@@ -12,6 +12,7 @@ import type {
   RuntimeRevocations,
   RuntimeSemanticIndex,
   RuntimeStore,
+  RuntimeStoredResponses,
   RuntimeUsage,
 } from './types.ts';
 
@@ -26,6 +27,7 @@ export interface RuntimeStoreDomains {
   locks: RuntimeLocks;
   semantic: RuntimeSemanticIndex;
   usage: RuntimeUsage;
+  responses: RuntimeStoredResponses;
 }
 
 export abstract class ComposedRuntimeStore implements RuntimeStore {
@@ -36,6 +38,7 @@ export abstract class ComposedRuntimeStore implements RuntimeStore {
   readonly #locks: RuntimeLocks;
   readonly #semantic: RuntimeSemanticIndex;
   readonly #usage: RuntimeUsage;
+  readonly #responses: RuntimeStoredResponses;
 
   protected constructor(domains: RuntimeStoreDomains) {
     this.#counters = domains.counters;
@@ -45,6 +48,19 @@ export abstract class ComposedRuntimeStore implements RuntimeStore {
     this.#locks = domains.locks;
     this.#semantic = domains.semantic;
     this.#usage = domains.usage;
+    this.#responses = domains.responses;
+  }
+
+  putStoredResponse(...args: Args<'putStoredResponse'>) {
+    return this.#responses.putStoredResponse(...args);
+  }
+
+  getStoredResponses(...args: Args<'getStoredResponses'>) {
+    return this.#responses.getStoredResponses(...args);
+  }
+
+  deleteStoredResponse(...args: Args<'deleteStoredResponse'>) {
+    return this.#responses.deleteStoredResponse(...args);
   }
 
   recordUsage(...args: Args<'recordUsage'>) {

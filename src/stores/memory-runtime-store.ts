@@ -1,11 +1,11 @@
 /**
  * The in-memory runtime store (standalone mode, tests), assembled from one module per domain under
- * memory-runtime/: counters, revocations, audit log, response cache, locks. Balances, counters
- * without a TTL, counters with a TTL kept `durable` (spend, with its expiry), minted tokens,
- * revocations and the audit log are durable: with `persistFile` they are loaded at construction
- * and written behind by the state file (memory-runtime/persistence.ts). Rate windows and the
- * whole cache are memory only. Everything that expires is dropped lazily on read, by an unref'd
- * sweep, and on load.
+ * memory-runtime/: counters, revocations, audit log, response cache, locks, stored responses.
+ * Balances, counters without a TTL, counters with a TTL kept `durable` (spend, with its expiry),
+ * minted tokens, revocations and the audit log are durable: with `persistFile` they are loaded at
+ * construction and written behind by the state file (memory-runtime/persistence.ts). Rate windows,
+ * the whole cache and the stored responses are memory only. Everything that expires is dropped lazily on
+ * read, by an unref'd sweep, and on load.
  */
 
 import { ComposedRuntimeStore } from './composed-runtime-store.ts';
@@ -17,6 +17,10 @@ import { PersistedStateFile, readPersistedState } from './memory-runtime/persist
 import { MemoryResponseCache } from './memory-runtime/response-cache.ts';
 import { MemoryRevocations } from './memory-runtime/revocations.ts';
 import { MemorySemanticIndex } from './memory-runtime/semantic-index.ts';
+import {
+  DEFAULT_MAX_STORED_RESPONSE_BYTES,
+  MemoryStoredResponses,
+} from './memory-runtime/stored-responses.ts';
 import { MemoryUsage } from './memory-runtime/usage.ts';
 import { assertAuditLimit } from './runtime-records.ts';
 import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
@@ -39,6 +43,8 @@ export interface MemoryRuntimeStoreOptions {
   maxCacheBytes?: number;
   /** The semantic index's budget in bytes (records of 424 bytes with the default model); default a quarter of the cache's. */
   maxSemanticBytes?: number;
+  /** The stored responses' budget (least recently used go beyond it); default 64 MiB. */
+  maxStoredResponseBytes?: number;
 }
 
 export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeStore {
@@ -48,6 +54,7 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
   readonly #locks: MemoryLocks;
   readonly #semantic: MemorySemanticIndex;
   readonly #usage: MemoryUsage;
+  readonly #responses: MemoryStoredResponses;
   readonly #stateFile: PersistedStateFile | undefined;
   readonly #sweepTimer: NodeJS.Timeout;
   #closed = false;
@@ -86,8 +93,12 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
       });
     }
     const usage = new MemoryUsage();
-    super({ counters, revocations, auditLog, cache, locks, semantic, usage });
+    const responses = new MemoryStoredResponses(
+      options.maxStoredResponseBytes ?? DEFAULT_MAX_STORED_RESPONSE_BYTES,
+    );
+    super({ counters, revocations, auditLog, cache, locks, semantic, usage, responses });
     this.#usage = usage;
+    this.#responses = responses;
     this.#counters = counters;
     this.#revocations = revocations;
     this.#cache = cache;
@@ -113,6 +124,7 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
     this.#revocations.close();
     this.#cache.close();
     this.#locks.close();
+    this.#responses.clear();
     clearInterval(this.#sweepTimer);
     await this.#stateFile?.close();
   }
@@ -126,5 +138,6 @@ export class MemoryRuntimeStore extends ComposedRuntimeStore implements RuntimeS
     this.#counters.sweep(now);
     this.#revocations.sweep(now);
     this.#usage.sweep(now);
+    this.#responses.sweep(now);
   }
 }

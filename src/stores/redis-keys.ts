@@ -23,14 +23,17 @@
  * | `<prefix>cache:{<scope>}:gens` | hash | purge generations of a cache scope (`<tenant>/<workspace>`): field '' = the workspace's, field = namespace (as given) → integer (HINCRBY; no TTL) |
  * | `<prefix>cache:{<scope>}:tags` | hash | tag invalidation times: field = tag → ms (never moves back; no TTL) |
  * | `<prefix>cache:sem2:<bucket>` | string | semantic candidates of one bucket: a 16-byte header (the key's incarnation, 8 random bytes; the count of records ever appended, float64 LE), then fixed-size binary records end to end, newest last (semantic-records.ts, redis-runtime/semantic-index.ts); PX = the longest candidate's life. (`cache:sem:`, the layout without the header, is no longer written: its keys expire.) |
+ * | `<prefix>rt:resp:{<scope>}:<id>` | string | a stored Responses-API record (response-records.ts) of a workspace (`<tenant>/<workspace>`); PX = the retention, renewed for a conversation's earlier records on each turn |
  * | `<prefix>rt:cache`          | channel | cache feed: JSON `{type:'purge',workspaceId,namespace?,generation}` or `{type:'tags',workspaceId,tags,atMs}` |
  *
  * Redis Cluster: every script, transaction and pipeline keeps its keys in one hash slot, by the
  * `{...}` hash tags above: the config records and epoch (`{cfg}`, read in one pipeline), the
  * revocations and their indexes (`{rev}`, written by one script), a cache scope's generations and
  * tags (`{<scope>}`, read in one pipeline), a balance or counter and the markers of the journaled
- * changes applied to it (`{<tenantId>}`, `{<name>}`, one script). Every other operation touches one key; the commands of
- * one request's step leave back to back, before any answer, so a request still pays one round trip.
+ * changes applied to it (`{<tenantId>}`, `{<name>}`, one script), a workspace's stored responses
+ * (`{<scope>}`, read with one MGET, written with one MULTI). Every other operation touches one key;
+ * the commands of one request's step leave back to back, before any answer, so a request still
+ * pays one round trip.
  *
  * The two revocation indexes let loadRevocations read the whole denylist without SCAN; they are
  * trimmed of expired members (ZREMRANGEBYSCORE) on every revocation and every load. The per-item
@@ -73,6 +76,8 @@ export interface RedisKeyLayout {
   readonly cacheFeed: string;
   /** One semantic bucket's candidates (the bucket is the caller's opaque key). */
   semanticBucket(bucket: string): string;
+  /** A stored response of a workspace scope: every record of one scope in one hash slot. */
+  storedResponse(scope: string, id: string): string;
 }
 
 export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): RedisKeyLayout {
@@ -105,5 +110,6 @@ export function createRedisKeyLayout(prefix: string = DEFAULT_KEY_PREFIX): Redis
     cacheTags: (scope) => `${prefix}cache:{${scope}}:tags`,
     cacheFeed: `${prefix}rt:cache`,
     semanticBucket: (bucket) => `${prefix}cache:sem2:${bucket}`,
+    storedResponse: (scope, id) => `${prefix}rt:resp:{${scope}}:${id}`,
   };
 }

@@ -22,6 +22,7 @@ import { RedisResponseCache } from './redis-runtime/response-cache.ts';
 import { RedisRevocations } from './redis-runtime/revocations.ts';
 import { RedisSemanticIndex } from './redis-runtime/semantic-index.ts';
 import { assertSemanticMirrorBytes, type SemanticMirrorStats } from './redis-runtime/semantic-mirror.ts';
+import { RedisStoredResponses } from './redis-runtime/stored-responses.ts';
 import { RedisUsage } from './redis-runtime/usage.ts';
 import { assertAuditLimit } from './runtime-records.ts';
 import { AUDIT_LOG_LIMIT, type RuntimeStore } from './types.ts';
@@ -71,6 +72,7 @@ export class RedisRuntimeStore extends ComposedRuntimeStore implements RuntimeSt
       locks: new RedisLocks(connection),
       semantic,
       usage: new RedisUsage(connection),
+      responses: new RedisStoredResponses(connection),
     });
     this.#client = connection.client;
     this.#keys = connection.keys;

@@ -176,6 +176,25 @@ export interface RuntimeStore {
   /** The cells of a scope for each of `days`: day → cell → totals (days with none left out). */
   readUsage(scopeId: string, days: readonly string[]): Promise<Map<string, Map<string, UsageTotals>>>;
 
+  /**
+   * Stores a Responses-API record (response-records.ts; opaque here) under a workspace `scope` and
+   * response id for `ttlMs`, and gives the records of `keepAlive` (the earlier responses of its
+   * conversation, same scope) that same life, creating none that is gone: a conversation expires
+   * from its last turn, never from the middle. Not durable: the memory store keeps them within a
+   * byte budget.
+   */
+  putStoredResponse(
+    scope: string,
+    id: string,
+    record: string,
+    ttlMs: number,
+    keepAlive: readonly string[],
+  ): Promise<void>;
+  /** The records of `ids` in that scope, in one round trip; undefined where absent or expired. */
+  getStoredResponses(scope: string, ids: readonly string[]): Promise<Array<string | undefined>>;
+  /** Removes a record of that scope; whether there was one. */
+  deleteStoredResponse(scope: string, id: string): Promise<boolean>;
+
   /** Whether the backend answers (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -254,6 +273,10 @@ export type RuntimeResponseCache = Pick<
   | 'watchCacheInvalidations'
 >;
 export type RuntimeLocks = Pick<RuntimeStore, 'acquireLock' | 'releaseLock'>;
+export type RuntimeStoredResponses = Pick<
+  RuntimeStore,
+  'putStoredResponse' | 'getStoredResponses' | 'deleteStoredResponse'
+>;
 export type RuntimeSemanticIndex = Pick<RuntimeStore, 'addSemanticCandidate' | 'scanSemanticCandidates'>;
 
 /**

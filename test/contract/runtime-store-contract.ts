@@ -9,6 +9,7 @@ import {
   type TokenRecord,
 } from '../../src/stores/types.ts';
 import { ScopeTracker, type StoreScope } from './store-scope.ts';
+import { describeStoredResponsesContract } from './stored-responses-contract.ts';
 
 /** Options a runner passes to the stores of a scope (a small audit limit, for the limit test). */
 export interface RuntimeScopeOptions {
@@ -735,6 +736,11 @@ export function describeRuntimeStoreContract(name: string, createScope: CreateRu
         expect(await store.getCacheEntry('k')).toBeUndefined();
       });
     });
+
+    describeStoredResponsesContract(
+      () => store,
+      () => scope.open(),
+    );
 
     describe('locks', () => {
       it('gives a lock to exactly one of 20 concurrent acquirers on two stores', async () => {
