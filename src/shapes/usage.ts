@@ -40,6 +40,24 @@ export function parseOpenAiUsage(usage: unknown): TokenUsage | undefined {
   };
 }
 
+/**
+ * Responses API `usage` (input_tokens includes cached tokens, and cache writes where an upstream
+ * reports them, as `input_tokens_details.cache_write_tokens`).
+ */
+export function parseResponsesUsage(usage: unknown): TokenUsage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const record = usage as Record<string, unknown>;
+  const details = record.input_tokens_details as Record<string, unknown> | undefined;
+  const cached = count(details?.cached_tokens);
+  const written = count(details?.cache_write_tokens);
+  return {
+    inputTokens: Math.max(0, count(record.input_tokens) - cached - written),
+    cachedInputTokens: cached,
+    cacheWriteTokens: written,
+    outputTokens: count(record.output_tokens),
+  };
+}
+
 /** Anthropic `usage` (input_tokens excludes cache reads and writes). Merges into `into` when given (streams). */
 export function parseAnthropicUsage(usage: unknown, into?: TokenUsage): TokenUsage | undefined {
   if (typeof usage !== 'object' || usage === null) return into;

@@ -3,7 +3,12 @@
  * output off them, notice the client's end marker, and drop the usage-only chunk the gateway asked
  * for when the client did not. They see parsed events, never raw SSE text.
  */
-import { parseAnthropicUsage, parseOpenAiUsage, type TokenUsage } from '../../shapes/usage.ts';
+import {
+  parseAnthropicUsage,
+  parseOpenAiUsage,
+  parseResponsesUsage,
+  type TokenUsage,
+} from '../../shapes/usage.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
 
 export interface StreamObserver {
@@ -164,5 +169,52 @@ export function createAnthropicStreamObserver(): StreamObserver {
     usage: () => usage,
     outputChars: () => chars,
     completed: () => done,
+  };
+}
+
+/** A Responses event's `"delta"` key (text, refusal and function-call argument pieces alike). */
+const RESPONSES_DELTA_KEY = /"delta"[ \t\n\r]*:[ \t\n\r]*/g;
+
+/** What the Responses observer tells beyond the others: the response its terminal event carried. */
+export interface ResponsesStreamObserver extends StreamObserver {
+  /** The `response` of `response.completed`, `.incomplete` or `.failed`; undefined before it. */
+  response(): Record<string, unknown> | undefined;
+}
+
+/**
+ * Responses API events (typed, with `sequence_number`): output counted off the `.delta` events
+ * without a parse, usage and the whole response read off the terminal event. `response.completed`
+ * and `response.incomplete` end a whole answer; `response.failed` does not.
+ */
+export function createResponsesStreamObserver(): ResponsesStreamObserver {
+  let usage: TokenUsage | undefined;
+  let chars = 0;
+  const scan: ChunkScan = { chars: 0, usage: false };
+  let done = false;
+  let response: Record<string, unknown> | undefined;
+  return {
+    accept(event) {
+      const type = event.event ?? parseJson(event.data)?.type;
+      if (typeof type !== 'string') return true;
+      if (type.endsWith('.delta')) {
+        chars += scanValues(event.data, RESPONSES_DELTA_KEY, -1, scan).chars;
+      } else if (
+        type === 'response.completed' ||
+        type === 'response.incomplete' ||
+        type === 'response.failed'
+      ) {
+        const body = parseJson(event.data)?.response;
+        if (typeof body === 'object' && body !== null) {
+          response = body as Record<string, unknown>;
+          usage = parseResponsesUsage(response.usage) ?? usage;
+        }
+        done = type !== 'response.failed';
+      }
+      return true;
+    },
+    usage: () => usage,
+    outputChars: () => chars,
+    completed: () => done,
+    response: () => response,
   };
 }

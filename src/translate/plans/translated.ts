@@ -81,7 +81,7 @@ const mapBedrockErrorAnswer = ({ provider, status, body, headers }: UpstreamErro
  * `max_tokens` and its reasoning models (o-series, gpt-5) refuse it, while compatible servers may
  * know only `max_tokens` (reference/providers.md sections 1 and 8).
  */
-const MAX_COMPLETION_TOKENS_PROVIDERS: ReadonlySet<string> = new Set(['openai']);
+export const MAX_COMPLETION_TOKENS_PROVIDERS: ReadonlySet<string> = new Set(['openai']);
 
 // Translators always emit usage (the client's own choice is applied by the plan's stream pipeline,
 // which drops the usage chunk when the client did not ask): streams must be billed.

@@ -15,22 +15,22 @@ import { InvalidRequestError } from '../../errors/gateway-error.ts';
 type JsonObject = Record<string, unknown>;
 
 /** Undefined when `value` fits; else what it must be ("a number"). */
-type FieldRule = (value: unknown) => string | undefined;
+export type FieldRule = (value: unknown) => string | undefined;
 
-const isObject = (value: unknown): value is JsonObject =>
+export const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const rule =
+export const rule =
   (expected: string, fits: (value: unknown) => boolean): FieldRule =>
   (value) =>
     fits(value) ? undefined : expected;
 
-const NUMBER = rule('a number', (value) => typeof value === 'number' && Number.isFinite(value));
-const INTEGER = rule('an integer', (value) => Number.isInteger(value));
-const BOOLEAN = rule('a boolean', (value) => typeof value === 'boolean');
-const STRING = rule('a string', (value) => typeof value === 'string');
-const OBJECT = rule('an object', isObject);
-const STRINGS = rule(
+export const NUMBER = rule('a number', (value) => typeof value === 'number' && Number.isFinite(value));
+export const INTEGER = rule('an integer', (value) => Number.isInteger(value));
+export const BOOLEAN = rule('a boolean', (value) => typeof value === 'boolean');
+export const STRING = rule('a string', (value) => typeof value === 'string');
+export const OBJECT = rule('an object', isObject);
+export const STRINGS = rule(
   'an array of strings',
   (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
 );
@@ -38,17 +38,17 @@ const STRING_OR_STRINGS = rule(
   'a string or an array of strings',
   (value) => typeof value === 'string' || STRINGS(value) === undefined,
 );
-const oneOf = (...values: string[]): FieldRule =>
+export const oneOf = (...values: string[]): FieldRule =>
   rule(`one of ${values.map((value) => `'${value}'`).join(', ')}`, (value) =>
     values.includes(value as string),
   );
 
-function fail(path: string, expected: string): never {
+export function fail(path: string, expected: string): never {
   throw new InvalidRequestError(`'${path}' must be ${expected}`);
 }
 
 /** Checks the fields of `rules` present on `record` (null as absent when `nullable`), named under `prefix`. */
-function checkFields(
+export function checkFields(
   record: JsonObject,
   rules: Readonly<Record<string, FieldRule>>,
   prefix: string,
@@ -63,7 +63,7 @@ function checkFields(
 }
 
 /** The value as a list of objects (each checked to be one), or fails naming `path`. */
-function objectsOf(value: unknown, path: string): JsonObject[] {
+export function objectsOf(value: unknown, path: string): JsonObject[] {
   if (!Array.isArray(value)) fail(path, 'an array');
   return value.map((item, index) => (isObject(item) ? item : fail(`${path}[${index}]`, 'an object')));
 }

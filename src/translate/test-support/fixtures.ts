@@ -5,7 +5,8 @@ export type FixtureFolder =
   | 'anthropic-to-openai'
   | 'openai-to-anthropic'
   | 'openai-to-bedrock'
-  | 'openai-to-gemini';
+  | 'openai-to-gemini'
+  | 'responses-to-chat';
 
 export interface TranslatorFixtures {
   text(name: string): string;
