@@ -123,6 +123,24 @@ export class ConnectionNotFoundError extends GatewayError {
   }
 }
 
+/**
+ * 400: `previous_response_id` names no response this workspace keeps (unknown, deleted, expired,
+ * stored with `store: false`, or another workspace's). OpenAI's own code, which SDK users branch on;
+ * never an empty history in its place (reference/responses-api.md section 8).
+ */
+export class PreviousResponseNotFoundError extends GatewayError {
+  constructor(id: string, message = `Previous response with id '${id}' not found.`) {
+    super('previous_response_not_found', 400, 'invalid_request_error', message);
+  }
+}
+
+/** 404: a stored response (GET, DELETE, input_items) this workspace does not keep. */
+export class ResponseNotFoundError extends GatewayError {
+  constructor(id: string) {
+    super('service.response_not_found', 404, 'invalid_request_error', `Response with id '${id}' not found.`);
+  }
+}
+
 /** 502: the platform has no credential configured for this provider. */
 export class ProviderUnavailableError extends GatewayError {
   constructor(provider: string) {

@@ -173,6 +173,12 @@ function planChatPassthrough(input: TranslationInput): Translation {
   };
 }
 
+function withoutId(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || !('id' in item)) return item;
+  const { id: _id, ...rest } = item as Record<string, unknown>;
+  return rest;
+}
+
 /** The client's input as items (a string is one user message). */
 function inputItemsOf(input: unknown): unknown[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
@@ -185,9 +191,10 @@ function planResponsesPassthrough(
   model: string,
 ): ResponsesUpstreamPlan {
   const body: Record<string, unknown> = { ...request.body, model };
-  // A conversation the gateway keeps (it began on another provider) goes as the full input.
+  // A conversation the gateway keeps (it began on another provider) goes as the full input, its
+  // items without the gateway's ids, which OpenAI would look up as its own (reference 7.4).
   if (request.history !== undefined) {
-    body.input = [...request.history, ...inputItemsOf(request.body.input)];
+    body.input = [...request.history.map(withoutId), ...inputItemsOf(request.body.input)];
     delete body.previous_response_id;
   }
   return {

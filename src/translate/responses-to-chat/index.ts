@@ -4,6 +4,7 @@
  * and Vertex through their existing chat translators (plans/responses.ts composes the pairs).
  */
 export { type ResponsesFailure, readChatStreamError, responsesCodeOf } from './errors.ts';
+export { createItemIdMinter, mintResponseId, responseIdOfItem } from './ids.ts';
 export { convertResponsesRequestToChat, type ResponsesToChatOptions } from './request.ts';
 export {
   convertChatResponseToResponses,
