@@ -17,7 +17,7 @@
  *    time to first body byte, time to last byte, streams/s and client SSE events/s. Every response
  *    is checked: status 200, the right number of events, the shape's own last event.
  *
- * Options (flags or env): --quick (a smoke test), BENCH_SEGMENT_MS, BENCH_ROUNDS,
+ * Options (flags or env): --quick (a smoke test), --in-process (part 1 alone), BENCH_SEGMENT_MS, BENCH_ROUNDS,
  * BENCH_CONCURRENCY (`1,16`), BENCH_DELTAS, BENCH_WRITES, BENCH_LONG_DELTAS. See bench/README.md,
  * section "Streaming translation".
  */
@@ -29,7 +29,10 @@ import { type Dispatcher, Pool } from 'undici';
 import { type SseEvent, SseEventReader, serializeSseEvent } from '../src/sse/sse-events.ts';
 import { createAnthropicStreamToChatTranslator } from '../src/translate/openai-to-anthropic/stream.ts';
 import { createGeminiStreamTranslator } from '../src/translate/openai-to-gemini/stream.ts';
+import { planUpstream } from '../src/translate/plans/registry.ts';
+import { planResponsesUpstream } from '../src/translate/plans/responses.ts';
 import { createOpenAiStreamObserver } from '../src/translate/plans/stream-observers.ts';
+import { mintResponseId } from '../src/translate/responses-to-chat/index.ts';
 import type { StreamTranslator } from '../src/translate/types.ts';
 import {
   allEvents,
@@ -45,6 +48,8 @@ import { concatSamples, type Summary, summarise } from './load.ts';
 
 const argv = new Set(process.argv.slice(2));
 const QUICK = argv.has('--quick');
+/** Part 1 alone (no children, no sockets). */
+const IN_PROCESS_ONLY = argv.has('--in-process');
 
 const config = {
   /** Part 1: deltas in the long answer. */
@@ -87,22 +92,53 @@ function translatorFor(shape: Shape): StreamTranslator | undefined {
   return undefined;
 }
 
+/** The client of a stream: chat completions, or the Responses API (typed events). */
+type Client = 'chat' | 'responses';
+
+/** The request body a Responses client sends (what the Responses pipeline is planned from). */
+const RESPONSES_BODY = { model: 'bench', input: PROMPT, max_output_tokens: 256, stream: true };
+
 /**
- * What relayStream does with one upstream body, minus the socket: reader → translator → observer
- * (client did not ask for usage) → serialise, one string per upstream chunk. Returns the strings'
- * total length (a sink) or, with `keep`, the strings.
+ * One request's client pipeline: for chat, the stream translator (none for OpenAI) then the OpenAI
+ * observer (client did not ask for usage); for Responses, the plan's own pipeline (the chat
+ * translator chained with chat→Responses, then the Responses observer), as the gateway makes it.
  */
-function relayOnce(shape: Shape, chunks: Uint8Array[], keep?: string[]): number {
+function pipelineFor(
+  shape: Shape,
+  client: Client,
+): { accept(event: SseEvent): SseEvent[]; end(): SseEvent[] } {
+  if (client === 'responses') {
+    const pipeline = planResponsesUpstream(
+      { body: RESPONSES_BODY, stream: true, responseId: mintResponseId() },
+      {
+        shape,
+        provider: shape === 'openai' ? 'openai-compatible' : shape,
+        model: UPSTREAM_MODEL[shape],
+        nativePath: undefined,
+      },
+    ).stream();
+    return { accept: (event) => pipeline.push(event), end: () => pipeline.end() };
+  }
   const observer = createOpenAiStreamObserver(false);
   const translator = translatorFor(shape);
+  const observe = (events: SseEvent[]) => events.filter((event) => observer.accept(event));
+  return {
+    accept: (event) => (translator === undefined ? observe([event]) : observe(translator.push(event))),
+    end: () => (translator === undefined ? [] : observe(translator.end())),
+  };
+}
+
+/**
+ * What relayStream does with one upstream body, minus the socket: reader → pipeline → serialise,
+ * one string per upstream chunk. Returns the strings' total length (a sink) or, with `keep`, the
+ * strings.
+ */
+function relayOnce(shape: Shape, client: Client, chunks: Uint8Array[], keep?: string[]): number {
+  const pipeline = pipelineFor(shape, client);
   const pending: string[] = [];
   let length = 0;
-  const emit = (event: SseEvent) => {
-    if (observer.accept(event)) pending.push(serializeSseEvent(event));
-  };
   const reader = new SseEventReader((event) => {
-    if (translator === undefined) emit(event);
-    else for (const translated of translator.push(event)) emit(translated);
+    for (const out of pipeline.accept(event)) pending.push(serializeSseEvent(out));
   });
   const flush = () => {
     if (pending.length === 0) return;
@@ -116,7 +152,7 @@ function relayOnce(shape: Shape, chunks: Uint8Array[], keep?: string[]): number 
     flush();
   }
   reader.end();
-  if (translator !== undefined) for (const translated of translator.end()) emit(translated);
+  for (const out of pipeline.end()) pending.push(serializeSseEvent(out));
   flush();
   return length;
 }
@@ -168,9 +204,27 @@ function checkChatStream(what: string, text: string, expected: string): number {
   return events.length;
 }
 
+/** Checks a Responses stream: numbered events, the whole text, ends with response.completed; returns the event count. */
+function checkResponsesStream(what: string, text: string, expected: string): number {
+  const events = clientEvents(text).map(
+    (data) => JSON.parse(data) as { type: string; sequence_number: number; delta?: string },
+  );
+  let content = '';
+  events.forEach((event, index) => {
+    if (event.sequence_number !== index)
+      throw new Error(`${what}: event ${index} numbered ${event.sequence_number}`);
+    if (event.type === 'response.output_text.delta') content += event.delta ?? '';
+  });
+  if (events.at(-1)?.type !== 'response.completed')
+    throw new Error(`${what}: the stream does not end with response.completed`);
+  if (content !== expected) throw new Error(`${what}: content differs from the fake's text`);
+  return events.length;
+}
+
 interface InProcessCase {
   name: string;
   shape: Shape;
+  client: Client;
   stage: 'parse only' | 'relay';
   chunking: 'per event' | '16 KiB';
   chunks: Uint8Array[];
@@ -207,17 +261,14 @@ function inProcessCases(): InProcessCase[] {
       ['per event', events],
       ['16 KiB', slices],
     ] as const) {
-      const kept: string[] = [];
-      relayOnce(shape, chunks, kept);
-      const output = kept.join('');
-      const eventsOut = checkChatStream(`${shape} ${chunking}`, output, text);
-      const label = shape === 'openai' ? 'openai passthrough' : `${shape}→chat`;
       const parsed = parseOnce(chunks);
       if (parsed !== events.length)
         throw new Error(`${shape} ${chunking}: parsed ${parsed} of ${events.length}`);
+      const chatLabel = shape === 'openai' ? 'openai passthrough' : `${shape}→chat`;
       cases.push({
-        name: `${label}, parse only, ${chunking}`,
+        name: `${chatLabel}, parse only, ${chunking}`,
         shape,
+        client: 'chat',
         stage: 'parse only',
         chunking,
         chunks,
@@ -225,16 +276,32 @@ function inProcessCases(): InProcessCase[] {
         eventsOut: parsed,
         outputBytes: 0,
       });
-      cases.push({
-        name: `${label}, relay, ${chunking}`,
-        shape,
-        stage: 'relay',
-        chunking,
-        chunks,
-        inputBytes: whole.length,
-        eventsOut,
-        outputBytes: Buffer.byteLength(output),
-      });
+      for (const client of ['chat', 'responses'] as const) {
+        const kept: string[] = [];
+        relayOnce(shape, client, chunks, kept);
+        const output = kept.join('');
+        const label =
+          client === 'chat'
+            ? chatLabel
+            : shape === 'openai'
+              ? 'chat→responses (compatible)'
+              : `${shape}→chat→responses`;
+        const eventsOut =
+          client === 'chat'
+            ? checkChatStream(`${label} ${chunking}`, output, text)
+            : checkResponsesStream(`${label} ${chunking}`, output, text);
+        cases.push({
+          name: `${label}, relay, ${chunking}`,
+          shape,
+          client,
+          stage: 'relay',
+          chunking,
+          chunks,
+          inputBytes: whole.length,
+          eventsOut,
+          outputBytes: Buffer.byteLength(output),
+        });
+      }
     }
   }
   return cases;
@@ -249,7 +316,7 @@ function runCase(item: InProcessCase, durationMs: number, into?: number[]): { st
   let now = started;
   while (now < deadline) {
     const before = now;
-    sink += item.stage === 'relay' ? relayOnce(item.shape, item.chunks) : parseOnce(item.chunks);
+    sink += item.stage === 'relay' ? relayOnce(item.shape, item.client, item.chunks) : parseOnce(item.chunks);
     now = process.hrtime.bigint();
     into?.push(Number(now - before) / 1e6);
     streams++;
@@ -285,6 +352,122 @@ function measureInProcess(cases: InProcessCase[]): InProcessResult[] {
       perStreamMs: summarise(Float64Array.from(samples)),
     };
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Part 1b: one JSON request and answer, in process: the plan (request translated) and the answer
+// translated back, for a chat-completions client and a Responses client, per upstream shape.
+
+const CHAT_BODY = { model: 'bench', messages: [{ role: 'user', content: PROMPT }], max_tokens: 256 };
+
+/** The upstream's JSON answer of the long text in each shape. */
+function upstreamAnswer(shape: Shape, text: string): string {
+  const usage = {
+    prompt_tokens: 31,
+    completion_tokens: config.longDeltas,
+    total_tokens: 31 + config.longDeltas,
+  };
+  if (shape === 'anthropic')
+    return JSON.stringify({
+      id: 'msg_bench',
+      type: 'message',
+      role: 'assistant',
+      model: UPSTREAM_MODEL.anthropic,
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 31, output_tokens: config.longDeltas },
+    });
+  if (shape === 'gemini')
+    return JSON.stringify({
+      candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: {
+        promptTokenCount: 31,
+        candidatesTokenCount: config.longDeltas,
+        totalTokenCount: 31 + config.longDeltas,
+      },
+      modelVersion: UPSTREAM_MODEL.gemini,
+      responseId: 'bench',
+    });
+  return JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: UPSTREAM_MODEL.openai,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text, refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage,
+  });
+}
+
+/** Plans one request and translates its answer; returns the client's answer length (a sink). */
+function requestOnce(shape: Shape, client: Client, answer: string): number {
+  const target = {
+    shape,
+    provider: shape === 'openai' ? 'openai-compatible' : shape,
+    model: UPSTREAM_MODEL[shape],
+    nativePath: shape === 'openai' && client === 'chat' ? '/chat/completions' : undefined,
+  };
+  const plan =
+    client === 'chat'
+      ? planUpstream({ operation: 'chat', body: CHAT_BODY, stream: false }, target)
+      : planResponsesUpstream(
+          { body: { ...RESPONSES_BODY, stream: false }, stream: false, responseId: mintResponseId() },
+          target,
+        );
+  return plan.payload.length + plan.answer(answer).text.length;
+}
+
+interface AnswerResult {
+  name: string;
+  requests: number;
+  microsPerRequest: number;
+}
+
+function measureAnswers(): AnswerResult[] {
+  const text = deltaTexts(config.longDeltas).join('');
+  const cases = SHAPES.flatMap((shape) =>
+    (['chat', 'responses'] as const).map((client) => ({
+      name:
+        client === 'chat'
+          ? `chat on ${shape}${shape === 'openai' ? ' (passthrough)' : ''}`
+          : `responses on ${shape}${shape === 'openai' ? ' (compatible: chat pivot)' : ''}`,
+      shape,
+      client,
+      answer: upstreamAnswer(shape, text),
+    })),
+  );
+  const run = (item: (typeof cases)[number], durationMs: number) => {
+    const started = process.hrtime.bigint();
+    const deadline = started + BigInt(Math.round(durationMs * 1e6));
+    let requests = 0;
+    let now = started;
+    while (now < deadline) {
+      sink += requestOnce(item.shape, item.client, item.answer);
+      requests++;
+      now = process.hrtime.bigint();
+    }
+    return { requests, ms: Number(now - started) / 1e6 };
+  };
+  for (const item of cases) run(item, config.inProcessWarmupMs);
+  const totals = cases.map(() => ({ requests: 0, ms: 0 }));
+  for (let round = 0; round < config.rounds; round++)
+    cases.forEach((item, index) => {
+      const { requests, ms } = run(item, config.inProcessSegmentMs);
+      totals[index]!.requests += requests;
+      totals[index]!.ms += ms;
+    });
+  return cases.map((item, index) => ({
+    name: item.name,
+    requests: totals[index]!.requests,
+    microsPerRequest: (totals[index]!.ms * 1000) / totals[index]!.requests,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -787,6 +970,16 @@ async function main(): Promise<void> {
     '(chunks/s: client chunks written for relay rows, upstream events parsed for parse-only rows)',
   ];
   process.stdout.write(`${part1.join('\n')}\n\n`);
+  const answers = measureAnswers();
+  const part1b = [
+    `1b. one JSON request in process (the plan, request translated, then the answer of ${config.longDeltas} deltas translated back):`,
+    table(
+      ['case', 'requests', 'µs/request'],
+      answers.map((result) => [result.name, String(result.requests), result.microsPerRequest.toFixed(1)]),
+    ),
+  ];
+  process.stdout.write(`${part1b.join('\n')}\n\n`);
+  if (IN_PROCESS_ONLY) return;
 
   // Part 2.
   const fake = await startFakeProviders();
@@ -894,6 +1087,7 @@ async function main(): Promise<void> {
         loadAvgAtEnd: machineInfo().loadAvgAtStart,
         config: { ...config, quick: QUICK },
         inProcess,
+        answers,
         scenarios: results,
         added,
         sink,
