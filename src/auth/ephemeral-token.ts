@@ -18,7 +18,7 @@ const MAX_TOKEN_TTL_MS = MAX_TOKEN_TTL_SECONDS * 1000;
 /** Nothing longer is looked at (a token with every field at its limit is well under this). */
 export const MAX_TOKEN_LENGTH = 4096;
 
-export const TOKEN_SCOPES = ['chat', 'embeddings', 'messages'] as const;
+export const TOKEN_SCOPES = ['chat', 'embeddings', 'messages', 'responses'] as const;
 export type RouteScope = (typeof TOKEN_SCOPES)[number];
 
 export interface TokenRateLimits {

@@ -4,7 +4,7 @@ import type { TokenRateLimits } from './ephemeral-token.ts';
 /** The ephemeral-token part of a principal. */
 export interface TokenGrant {
   jti: string;
-  /** Route scopes (`chat`, `embeddings`, `messages`). */
+  /** Route scopes (`chat`, `embeddings`, `messages`, `responses`). */
   routes: ReadonlySet<string>;
   /** Models named by `model:<id>` scopes; empty: any model. */
   models: ReadonlySet<string>;
@@ -30,6 +30,7 @@ export interface Principal {
 export const GRANT_FOR_OPERATION: Readonly<Record<Operation, string>> = {
   chat: 'chat:write',
   messages: 'chat:write',
+  responses: 'chat:write',
   embeddings: 'embed',
 };
 
@@ -37,5 +38,7 @@ export const GRANT_FOR_OPERATION: Readonly<Record<Operation, string>> = {
 export const SCOPE_FOR_OPERATION: Readonly<Record<Operation, string>> = {
   chat: 'chat',
   messages: 'messages',
+  // Its own scope: a token minted for `chat` does not open the Responses API (stored responses).
+  responses: 'responses',
   embeddings: 'embeddings',
 };

@@ -129,6 +129,8 @@ export class QuietObserver implements ExchangeObserver {
 const GEN_AI_OPERATION: Readonly<Record<Operation, string>> = {
   chat: 'chat',
   messages: 'chat',
+  // The GenAI conventions name the Responses API's operation `chat` too (openai.api.type tells them apart).
+  responses: 'chat',
   embeddings: 'embeddings',
 };
 

@@ -22,7 +22,8 @@ function mayUse(principal: Principal, use: ModelUse | undefined): boolean {
     principal.grants.has('chat:write') &&
     (principal.token === undefined ||
       principal.token.routes.has('chat') ||
-      principal.token.routes.has('messages'));
+      principal.token.routes.has('messages') ||
+      principal.token.routes.has('responses'));
   const embed =
     principal.grants.has('embed') &&
     (principal.token === undefined || principal.token.routes.has('embeddings'));

@@ -59,6 +59,13 @@ export function validateInferenceBody(body: unknown, operation: Operation): Infe
         throw new InvalidRequestError("'max_tokens' must be a positive integer");
       }
       break;
+    case 'responses': {
+      // `input` may be absent (a stored prompt, or only previous_response_id on OpenAI's own API).
+      const input = body.input;
+      if (input !== undefined && input !== null && typeof input !== 'string' && !Array.isArray(input))
+        throw new InvalidRequestError("'input' must be a string or an array of items");
+      break;
+    }
     case 'embeddings': {
       const input = body.input;
       const valid =

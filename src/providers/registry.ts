@@ -11,14 +11,25 @@ import { vertex } from './vertex.ts';
 
 const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
-function openAiCompatible(name: string, defaultBaseUrl: string, embeddings = true): ProviderDefinition {
+/**
+ * An OpenAI-style provider. `responses`: it serves the Responses API itself (`/v1/responses`
+ * passed through); the others get it translated through their chat completions.
+ */
+function openAiCompatible(
+  name: string,
+  defaultBaseUrl: string,
+  embeddings = true,
+  responses = false,
+): ProviderDefinition {
   return {
     name,
     shape: 'openai',
     defaultBaseUrl,
-    paths: embeddings
-      ? { chat: '/chat/completions', embeddings: '/embeddings' }
-      : { chat: '/chat/completions' },
+    paths: {
+      chat: '/chat/completions',
+      ...(embeddings ? { embeddings: '/embeddings' } : {}),
+      ...(responses ? { responses: '/responses' } : {}),
+    },
     authHeaders: bearer,
     staticHeaders: {},
   };
@@ -48,7 +59,7 @@ const gemini: ProviderDefinition = {
 };
 
 const definitions: ProviderDefinition[] = [
-  openAiCompatible('openai', 'https://api.openai.com/v1'),
+  openAiCompatible('openai', 'https://api.openai.com/v1', true, true),
   anthropic,
   gemini,
   openAiCompatible('groq', 'https://api.groq.com/openai/v1', false),

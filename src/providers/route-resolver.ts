@@ -127,7 +127,11 @@ export class RouteResolver {
       upstreamModel: stripOwnPrefix(model, base.name),
       // (the kind, e.g. openai-compatible, is not a registry prefix, so only the shape's own is stripped)
       baseUrl: fillRegion((connection.baseUrl ?? base.defaultBaseUrl).replace(/\/+$/, ''), base, credential),
-      nativePath: base.paths[operation],
+      // An OpenAI-compatible server may lack OpenAI's Responses API: it gets it through chat completions.
+      nativePath:
+        connection.provider === 'openai-compatible' && operation === 'responses'
+          ? undefined
+          : base.paths[operation],
       headers: { ...base.staticHeaders, ...auth?.headers },
       byok: true,
       credential: { id: connection.id, slug: connection.slug },

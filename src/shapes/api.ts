@@ -7,15 +7,19 @@
 export type ApiShape = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 /** The inbound operations a client can ask for. */
-export type Operation = 'chat' | 'embeddings' | 'messages';
+export type Operation = 'chat' | 'embeddings' | 'messages' | 'responses';
 
-/** The shape a client speaks: OpenAI on chat completions and embeddings, Anthropic on messages. */
+/**
+ * The shape a client speaks: OpenAI on chat completions, embeddings and the Responses API (whose
+ * error envelope is OpenAI's), Anthropic on messages.
+ */
 export type ClientDialect = Extract<ApiShape, 'openai' | 'anthropic'>;
 
 export const OPERATION_DIALECT: Readonly<Record<Operation, ClientDialect>> = {
   chat: 'openai',
   embeddings: 'openai',
   messages: 'anthropic',
+  responses: 'openai',
 };
 
 /** The route of each operation, as clients call it and metrics label it. */
@@ -23,4 +27,5 @@ export const OPERATION_ROUTE: Readonly<Record<Operation, string>> = {
   chat: '/v1/chat/completions',
   embeddings: '/v1/embeddings',
   messages: '/v1/messages',
+  responses: '/v1/responses',
 };

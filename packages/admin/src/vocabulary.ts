@@ -69,7 +69,7 @@ export const API_KEY_GRANTS = ['chat:write', 'embed'] as const;
 export type ApiKeyGrant = (typeof API_KEY_GRANTS)[number];
 
 /** Route scopes of an ephemeral token; `model:<id>` scopes narrow them further. */
-export const TOKEN_ROUTE_SCOPES = ['chat', 'embeddings', 'messages'] as const;
+export const TOKEN_ROUTE_SCOPES = ['chat', 'embeddings', 'messages', 'responses'] as const;
 export type TokenScope = (typeof TOKEN_ROUTE_SCOPES)[number] | `model:${string}`;
 
 /** How a model route picks a target within a priority tier (`weighted` by default). */

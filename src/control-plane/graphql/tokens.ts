@@ -24,7 +24,7 @@ export const tokenTypeDefs = /* GraphQL */ `
   input MintEphemeralTokenInput {
     "The workspace key the token derives from; its scopes cannot exceed this key's grants."
     parentKeyId: String!
-    "At least one of chat, embeddings, messages, model:<id>."
+    "At least one of chat, embeddings, messages, responses, model:<id>."
     scopes: [String!]!
     "Lifetime in seconds, 1 to 86400."
     ttlSeconds: Int!
@@ -61,6 +61,7 @@ interface MintInput {
 const GRANT_FOR_SCOPE: Readonly<Record<string, string>> = {
   chat: 'chat:write',
   messages: 'chat:write',
+  responses: 'chat:write',
   embeddings: 'embed',
 };
 
@@ -87,7 +88,7 @@ function checkScopes(scopes: string[] | null | undefined, parent: ApiKeyRecord):
     }
     if (!(TOKEN_SCOPES as readonly string[]).includes(scope)) {
       throw validationError(
-        `unknown scope '${scope}': allowed are chat, embeddings, messages and model:<id>`,
+        `unknown scope '${scope}': allowed are chat, embeddings, messages, responses and model:<id>`,
       );
     }
     const grant = GRANT_FOR_SCOPE[scope]!;
@@ -97,7 +98,7 @@ function checkScopes(scopes: string[] | null | undefined, parent: ApiKeyRecord):
   }
   if (!unique.some((scope) => !scope.startsWith('model:'))) {
     throw validationError(
-      'scopes must include a route scope (chat, embeddings or messages); model: scopes only narrow',
+      'scopes must include a route scope (chat, embeddings, messages or responses); model: scopes only narrow',
     );
   }
   return unique;

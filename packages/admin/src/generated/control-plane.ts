@@ -12,7 +12,7 @@ export type RateLimitsInput = {
 export type MintEphemeralTokenInput = {
   /** The workspace key the token derives from; its scopes cannot exceed this key's grants. */
   parentKeyId: string;
-  /** At least one of chat, embeddings, messages, model:<id>. */
+  /** At least one of chat, embeddings, messages, responses, model:<id>. */
   scopes: Array<string>;
   /** Lifetime in seconds, 1 to 86400. */
   ttlSeconds: number;

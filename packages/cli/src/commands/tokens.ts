@@ -59,7 +59,7 @@ Examples:
     .description('mint a short-lived, scoped token (printed once: it is the result)')
     .requiredOption('--parent-key <keyId>', 'the workspace API key id it derives from (key_...)')
     .addOption(
-      new Option('--scope <scope>', 'chat, embeddings, messages or model:<id>; repeat for more')
+      new Option('--scope <scope>', 'chat, embeddings, messages, responses or model:<id>; repeat for more')
         .argParser(collect)
         .makeOptionMandatory(),
     )

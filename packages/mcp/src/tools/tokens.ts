@@ -20,14 +20,16 @@ export function tokenTools(admin: AdminClient): ToolDefinition[] {
       title: 'Mint an ephemeral token',
       description: [
         'Mints a short-lived token (tt_ev_...) that a client uses on the gateway like a workspace API key, limited by scopes, lifetime, an optional spend budget and rate limits.',
-        "Scopes: at least one of chat, embeddings, messages, plus model:<id> scopes to allow only those models; they cannot exceed the parent key's grants. ttlSeconds is 1 to 86400.",
+        "Scopes: at least one of chat, embeddings, messages, responses, plus model:<id> scopes to allow only those models; they cannot exceed the parent key's grants. ttlSeconds is 1 to 86400.",
         'The result contains the token itself: a new secret, returned once and never again (keep jti to revoke it).',
       ].join(' '),
       input: {
         parentKeyId: parentKeyIdArgument,
         scopes: z
           .array(z.string())
-          .describe('chat, embeddings, messages, model:<id> (e.g. ["chat", "model:gpt-4o-mini"]).'),
+          .describe(
+            'chat, embeddings, messages, responses, model:<id> (e.g. ["chat", "model:gpt-4o-mini"]).',
+          ),
         ttlSeconds: z.number().int().describe('Lifetime in seconds, 1 to 86400.'),
         budgetUsd: usdAmount("Spend cap of this token (the rest of the workspace's traffic is unaffected)"),
         budgetMicros: microsAmount('Spend cap of this token'),
