@@ -88,11 +88,8 @@ export class Authenticator {
   }
 }
 
-/**
- * A workspace key must hold the operation's grant; a token must hold the route's scope and, when
- * it has `model:` scopes, name the requested model exactly.
- */
-export function authorizeOperation(principal: Principal, operation: Operation, model: string): void {
+/** A workspace key must hold the operation's grant; a token must hold the route's scope. */
+export function authorizeRoute(principal: Principal, operation: Operation): void {
   const grant = GRANT_FOR_OPERATION[operation];
   if (!principal.grants.has(grant)) {
     throw new ScopeDeniedError(`this key lacks the '${grant}' grant needed for this route`);
@@ -101,6 +98,15 @@ export function authorizeOperation(principal: Principal, operation: Operation, m
   if (token === undefined) return;
   const scope = SCOPE_FOR_OPERATION[operation];
   if (!token.routes.has(scope)) throw new ScopeDeniedError(`this token's scopes do not include '${scope}'`);
+}
+
+/**
+ * As authorizeRoute, and a token with `model:` scopes must name the requested model exactly.
+ */
+export function authorizeOperation(principal: Principal, operation: Operation, model: string): void {
+  authorizeRoute(principal, operation);
+  const token = principal.token;
+  if (token === undefined) return;
   if (token.models.size > 0 && !token.models.has(model)) {
     throw new ScopeDeniedError(`this token is not allowed to use model '${model}'`);
   }

@@ -55,7 +55,8 @@ export function releaseUnsettled(exchange: InferenceExchange, deps: { log: Logge
 }
 
 function maxOutputTokens(body: JsonObject): number {
-  const limit = body.max_completion_tokens ?? body.max_tokens;
+  // Chat completions, Anthropic Messages, and the Responses API's own name for it.
+  const limit = body.max_completion_tokens ?? body.max_tokens ?? body.max_output_tokens;
   return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 ? limit : 0;
 }
 

@@ -14,6 +14,7 @@ import { storeAnswer } from './cache-step.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import { type ExchangeStep, type ReadyExchange, renderAnswerHeaders } from './inference-exchange.ts';
 import { relayStream, SSE_CONTENT_TYPE } from './relay-stream.ts';
+import { recordAnswer, recordJsonAnswer } from './responses/responses-exchange.ts';
 import { callUpstream, createCallSender } from './upstream-call.ts';
 
 /** Sends the exchange's plan upstream and answers the client with what comes back. */
@@ -90,6 +91,15 @@ function replyWithJson(
   const contentType = upstreamContentType || 'application/json';
   // One round trip after the upstream call: the debit, the settlements and the cache write together.
   const accounted = settle(exchange, answer.usage, answer.text.length, deps);
+  // A stored response is written before its answer goes out: an immediate follow-up finds it.
+  const recorded =
+    exchange.responses === undefined || statusCode >= 300
+      ? undefined
+      : recordJsonAnswer(exchange.responses, responsesRequestOf(exchange), answer.text, deps);
+  const charged =
+    recorded === undefined
+      ? accounted.charged
+      : Promise.all([accounted.charged, recorded]).then(([charge]) => charge);
   const send = (charge: Charge) => {
     const headers = renderAnswerHeaders(
       exchange.route,
@@ -102,7 +112,7 @@ function replyWithJson(
     for (const observer of exchange.observers) observer.replying(exchange, answer.text);
     return exchange.reply.code(statusCode).headers(headers).send(answer.text);
   };
-  if (write?.write !== true) return accounted.charged.then(send);
+  if (write?.write !== true) return charged.then(send);
   const stored = step(exchange, 'gateway.cache.write', () =>
     storeAnswer(
       write,
@@ -111,7 +121,7 @@ function replyWithJson(
       deps,
     ),
   );
-  return Promise.all([accounted.charged, stored]).then(([charge]) => send(charge));
+  return Promise.all([charged, stored]).then(([charge]) => send(charge));
 }
 
 /** Relays a stream; once it ends, however it ends, settles it and caches it if it completed. */
@@ -146,6 +156,18 @@ async function relay(
     signal: exchange.signal,
     metrics: deps.metrics,
     log: deps.log,
+    // A stored response is written before its terminal event goes out.
+    ...(exchange.responses === undefined
+      ? {}
+      : {
+          beforeComplete: () =>
+            recordAnswer(
+              exchange.responses as NonNullable<typeof exchange.responses>,
+              responsesRequestOf(exchange),
+              pipeline.response?.(),
+              deps,
+            ),
+        }),
   });
   for (const observer of exchange.observers) observer.streamEnded(exchange, outcome.firstWriteAt);
   // Awaited (the client has its whole answer already): a refresh holding the SWR lock gives it
@@ -176,4 +198,19 @@ async function relay(
     deps.log.error({ err: error }, 'settling a stream failed');
   }
   return reply;
+}
+
+/** What recording a Responses answer needs of the exchange. */
+function responsesRequestOf(exchange: ReadyExchange): {
+  body: Record<string, unknown>;
+  model: string;
+  passthrough: boolean;
+} {
+  const passthrough = exchange.plan.kind === 'passthrough';
+  return {
+    body: exchange.body.body,
+    // A response OpenAI keeps is asked of where it was made: under a model route, its target.
+    model: passthrough ? (exchange.routeTarget?.target.model ?? exchange.body.model) : exchange.body.model,
+    passthrough,
+  };
 }

@@ -28,6 +28,7 @@ import type { InferenceDeps } from './inference-deps.ts';
 import { createInferenceHandler } from './inference-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerModelRoutes } from './model-routes.ts';
+import { registerResponsesRoutes } from './responses/responses-routes.ts';
 
 export interface GatewayAppDeps extends InferenceDeps {
   /** Whether the process can serve: stores answer and the config view is loaded. */
@@ -163,6 +164,8 @@ export async function buildGatewayApp(deps: GatewayAppDeps): Promise<FastifyInst
   app.post('/v1/embeddings', createInferenceHandler('embeddings', deps, observers));
   app.post('/v1/messages', createInferenceHandler('messages', deps, observers));
   app.post('/v1/messages/count_tokens', createCountTokensHandler(deps));
+  app.post('/v1/responses', createInferenceHandler('responses', deps, observers));
+  registerResponsesRoutes(app, deps);
   registerModelRoutes(app, deps);
 
   app.get('/healthz', async () => ({ status: 'ok' }));

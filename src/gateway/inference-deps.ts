@@ -16,6 +16,7 @@ import type { GatewayMetrics } from '../observability/metrics.ts';
 import type { Tracing } from '../observability/tracing.ts';
 import type { RouteResolver } from '../providers/route-resolver.ts';
 import type { ConfigView } from '../stores/config-view.ts';
+import type { RuntimeStoredResponses } from '../stores/types.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
 import type { RouteHealth } from './routing/route-health.ts';
 import type { RandomSource } from './routing/target-selection.ts';
@@ -46,4 +47,6 @@ export interface InferenceDeps {
   tracing: Tracing;
   /** Usage analytics: each answered request's rolled-up cell. */
   usage: UsageRecorder;
+  /** Stored responses of /v1/responses (the runtime store's). */
+  responses: RuntimeStoredResponses;
 }

@@ -26,6 +26,7 @@ import type { ResolvedRoute } from '../providers/types.ts';
 import { OPERATION_ROUTE, type Operation } from '../shapes/api.ts';
 import type { TokenUsage } from '../shapes/usage.ts';
 import type { UpstreamPlan } from '../translate/types.ts';
+import type { ResponsesState } from './responses/responses-exchange.ts';
 import type { AttemptFailureKind } from './routing/attempt-failure.ts';
 import type { TargetLease } from './routing/route-health.ts';
 import type { PickedTarget, RouteSelection } from './routing/target-selection.ts';
@@ -166,6 +167,8 @@ export class InferenceExchange {
   routeLease: TargetLease | undefined = undefined;
   /** Attempts the route made so far. */
   routeAttempts = 0;
+  /** `/v1/responses` only: the response's id and the conversation it continues. */
+  responses: ResponsesState | undefined = undefined;
   /** When (performance.now()) the upstream call left, and when its answer was in. */
   dispatchedAt = 0;
   upstreamDoneAt = 0;

@@ -1,5 +1,6 @@
 /**
- * The request path of /v1/chat/completions, /v1/embeddings and /v1/messages (DESIGN section 5).
+ * The request path of /v1/chat/completions, /v1/embeddings, /v1/messages and /v1/responses (DESIGN
+ * section 5).
  * One InferenceExchange (inference-exchange.ts) per request goes through these steps, each a plain
  * function of it:
  *
@@ -43,6 +44,7 @@ import {
   type ReadyExchange,
 } from './inference-exchange.ts';
 import { planTarget } from './plan-target.ts';
+import { prepareResponses } from './responses/responses-exchange.ts';
 import { forwardRouted, planFirstAttempt, releaseAttempt } from './routing/route-attempts.ts';
 import { validateInferenceBody } from './validate-body.ts';
 
@@ -58,6 +60,7 @@ export function createInferenceHandler(
     const exchange = new InferenceExchange(operation, request, reply, observers);
     const admitted = admit(exchange, deps);
     if (admitted !== undefined) await admitted;
+    if (operation === 'responses') await continueConversation(exchange, deps);
     try {
       plan(exchange, deps, cachePlanner);
       const answered = await preflight(exchange, deps);
@@ -108,6 +111,18 @@ function admit(exchange: InferenceExchange, deps: InferenceDeps): Promise<void> 
   if (principal instanceof Promise) return principal.then(authenticated, refused);
   authenticated(principal);
   return undefined;
+}
+
+/**
+ * Step 1b, `/v1/responses` only: the conversation the request continues, read from the store, and
+ * the response's id (responses/responses-exchange.ts).
+ */
+async function continueConversation(exchange: InferenceExchange, deps: InferenceDeps): Promise<void> {
+  const { body, principal } = exchange;
+  if (body === undefined || principal === undefined) throw new Error('continued before admitted');
+  const prepared = await prepareResponses(body.body, principal, deps);
+  exchange.responses = prepared.state;
+  exchange.body = { ...body, body: prepared.body };
 }
 
 /** Step 2: where the request goes, what is sent, how it is cached, and what it may spend. */

@@ -9,6 +9,7 @@ import { stripCacheDeclarations } from '../cache/cache-key.ts';
 import { planUpstream } from '../translate/plans/registry.ts';
 import type { InferenceDeps } from './inference-deps.ts';
 import type { InferenceExchange } from './inference-exchange.ts';
+import { checkResponsesPlan, responsesPlanFields } from './responses/responses-exchange.ts';
 
 /** Resolves `model` for the exchange's principal and plans the client's request for it. */
 export function planTarget(
@@ -26,7 +27,13 @@ export function planTarget(
   for (const observer of exchange.observers) observer.routed(exchange);
   exchange.plan = planUpstream(
     // Tools' cache declarations are the gateway's; the provider never sees them.
-    { operation, body: stripCacheDeclarations(body.body), stream: body.stream },
+    {
+      operation,
+      body: stripCacheDeclarations(body.body),
+      stream: body.stream,
+      // The Responses API: the response's ids and the conversation read before the plan.
+      ...(exchange.responses === undefined ? {} : { responses: responsesPlanFields(exchange.responses) }),
+    },
     {
       shape: route.provider.shape,
       provider: route.provider.name,
@@ -35,4 +42,6 @@ export function planTarget(
       ...(route.endpoint === undefined ? {} : { endpoint: route.endpoint }),
     },
   );
+  if (exchange.responses !== undefined)
+    checkResponsesPlan(exchange.responses, exchange.plan, route.provider.name);
 }

@@ -47,6 +47,11 @@ export interface StreamRelayOptions {
   signal: AbortSignal;
   metrics: GatewayMetrics;
   log: Logger;
+  /**
+   * Awaited once the client's end marker is ready, before it is written (the Responses API
+   * stores its response before the terminal event goes out). Must not reject.
+   */
+  beforeComplete?: () => Promise<void>;
 }
 
 /** How a relayed stream ended. */
@@ -99,9 +104,16 @@ export async function relayStream(
   const emit = (events: ReturnType<StreamPipeline['push']>) => {
     for (const event of events) pending.push(serializeSseEvent(event));
   };
+  let beforeComplete = options.beforeComplete;
   /** Writes what is pending; a promise only when the client's socket is full (then wait for it). */
   const flush = (): Promise<unknown> | undefined => {
     if (pending.length === 0 || raw.writableEnded) return undefined;
+    if (beforeComplete !== undefined && pipeline.completed()) {
+      const hook = beforeComplete;
+      beforeComplete = undefined;
+      // The upstream waits meanwhile, as it waits for a full socket's drain.
+      return hook().then(flush);
+    }
     if (!started) start();
     const text = pending.length === 1 ? (pending[0] as string) : pending.join('');
     pending.length = 0;
@@ -145,7 +157,14 @@ export async function relayStream(
       metrics.upstreamErrors.inc({ provider, kind: 'stream' });
       options.log.warn({ provider, err: error }, 'upstream stream failed after the response began');
       const failure = asGatewayError(classifyBodyReadError(provider, error, signal));
-      if (!raw.writableEnded) raw.write(renderStreamError(failure, options.dialect, reply.request.id));
+      // A stream the gateway numbers (Responses) fails in its own events; others in the dialect's error.
+      const events = pipeline.fail?.({ code: failure.code, message: failure.message });
+      if (!raw.writableEnded)
+        raw.write(
+          events === undefined
+            ? renderStreamError(failure, options.dialect, reply.request.id)
+            : events.map(serializeSseEvent).join(''),
+        );
     }
   } finally {
     if (started) {

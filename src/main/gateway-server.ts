@@ -131,6 +131,7 @@ export async function createGatewayServer(options: {
     log,
     tracing: options.tracing ?? TRACING_OFF,
     usage,
+    responses: runtime,
     // Ready means able to serve: a built configuration. A Redis outage is served degraded (no
     // cache, limits open, spend journaled), so it does not take the pod out of its Service.
     isReady: async () => view.populated,

@@ -58,7 +58,7 @@ export interface ProviderCredential {
 
 /** The upstream request as it will be sent. */
 export interface OutgoingRequest {
-  method: 'POST' | 'GET';
+  method: 'POST' | 'GET' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   body: string;

@@ -24,6 +24,8 @@ export interface TranslatedResponseRecord {
   id: string;
   /** Unix ms. */
   createdAtMs: number;
+  /** The model string the client named (`anthropic/claude-...`): what a token's model: scopes are checked against. */
+  model: string;
   /** The earlier responses of its conversation, oldest first (previous_response_id's chain, and it last). */
   ancestors: string[];
   /** This request's input items, each with an id (minted where the client sent none). */
@@ -64,7 +66,10 @@ export function parseStoredResponseRecord(text: string | undefined): StoredRespo
   if (value.kind === 'upstream')
     return typeof value.model === 'string' ? (value as unknown as UpstreamResponseRecord) : undefined;
   if (value.kind !== 'translated') return undefined;
-  return Array.isArray(value.ancestors) && Array.isArray(value.input) && isObject(value.response)
+  return typeof value.model === 'string' &&
+    Array.isArray(value.ancestors) &&
+    Array.isArray(value.input) &&
+    isObject(value.response)
     ? (value as unknown as TranslatedResponseRecord)
     : undefined;
 }

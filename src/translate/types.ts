@@ -65,6 +65,15 @@ export interface PlanRequest {
   /** The client's body, validated, with the gateway's own declarations stripped. */
   body: Record<string, unknown>;
   stream: boolean;
+  /**
+   * The Responses API's ids and stored conversation (`responses` only; plans/responses.ts): the
+   * response id minted by the gateway, its item ids, the items before this request's input.
+   */
+  responses?: {
+    responseId: string;
+    generateId?: (prefix: string) => string;
+    history?: readonly unknown[];
+  };
 }
 
 /** An upstream answer with an error status, read whole. */
@@ -112,6 +121,13 @@ export interface StreamPipeline {
   outputChars(): number;
   /** Whether the client's end marker ([DONE], message_stop) went out: the answer is whole. */
   completed(): boolean;
+  /** Responses API streams: the response object their terminal event carried, once it went by. */
+  response?(): Record<string, unknown> | undefined;
+  /**
+   * Responses API streams the gateway numbers (translated ones): the client's events for a failure
+   * after the stream began (`error`, then `response.failed`), in sequence.
+   */
+  fail?(failure: { code: string; message: string }): SseEvent[];
 }
 
 /**

@@ -18,7 +18,7 @@ import type { StreamFraming } from '../sse/stream-framing.ts';
 export interface UpstreamRequest {
   provider: string;
   url: string;
-  method?: 'POST' | 'GET';
+  method?: 'POST' | 'GET' | 'DELETE';
   headers: Record<string, string>;
   body?: string | Buffer;
   signal?: AbortSignal;

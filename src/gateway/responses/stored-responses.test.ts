@@ -37,6 +37,7 @@ async function storeTurn(id: string, input: unknown, answer: string, ancestors: 
   ];
   const record = buildTranslatedRecord(
     { id, object: 'response', output },
+    'anthropic/claude',
     normalizeInputItems(input, mint),
     ancestors,
   );
@@ -169,6 +170,7 @@ describe('saveRecord', () => {
   it('stores nothing past the entry limit', async () => {
     const record = buildTranslatedRecord(
       { id: respId('5'), output: [] },
+      'anthropic/claude',
       [{ id: 'msg_1', text: 'x'.repeat(2000) }],
       [],
     );

@@ -173,6 +173,7 @@ export function normalizeInputItems(input: unknown, mintId: (prefix: string) => 
 /** The record of a translated response: its chain, its input items and the response as the client got it. */
 export function buildTranslatedRecord(
   response: Item,
+  model: string,
   input: Item[],
   ancestors: readonly string[],
   now: number = Date.now(),
@@ -182,6 +183,7 @@ export function buildTranslatedRecord(
     kind: 'translated',
     id: String(response.id),
     createdAtMs: now,
+    model,
     ancestors: [...ancestors],
     input,
     response,

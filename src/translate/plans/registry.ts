@@ -11,6 +11,7 @@ import { checkChatRequestFields, checkMessagesRequestFields } from '../shared/re
 import type { PlanRequest, UpstreamPlan, UpstreamTarget } from '../types.ts';
 import { usageOfAnswer, wantsStreamUsage } from './client-usage.ts';
 import { planPassthrough } from './passthrough.ts';
+import { planResponsesUpstream } from './responses.ts';
 import { createAnthropicStreamObserver, createOpenAiStreamObserver } from './stream-observers.ts';
 import { createStreamPipeline } from './stream-pipeline.ts';
 import { TRANSLATIONS } from './translated.ts';
@@ -29,6 +30,13 @@ const CHECK_MAPPED_FIELDS: Partial<Record<Operation, (body: Record<string, unkno
 
 /** The plan of one request to one upstream; throws InvalidRequestError when nothing serves it. */
 export function planUpstream(request: PlanRequest, target: UpstreamTarget): UpstreamPlan {
+  if (request.operation === 'responses') {
+    if (request.responses === undefined) throw new Error('a responses plan needs its response id');
+    return planResponsesUpstream(
+      { body: request.body, stream: request.stream, ...request.responses },
+      target,
+    );
+  }
   const dialect = OPERATION_DIALECT[request.operation];
   if (dialect === target.shape) return planPassthrough(request, target, dialect);
   const translate = TRANSLATIONS.get(`${request.operation}->${target.shape}`);

@@ -55,6 +55,9 @@ export interface ResponsesPlanRequest {
   history?: readonly unknown[];
 }
 
+/** What a Responses plan needs beyond the body: its ids and the conversation before it. */
+export type ResponsesPlanFields = Pick<ResponsesPlanRequest, 'responseId' | 'generateId' | 'history'>;
+
 /** A Responses plan's stream: the pipeline, the response its terminal event carried, and a failure's events. */
 export interface ResponsesStreamPipeline extends StreamPipeline {
   /** The response of the terminal event, once it went by. */
