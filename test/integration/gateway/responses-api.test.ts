@@ -186,6 +186,35 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
     ).rejects.toMatchObject({ status: 400, code: 'previous_response_not_found' });
   });
 
+  it("resolves item_references to the gateway's own items, as the Vercel AI SDK sends them", async () => {
+    const first = await client.responses.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      input: 'Remember teal.',
+    });
+    const answer = first.output[0]!;
+    const second = await client.responses.create({
+      model: `gemini/${GEMINI_MODEL}`,
+      input: [
+        { role: 'user', content: 'Remember teal.' },
+        { type: 'item_reference', id: answer.id as string },
+        { role: 'user', content: 'Which colour?' },
+      ],
+    });
+    expect(second.output_text).toBe(heard(['Remember teal.', 'Which colour?']));
+    // The referenced assistant answer reached the upstream as the model's own turn.
+    const contents = (
+      gemini.requests.at(-1)?.body as { contents: Array<{ role: string; parts: Array<{ text?: string }> }> }
+    ).contents;
+    expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
+    expect(contents[1]!.parts[0]!.text).toBe(first.output_text);
+    await expect(
+      client.responses.create({
+        model: 'anthropic/claude-sonnet-4-5',
+        input: [{ type: 'item_reference', id: `msg_${'0'.repeat(52)}` }],
+      }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('names no item') });
+  });
+
   it('stores nothing with store: false', async () => {
     const response = await client.responses.create({
       model: 'anthropic/claude-sonnet-4-5',
