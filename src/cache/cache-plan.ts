@@ -71,7 +71,9 @@ function isCacheableTemperature(body: Record<string, unknown>): boolean {
 /**
  * Undefined when the request is not cacheable or caching is off (then no cache header at all).
  * Tools' declared tags (placeholders filled from the calls' arguments) join the entry's tags, in
- * exact mode too; an answer whose declared tags cannot be made is not written.
+ * exact mode too; an answer whose declared tags cannot be made is not written. `conversation` is the body
+ * the conversation is read from (tool use, the latest question, the semantic bucket) when the
+ * operation's own has no `messages` (the Responses API: its input seen as chat messages).
  */
 export function planCache(
   headers: Readonly<Record<string, string | string[] | undefined>>,
@@ -79,6 +81,7 @@ export function planCache(
   scope: CacheScope,
   view: ConfigView,
   context: CachePlanContext,
+  conversation: Record<string, unknown> = body,
 ): CachePlan | undefined {
   const directive = parseCacheDirective(headers);
   if (directive.mode === 'off' || !context.enabled) return undefined;
@@ -87,7 +90,7 @@ export function planCache(
   // Semantic mode (asked for, or the policy's) caches at any temperature.
   if (!isCacheableTemperature(body) && !directive.force && !semanticMode) return undefined;
   const declarations = readToolDeclarations(body);
-  const toolUse = readToolUse(body, context.dialect);
+  const toolUse = readToolUse(conversation, context.dialect);
   const toolTags = interpolateToolTags(toolUse, declarations);
   const tags =
     toolTags === undefined || toolTags.length === 0
@@ -112,7 +115,7 @@ export function planCache(
     context.operation,
     context.dialect,
     context.routeLabel,
-    body,
+    conversation,
     toolUse,
     declarations,
   );

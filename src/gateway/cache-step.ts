@@ -54,9 +54,21 @@ export class CachePlanner {
     this.#contexts = { openai: contextFor('openai'), anthropic: contextFor('anthropic') };
   }
 
-  /** The request's cache plan; undefined when it is not cached. */
-  plan(request: FastifyRequest, body: JsonObject, scope: CacheScope): CachePlan | undefined {
-    return planCache(request.headers, body, scope, this.#view, this.#contexts[request.clientDialect]);
+  /** The request's cache plan; undefined when it is not cached. `conversation`: see planCache. */
+  plan(
+    request: FastifyRequest,
+    body: JsonObject,
+    scope: CacheScope,
+    conversation?: JsonObject,
+  ): CachePlan | undefined {
+    return planCache(
+      request.headers,
+      body,
+      scope,
+      this.#view,
+      this.#contexts[request.clientDialect],
+      conversation,
+    );
   }
 }
 

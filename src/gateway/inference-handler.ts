@@ -44,7 +44,7 @@ import {
   type ReadyExchange,
 } from './inference-exchange.ts';
 import { planTarget } from './plan-target.ts';
-import { prepareResponses } from './responses/responses-exchange.ts';
+import { prepareResponses, semanticTurnOf } from './responses/responses-exchange.ts';
 import { forwardRouted, planFirstAttempt, releaseAttempt } from './routing/route-attempts.ts';
 import { validateInferenceBody } from './validate-body.ts';
 
@@ -139,7 +139,12 @@ function plan(
   if (modelRoute === undefined) planTarget(exchange, deps, body.model);
   else planFirstAttempt(exchange, deps, modelRoute);
   exchange.reservation = deps.spending.open(principal);
-  exchange.cachePlan = cachePlanner.plan(request, body.body, principal);
+  exchange.cachePlan = cachePlanner.plan(
+    request,
+    body.body,
+    principal,
+    exchange.operation === 'responses' ? semanticTurnOf(body.body) : undefined,
+  );
 }
 
 // Step 3, the preflight: the one round trip to the runtime store before the upstream call. The

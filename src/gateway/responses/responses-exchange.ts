@@ -12,9 +12,14 @@
  */
 import { InvalidRequestError } from '../../errors/gateway-error.ts';
 import type { Logger } from '../../observability/logger.ts';
+import type { ResponsesRequest } from '../../shapes/responses.ts';
 import type { RuntimeStoredResponses } from '../../stores/types.ts';
 import type { ResponsesPlanFields } from '../../translate/plans/responses.ts';
-import { createItemIdMinter, mintResponseId } from '../../translate/responses-to-chat/index.ts';
+import {
+  convertResponsesRequestToChat,
+  createItemIdMinter,
+  mintResponseId,
+} from '../../translate/responses-to-chat/index.ts';
 import type { UpstreamPlan } from '../../translate/types.ts';
 import {
   buildTranslatedRecord,
@@ -142,4 +147,25 @@ export function recordAnswer(
     },
     (error: unknown) => deps.log.error({ err: error, responseId: record.id }, 'storing a response failed'),
   );
+}
+
+/**
+ * The request as the cache reads a conversation (semantic matching and tool use): the body with
+ * its input as chat messages (the chat pivot's own mapping) in place of `input`, so that the
+ * latest question can be told from its context; `previous_response_id`, the instructions and every
+ * other field stay and name the context. Input the pivot cannot read (hosted tools' items, for
+ * OpenAI) leaves no question: exact matching only.
+ */
+export function semanticTurnOf(body: Json): Json {
+  const { input: _input, instructions: _instructions, ...context } = body;
+  let messages: unknown[] = [];
+  try {
+    messages = convertResponsesRequestToChat(body as ResponsesRequest, {
+      model: 'cache',
+      provider: 'cache',
+    }).messages;
+  } catch {
+    messages = [];
+  }
+  return { ...context, messages };
 }

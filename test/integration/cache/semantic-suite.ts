@@ -100,6 +100,27 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       expect((await ask(ns, 'What is the capital of France?')).headers.get('x-service-cache')).toBe('hit');
     });
 
+    it('serves a paraphrase on /v1/responses, a previous_response_id naming another context', async () => {
+      const ns = fresh();
+      const respond = (input: string, extra: Record<string, unknown> = {}) =>
+        postJson(
+          `${gateway.url}/v1/responses`,
+          { model: 'anthropic/claude-3-5-sonnet-20241022', input, ...extra },
+          gateway.credentials.apiKey,
+          { 'x-service-cache': 'semantic', 'x-service-cache-namespace': ns },
+        );
+      const first = await respond('What is the capital of France?');
+      expect(first.headers.get('x-service-cache')).toBe('miss');
+      const firstText = await first.text();
+      const paraphrase = await respond("what's the capital city of France?");
+      expect(paraphrase.headers.get('x-service-cache')).toBe('semantic-hit');
+      expect(await paraphrase.text()).toBe(firstText);
+      // After a stored response, the same paraphrase is another conversation: no match.
+      const id = (JSON.parse(firstText) as { id: string }).id;
+      const continued = await respond("what's the capital city of France?", { previous_response_id: id });
+      expect(continued.headers.get('x-service-cache')).toBe('miss');
+    });
+
     it('misses on a different question, and on a near miss the hit guard refuses', async () => {
       const ns = fresh();
       await ask(ns, 'What is the capital of France?');
