@@ -13,9 +13,9 @@ import type { RoutingInfo } from './routing.ts';
 /** Options of {@link createGatewayFetch}. */
 export interface GatewayFetchOptions extends ConnectionOptions {
   /**
-   * Cache controls for every inference request (chat completions, embeddings, messages). Headers a
-   * request already carries win, so a call's own `headers: cacheHeaders({...})` overrides these
-   * field by field. Validated when the fetch is created.
+   * Cache controls for every inference request (chat completions, embeddings, messages,
+   * responses). Headers a request already carries win, so a call's own `headers:
+   * cacheHeaders({...})` overrides these field by field. Validated when the fetch is created.
    */
   cache?: CacheOptions | undefined;
   /** Called with the routing information of every response that carries it. */
@@ -52,6 +52,7 @@ const MODEL_ROUTES: readonly { suffix: string; cache: boolean }[] = [
   { suffix: '/v1/embeddings', cache: true },
   { suffix: '/v1/messages', cache: true },
   { suffix: '/v1/messages/count_tokens', cache: false },
+  { suffix: '/v1/responses', cache: true },
 ];
 
 function pathOf(url: string): string {

@@ -66,6 +66,19 @@ describe('createGatewayFetch: the pinned Connection', () => {
     expect(gateway.last().body?.model).toBe('@mine/claude-3-5-haiku');
   });
 
+  it('pins the model on /v1/responses, and adds the cache headers there, but not on its GET', async () => {
+    const fetch = createGatewayFetch({ connection: 'mine', cache: { cache: 'semantic' } });
+    await post(fetch, '/v1/responses', { model: 'gpt-4.1', input: 'x', previous_response_id: 'resp_1' });
+    expect(gateway.last().body).toEqual({
+      model: '@mine/gpt-4.1',
+      input: 'x',
+      previous_response_id: 'resp_1',
+    });
+    expect(gateway.last().headers).toMatchObject({ 'x-service-cache': 'semantic' });
+    await fetch(`${gateway.url}/v1/responses/resp_1`);
+    expect(gateway.last()).toMatchObject({ method: 'GET', rawBody: '' });
+  });
+
   it('touches no other path and no GET', async () => {
     const fetch = createGatewayFetch({ connection: 'mine' });
     await post(fetch, '/v1/threads/t1/messages', { model: 'gpt-4o' });

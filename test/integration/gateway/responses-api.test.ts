@@ -5,6 +5,7 @@
  * function tool round trip; retrieve, delete, input_items; cross-workspace retrieval refused; the
  * token scope `responses`.
  */
+import { createGatewayFetch } from '@inference-gateway/client';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -249,6 +250,26 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
     await client.responses.delete(response.id);
     expect(openai.created.has(response.id)).toBe(false);
     await expect(client.responses.retrieve(response.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('answers with the request id, routing and balance headers the client SDK reads', async () => {
+    const gatewayFetch = createGatewayFetch();
+    const withFetch = new OpenAI({
+      apiKey: gateway.credentials.apiKey,
+      baseURL: `${gateway.url}/v1`,
+      maxRetries: 0,
+      fetch: gatewayFetch,
+    });
+    const { response, data } = await withFetch.responses
+      .create({ model: 'anthropic/claude-sonnet-4-5', input: 'headers?' })
+      .withResponse();
+    expect(data.status).toBe('completed');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(gatewayFetch.lastRouting()).toMatchObject({ byok: false });
+    expect(gatewayFetch.lastResult()).toMatchObject({ status: 200 });
+    expect(response.headers.get('x-service-balance-charged-micros')).toMatch(/^\d+$/);
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    expect(metrics).toMatch(/gateway_requests_total\{[^}]*route="\/v1\/responses"[^}]*\} \d+/);
   });
 
   it('refuses a hosted tool on a translated route with a 400 that says so', async () => {
