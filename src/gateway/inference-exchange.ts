@@ -188,7 +188,11 @@ export class InferenceExchange {
     this.reply = reply;
     this.startedAt = performance.now();
     this.observers = observers;
-    this.facts = { operation: GEN_AI_OPERATION[operation], stream: false };
+    this.facts = {
+      operation: GEN_AI_OPERATION[operation],
+      stream: false,
+      ...(operation === 'responses' ? { apiType: 'responses' } : {}),
+    };
     request.inference = this.facts;
     this.trace = request.trace;
     request.exchange = this;

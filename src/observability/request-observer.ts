@@ -18,6 +18,8 @@ import type { RequestTrace } from './tracing.ts';
 export interface InferenceFacts {
   /** GenAI operation: `chat`, `embeddings`. */
   operation: string;
+  /** `openai.api.type` where the conventions tell OpenAI's APIs apart (`responses`). */
+  apiType?: string;
   stream: boolean;
   requestModel?: string;
   /** The provider as the GenAI conventions name it (`openai`, `anthropic`, `gcp.gemini`, ...). */
@@ -88,6 +90,7 @@ function spanAttributes(facts: InferenceFacts): Attributes {
   const put = (name: string, value: string | number | boolean | undefined) => {
     if (value !== undefined) attributes[name] = value;
   };
+  put('openai.api.type', facts.apiType);
   put('gen_ai.request.model', facts.requestModel);
   put('gen_ai.provider.name', facts.provider);
   put('gen_ai.response.model', facts.responseModel);

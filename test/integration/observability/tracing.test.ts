@@ -37,6 +37,9 @@ beforeAll(async () => {
       GATEWAY_CACHE: 'on',
       OPENAI_API_KEY: 'sk-platform-secret-7c2d',
       OPENAI_BASE_URL: `${openai.url}/v1`,
+      // A compatible server without a Responses API: /v1/responses reaches it through chat.
+      GROQ_API_KEY: 'gsk-platform',
+      GROQ_BASE_URL: `${openai.url}/v1`,
       GATEWAY_ACCESS_LOG_SAMPLE: '1',
       LOG_LEVEL: 'info',
     },
@@ -365,5 +368,28 @@ describe('flushing what is buffered', () => {
     } finally {
       await tracing.shutdown();
     }
+  });
+
+  it('names a /v1/responses span chat, with openai.api.type responses', async () => {
+    const trace = 'aaaabbbbccccddddeeeeffff00002222';
+    const response = await postJson(
+      `${gateway.url}/v1/responses`,
+      { model: 'groq/llama-3.1-8b-instant', input: 'traced responses' },
+      gateway.credentials.apiKey,
+      { traceparent: `00-${trace}-${CALLER_SPAN}-01` },
+    );
+    expect(response.status).toBe(200);
+    await response.text();
+    const spans = await receiver.waitFor((all) =>
+      all.some((span) => span.traceId === trace && span.kind === SERVER),
+    );
+    const server = spans.find((span) => span.traceId === trace && span.kind === SERVER) as ReceivedSpan;
+    expect(server.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'openai.api.type': 'responses',
+      'gen_ai.provider.name': 'groq',
+      'http.route': '/v1/responses',
+    });
+    expect(server.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
   });
 });
