@@ -203,9 +203,10 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
     });
     expect(second.output_text).toBe(heard(['Remember teal.', 'Which colour?']));
     // The referenced assistant answer reached the upstream as the model's own turn.
-    const contents = (
-      gemini.requests.at(-1)?.body as { contents: Array<{ role: string; parts: Array<{ text?: string }> }> }
-    ).contents;
+    const sent = gemini.requests.at(-1)!.body as {
+      contents: Array<{ role: string; parts: Array<{ text?: string }> }>;
+    };
+    const contents = sent.contents;
     expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
     expect(contents[1]!.parts[0]!.text).toBe(first.output_text);
     await expect(
