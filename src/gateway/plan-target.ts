@@ -43,5 +43,5 @@ export function planTarget(
     },
   );
   if (exchange.responses !== undefined)
-    checkResponsesPlan(exchange.responses, exchange.plan, route.provider.name);
+    checkResponsesPlan(exchange.responses, exchange.plan, route, body.body);
 }

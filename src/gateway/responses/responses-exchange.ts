@@ -85,8 +85,28 @@ export function responsesPlanFields(state: ResponsesState): ResponsesPlanFields 
   };
 }
 
-/** A response OpenAI keeps continues only where OpenAI answers: a pass-through to it. */
-export function checkResponsesPlan(state: ResponsesState, plan: UpstreamPlan, provider: string): void {
+/**
+ * A response OpenAI keeps continues only where OpenAI answers: a pass-through to it. OpenAI's
+ * conversations (`conversation: "conv_..."`) live under the key that made them: with the
+ * platform's key, shared by every tenant, an id would reach another tenant's, so they are served
+ * on a Connection's own key only.
+ */
+export function checkResponsesPlan(
+  state: ResponsesState,
+  plan: UpstreamPlan,
+  route: { provider: { name: string }; byok: boolean },
+  body: Json,
+): void {
+  const provider = route.provider.name;
+  if (
+    plan.kind === 'passthrough' &&
+    !route.byok &&
+    body.conversation !== undefined &&
+    body.conversation !== null
+  )
+    throw new InvalidRequestError(
+      "'conversation' is served on a Connection's own OpenAI key only: with the platform's key OpenAI's conversations are shared by every tenant; continue with previous_response_id instead",
+    );
   const kept = state.conversation.keptUpstream;
   if (kept !== undefined && plan.kind !== 'passthrough')
     throw new InvalidRequestError(

@@ -273,6 +273,12 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
     expect(metrics).toMatch(/gateway_requests_total\{[^}]*route="\/v1\/responses"[^}]*\} \d+/);
   });
 
+  it("refuses OpenAI's conversations on the platform's shared key", async () => {
+    await expect(
+      client.responses.create({ model: 'openai/gpt-4.1', input: 'x', conversation: 'conv_someone_elses' }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("Connection's own OpenAI key") });
+  });
+
   it('refuses a hosted tool on a translated route with a 400 that says so', async () => {
     await expect(
       client.responses.create({
