@@ -327,7 +327,12 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
       status: 403,
       code: 'service.scope_denied',
     });
-    const made = await asToken(await mint(['responses'])).responses.create({
+    const responsesToken = asToken(await mint(['responses']));
+    // GET /v1/models shows it the chat models the route serves.
+    expect((await responsesToken.models.list()).data.map((model) => model.id)).toContain(
+      'anthropic/claude-sonnet-4-5',
+    );
+    const made = await responsesToken.responses.create({
       model: 'anthropic/claude-sonnet-4-5',
       input: 'x',
     });
