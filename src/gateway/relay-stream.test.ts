@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UpstreamDisconnectedError } from '../errors/gateway-error.ts';
 import { createLogger } from '../observability/logger.ts';
 import { createGatewayMetrics } from '../observability/metrics.ts';
@@ -48,7 +48,13 @@ function events(count: number, size: number): string[] {
 describe('relayStream', () => {
   let app: FastifyInstance;
   let url: string;
-  let next: { chunks: string[]; recordLimitBytes: number; failAfter?: number; holdHead?: boolean };
+  let next: {
+    chunks: string[];
+    recordLimitBytes: number;
+    failAfter?: number;
+    holdHead?: boolean;
+    beforeComplete?: () => Promise<void>;
+  };
   let outcome: StreamOutcome | undefined;
   let thrown: unknown;
 
@@ -70,6 +76,7 @@ describe('relayStream', () => {
           record: true,
           recordLimitBytes: next.recordLimitBytes,
           holdHead: next.holdHead === true,
+          ...(next.beforeComplete === undefined ? {} : { beforeComplete: next.beforeComplete }),
           signal: new AbortController().signal,
           metrics,
           log,
@@ -84,6 +91,40 @@ describe('relayStream', () => {
   });
   afterAll(async () => {
     await app.close();
+  });
+
+  it('writes the end marker only once beforeComplete has settled, and everything before it at once', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let called = 0;
+    next = {
+      chunks: events(3, 10),
+      recordLimitBytes: 1024 * 1024,
+      beforeComplete: () => {
+        called += 1;
+        return held;
+      },
+    };
+    const response = await fetch(url, { method: 'POST' });
+    const reader = response.body!.getReader();
+    let received = '';
+    while (received.split('"content"').length - 1 < 3) {
+      const { value } = await reader.read();
+      received += new TextDecoder().decode(value);
+    }
+    // The hook runs once the end marker is ready; every content event went out before it.
+    await vi.waitFor(() => expect(called).toBe(1));
+    expect(received).not.toContain('[DONE]');
+    release();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += new TextDecoder().decode(value);
+    }
+    expect(received).toBe(next.chunks.join(''));
+    expect(called).toBe(1);
   });
 
   it('records what the client received, for the cache', async () => {
