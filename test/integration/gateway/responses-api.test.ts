@@ -279,6 +279,23 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
     ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("Connection's own OpenAI key") });
   });
 
+  it('serves a model route: its target answers, the conversation continues under the route name', async () => {
+    const upserted = await graphql(
+      gateway.controlUrl,
+      gateway.credentials.pat,
+      'mutation($input: ModelRouteInput!) { upsertModelRoute(input: $input) { model } }',
+      { input: { model: `assistant-${backend}`, targets: [{ model: `gemini/${GEMINI_MODEL}` }] } },
+    );
+    expect(upserted.errors).toBeUndefined();
+    const first = await client.responses.create({ model: `assistant-${backend}`, input: 'Routed hello.' });
+    expect(first.output_text).toBe(heard(['Routed hello.']));
+    const second = await client.responses
+      .stream({ model: `assistant-${backend}`, input: 'Again.', previous_response_id: first.id })
+      .finalResponse();
+    expect(second.output_text).toBe(heard(['Routed hello.', 'Again.']));
+    expect((await client.responses.retrieve(second.id)).id).toBe(second.id);
+  });
+
   it('refuses a hosted tool on a translated route with a 400 that says so', async () => {
     await expect(
       client.responses.create({
