@@ -64,6 +64,10 @@ export function validateInferenceBody(body: unknown, operation: Operation): Infe
       const input = body.input;
       if (input !== undefined && input !== null && typeof input !== 'string' && !Array.isArray(input))
         throw new InvalidRequestError("'input' must be a string or an array of items");
+      // The gateway reads it (the stored conversation), whatever the route.
+      const previous = body.previous_response_id;
+      if (previous !== undefined && previous !== null && (typeof previous !== 'string' || previous === ''))
+        throw new InvalidRequestError("'previous_response_id' must be a non-empty string");
       break;
     }
     case 'embeddings': {

@@ -7,13 +7,14 @@
 import fc from 'fast-check';
 import { ANTHROPIC_CONNECTION_SLUG, BODY_LIMIT_BYTES, CONNECTION_SLUG } from './fuzz-gateway.ts';
 
-export type Route = 'chat' | 'embeddings' | 'messages' | 'count_tokens';
+export type Route = 'chat' | 'embeddings' | 'messages' | 'count_tokens' | 'responses';
 
 export const ROUTE_PATHS: Readonly<Record<Route, string>> = {
   chat: '/v1/chat/completions',
   embeddings: '/v1/embeddings',
   messages: '/v1/messages',
   count_tokens: '/v1/messages/count_tokens',
+  responses: '/v1/responses',
 };
 
 /** A field the gateway checks at its edge: valid mostly, so that the request gets past it. */
@@ -374,6 +375,95 @@ const embeddingsBody = fc
   )
   .map(([core, extra, unknown]) => ({ ...unknown, ...extra, ...core }));
 
+const responsesPart = fc.oneof(
+  fc.record({ type: fc.constantFrom('input_text', 'output_text'), text: innerField(text) }),
+  fc.record({
+    type: fc.constant('input_image'),
+    image_url: innerField(fc.constantFrom('data:image/png;base64,iVBORw0KGgo=', 'https://x.example/a.png')),
+    detail: fc.constantFrom('auto', 'low', 'original'),
+  }),
+  fc.record({ type: fc.constant('refusal'), refusal: innerField(text) }),
+  fc.record({ type: fc.string({ maxLength: 10 }) }),
+);
+
+const responsesItem = fc.oneof(
+  fc.record(
+    {
+      type: fc.constant('message'),
+      role: edgeField(fc.constantFrom('user', 'assistant', 'system', 'developer')),
+      content: innerField(fc.oneof(text, itemsOf(responsesPart, { maxLength: 3 }))),
+    },
+    { requiredKeys: ['role', 'content'] },
+  ),
+  fc.record({
+    type: fc.constant('function_call'),
+    call_id: innerField(fc.string({ maxLength: 10 })),
+    name: innerField(fc.string({ maxLength: 10 })),
+    arguments: innerField(fc.oneof(fc.string({ maxLength: 12 }), fc.constant('{"city":"Paris"}'))),
+  }),
+  fc.record({
+    type: fc.constant('function_call_output'),
+    call_id: innerField(fc.string({ maxLength: 10 })),
+    output: innerField(fc.oneof(text, itemsOf(responsesPart, { maxLength: 2 }))),
+  }),
+  fc.record({ type: fc.constant('reasoning'), id: fc.string({ maxLength: 8 }), summary: fc.constant([]) }),
+  fc.record({ type: fc.constant('item_reference'), id: innerField(fc.string({ maxLength: 60 })) }),
+  fc.record({ type: fc.constantFrom('web_search_call', 'compaction'), id: fc.string({ maxLength: 8 }) }),
+);
+
+const responsesTool = fc.oneof(
+  fc.record(
+    {
+      type: fc.constant('function'),
+      name: innerField(fc.string({ maxLength: 12 })),
+      parameters: innerField(jsonSchema),
+      strict: innerField(fc.boolean()),
+      'x-service-cache': innerField(cacheDeclaration),
+    },
+    { requiredKeys: ['type', 'name'] },
+  ),
+  fc.record({ type: fc.constantFrom('web_search', 'file_search', 'code_interpreter', 'mcp') }),
+);
+
+const responsesBody = fc
+  .tuple(
+    fc.record(
+      {
+        model: edgeField(modelName),
+        input: edgeField(fc.oneof(text, fc.array(responsesItem, { minLength: 1, maxLength: 4 }))),
+        instructions: innerField(text),
+        tools: innerField(itemsOf(responsesTool, { maxLength: 3 })),
+        tool_choice: innerField(
+          fc.oneof(
+            fc.constantFrom('auto', 'none', 'required'),
+            fc.record({
+              type: fc.constantFrom('function', 'allowed_tools', 'web_search'),
+              name: fc.string(),
+            }),
+          ),
+        ),
+        text: innerField(
+          fc.record({
+            format: innerField(
+              fc.record({
+                type: fc.constantFrom('text', 'json_object', 'json_schema'),
+                name: innerField(fc.string({ maxLength: 8 })),
+                schema: innerField(jsonSchema),
+              }),
+            ),
+          }),
+        ),
+        max_output_tokens: innerField(fc.integer()),
+        previous_response_id: innerField(fc.constantFrom(`resp_${'0'.repeat(48)}`, 'resp_unknown')),
+        store: innerField(fc.boolean()),
+        stream: edgeField(fc.boolean()),
+      },
+      { requiredKeys: ['model'] },
+    ),
+    unknownFields,
+  )
+  .map(([core, unknown]) => ({ ...unknown, ...core }));
+
 /** A body of the route's shape, with fields now and then of any type or missing. */
 export function shapedBody(route: Route): fc.Arbitrary<unknown> {
   switch (route) {
@@ -384,6 +474,8 @@ export function shapedBody(route: Route): fc.Arbitrary<unknown> {
     case 'messages':
     case 'count_tokens':
       return messagesBody;
+    case 'responses':
+      return responsesBody;
   }
 }
 

@@ -41,7 +41,7 @@ afterAll(async () => {
   await fuzz?.close();
 });
 
-const route = fc.constantFrom<Route>('chat', 'embeddings', 'messages', 'count_tokens');
+const route = fc.constantFrom<Route>('chat', 'embeddings', 'messages', 'count_tokens', 'responses');
 
 /** Headers of a request: its credential, content type, the cache headers and the others. */
 function headersOf(
