@@ -218,6 +218,12 @@ export async function startFakeOpenAiResponses(): Promise<FakeServer & { created
       if (kept === undefined) return notFound(reply, id);
       sendJson(reply, 200, kept);
     });
+    server.route('POST', `/v1/responses/${id}/cancel`, (_request, reply) => {
+      const kept = server.created.get(id);
+      if (kept === undefined) return notFound(reply, id);
+      kept.status = 'cancelled';
+      sendJson(reply, 200, kept);
+    });
     server.route('DELETE', `/v1/responses/${id}`, (_request, reply) => {
       if (!server.created.delete(id)) return notFound(reply, id);
       sendJson(reply, 200, { id, object: 'response', deleted: true });
@@ -245,7 +251,7 @@ export async function startFakeOpenAiResponses(): Promise<FakeServer & { created
       id,
       object: 'response',
       created_at: 1_767_000_000,
-      status: 'completed',
+      status: body.background === true ? 'queued' : 'completed',
       model: body.model,
       output: [message],
       usage,

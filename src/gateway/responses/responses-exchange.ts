@@ -143,13 +143,14 @@ export function recordAnswer(
   deps: ResponsesDeps,
 ): Promise<void> {
   if (!state.store || response === undefined) return Promise.resolve();
-  const status = response.status;
-  if (status !== 'completed' && status !== 'incomplete') return Promise.resolve();
   let record: Parameters<typeof saveRecord>[2];
   if (request.passthrough) {
-    if (typeof response.id !== 'string') return Promise.resolve();
+    // Whatever its status: a background response (queued) is polled and cancelled by its id.
+    if (typeof response.id !== 'string' || response.id === '') return Promise.resolve();
     record = buildUpstreamRecord(response.id, request.model);
   } else {
+    const status = response.status;
+    if (status !== 'completed' && status !== 'incomplete') return Promise.resolve();
     record = buildTranslatedRecord(
       response,
       request.model,

@@ -1,6 +1,8 @@
 /**
  * The stored responses' own routes (reference/responses-api.md section 5):
- * `GET /v1/responses/{id}`, `DELETE /v1/responses/{id}` and `GET /v1/responses/{id}/input_items`.
+ * `GET /v1/responses/{id}`, `DELETE /v1/responses/{id}`, `GET /v1/responses/{id}/input_items` and
+ * `POST /v1/responses/{id}/cancel` (OpenAI's background responses; nothing of the gateway's runs
+ * in the background).
  *
  * Authorised like `POST /v1/responses` (the `chat:write` grant, a token's `responses` scope, and
  * its `model:` scopes against the model the response was made with). A response the gateway
@@ -18,7 +20,7 @@ import type { StoredResponseRecord } from '../../stores/response-records.ts';
 import type { InferenceDeps } from '../inference-deps.ts';
 import { listInputItems, readRecord, responsesScopeOf } from './stored-responses.ts';
 
-type Action = 'retrieve' | 'delete' | 'input_items';
+type Action = 'retrieve' | 'delete' | 'input_items' | 'cancel';
 
 interface ResponseParams {
   id: string;
@@ -64,9 +66,9 @@ async function askUpstream(
   if (route.nativePath === undefined) throw new ResponseNotFoundError(record.id);
   request.gatewayProvider = route.provider.name;
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-  const suffix = action === 'input_items' ? `/input_items${query}` : '';
+  const suffix = action === 'input_items' ? `/input_items${query}` : action === 'cancel' ? '/cancel' : '';
   const url = `${route.baseUrl}${route.nativePath}/${encodeURIComponent(record.id)}${suffix}`;
-  const method = action === 'delete' ? 'DELETE' : 'GET';
+  const method = action === 'delete' ? 'DELETE' : action === 'cancel' ? 'POST' : 'GET';
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
@@ -116,6 +118,9 @@ function createHandler(action: Action, deps: InferenceDeps) {
     const record = await recordFor(principal, id, deps);
     if (record.kind === 'upstream') return askUpstream(request, reply, principal, record, action, deps);
     const scope = responsesScopeOf(principal);
+    // A translated response is answered whole before it is stored: there is nothing running to cancel.
+    if (action === 'cancel')
+      throw new InvalidRequestError('Only responses created with background can be cancelled.');
     if (action === 'retrieve')
       return reply.header('content-type', 'application/json').send(JSON.stringify(record.response));
     if (action === 'delete') {
@@ -130,4 +135,5 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: InferenceDep
   app.get('/v1/responses/:id', createHandler('retrieve', deps));
   app.delete('/v1/responses/:id', createHandler('delete', deps));
   app.get('/v1/responses/:id/input_items', createHandler('input_items', deps));
+  app.post('/v1/responses/:id/cancel', createHandler('cancel', deps));
 }

@@ -273,6 +273,23 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
     expect(metrics).toMatch(/gateway_requests_total\{[^}]*route="\/v1\/responses"[^}]*\} \d+/);
   });
 
+  it("polls and cancels OpenAI's background responses through the gateway, for their workspace", async () => {
+    const queued = await client.responses.create({
+      model: 'openai/gpt-4.1',
+      input: 'Later',
+      background: true,
+    });
+    expect(queued.status).toBe('queued');
+    expect((await client.responses.retrieve(queued.id)).status).toBe('queued');
+    expect((await client.responses.cancel(queued.id)).status).toBe('cancelled');
+    expect(openai.requests.at(-1)?.path).toBe(`/v1/responses/${queued.id}/cancel`);
+    const other = await createOtherWorkspaceClient(gateway);
+    await expect(other.responses.cancel(queued.id)).rejects.toMatchObject({ status: 404 });
+    // A translated response ran to its end before it was stored: nothing to cancel.
+    const done = await client.responses.create({ model: 'anthropic/claude-sonnet-4-5', input: 'x' });
+    await expect(client.responses.cancel(done.id)).rejects.toMatchObject({ status: 400 });
+  });
+
   it("refuses OpenAI's conversations on the platform's shared key", async () => {
     await expect(
       client.responses.create({ model: 'openai/gpt-4.1', input: 'x', conversation: 'conv_someone_elses' }),
@@ -360,8 +377,19 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
   });
 });
 
+const otherClients = new WeakMap<TestGateway, Promise<OpenAI>>();
+
 /** A client with a key of a second workspace of the same tenant (made once per gateway). */
-async function createOtherWorkspaceClient(gateway: TestGateway): Promise<OpenAI> {
+function createOtherWorkspaceClient(gateway: TestGateway): Promise<OpenAI> {
+  let made = otherClients.get(gateway);
+  if (made === undefined) {
+    made = makeOtherWorkspaceClient(gateway);
+    otherClients.set(gateway, made);
+  }
+  return made;
+}
+
+async function makeOtherWorkspaceClient(gateway: TestGateway): Promise<OpenAI> {
   const workspace = await graphql<{ createWorkspace: { id: string } }>(
     gateway.controlUrl,
     gateway.credentials.pat,
