@@ -283,6 +283,19 @@ describe('planResponsesUpstream', () => {
       expect(JSON.parse(String(stream.items[1]!.arguments))).toMatchObject({ city: 'Paris' });
     });
 
+    it('asks for JSON with the schema of text.format and answers the JSON as message text', () => {
+      const responsesPlan = plan(
+        { ...requests.json<Record<string, unknown>>('json-schema.request.json'), stream: false },
+        target,
+      );
+      expect(JSON.parse(responsesPlan.payload).generationConfig).toMatchObject({
+        responseMimeType: 'application/json',
+      });
+      expect(JSON.stringify(JSON.parse(responsesPlan.payload).generationConfig)).toContain('participants');
+      const [item] = JSON.parse(responsesPlan.answer(gemini.text('json-output.response.json')).text).output;
+      expect(JSON.parse(item.content[0].text)).toMatchObject({ name: 'Ada Lovelace' });
+    });
+
     it("maps Google's quota error to a 429 with Retry-After", () => {
       const error = plan(requests.json('tools.request.json'), target).error(
         errorAnswer('gemini', { body: gemini.json('quota.error.json') }),
@@ -313,6 +326,35 @@ describe('planResponsesUpstream', () => {
       const answer = plan({ model: 'm', input: 'Hi' }, target).answer(bedrock.text('text.response.json'));
       expect(JSON.parse(answer.text).status).toBe('completed');
       expect(answer.usage?.cacheWriteTokens).toBeGreaterThan(0);
+    });
+
+    it('streams tool use (reasoning dropped) as function_call items, cut at awkward byte boundaries', () => {
+      const responsesPlan = plan(
+        { ...requests.json<Record<string, unknown>>('tools.request.json'), stream: true },
+        target,
+      );
+      const bytes = encodeAwsEventStream(bedrock.lines('tool-use.chunks.txt'));
+      const whole = collectResponsesStream(
+        replayAwsEventStream(asTranslator(responsesPlan.stream()), [bytes]),
+      );
+      const cut = collectResponsesStream(
+        replayAwsEventStream(asTranslator(responsesPlan.stream()), splitEvery(bytes, 7)),
+      );
+      expect(cut.items).toEqual(whole.items);
+      expect(whole.final?.status).toBe('completed');
+      expect(whole.items.filter((item) => item.type === 'function_call')).toHaveLength(2);
+      expect(whole.items.some((item) => item.type === 'reasoning')).toBe(false);
+    });
+
+    it('is incomplete with max_output_tokens when Bedrock stops at max_tokens', () => {
+      const answer = plan({ model: 'm', input: 'Hi' }, target).answer(
+        bedrock.text('max-tokens.response.json'),
+      );
+      expect(JSON.parse(answer.text)).toMatchObject({
+        status: 'incomplete',
+        incomplete_details: { reason: 'max_output_tokens' },
+        output: [{ type: 'message', status: 'incomplete' }],
+      });
     });
 
     it("maps Bedrock's throttling to a 429", () => {
