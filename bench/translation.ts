@@ -531,7 +531,8 @@ async function stopFakeProviders(child: ChildProcess): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Part 2: targets and the closed-loop generator.
 
-type Via = 'direct' | 'gateway';
+/** Straight to the fake; through the gateway's chat completions; through its /v1/responses. */
+type Via = 'direct' | 'gateway' | 'responses';
 
 interface Target {
   name: string;
@@ -557,6 +558,30 @@ function targets(fakeUrl: string, gatewayUrl: string, apiKey: string): Target[] 
   // the client did not ask).
   const gatewayEvents = config.deltas + 3;
   const out: Target[] = [];
+  // The Responses stream: created, in_progress, the item and part opened, one delta per piece,
+  // the text, part and item done, completed; the terminal event ends with its sequence number.
+  const responsesEvents = config.deltas + 8;
+  for (const shape of ['anthropic', 'gemini'] as const)
+    out.push({
+      name: `${shape}/ responses`,
+      shape,
+      via: 'responses',
+      origin: gatewayUrl,
+      path: '/v1/responses',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body: Buffer.from(
+        JSON.stringify({
+          model: `${shape}/${UPSTREAM_MODEL[shape]}`,
+          input: PROMPT,
+          max_output_tokens: 256,
+          stream: true,
+          store: false,
+        }),
+      ),
+      tail: Buffer.from(`,"sequence_number":${responsesEvents - 1}}\n\n`),
+      separator: lf,
+      events: responsesEvents,
+    });
   for (const shape of SHAPES) {
     out.push({
       name: `${shape}/ gateway`,
@@ -636,11 +661,12 @@ function targets(fakeUrl: string, gatewayUrl: string, apiKey: string): Target[] 
         separator: Buffer.from('\r\n\r\n'),
       });
   }
-  // Direct next to gateway, per shape.
-  return SHAPES.flatMap((shape) => [
-    out.find((target) => target.shape === shape && target.via === 'direct')!,
-    out.find((target) => target.shape === shape && target.via === 'gateway')!,
-  ]);
+  // Direct next to gateway (and the gateway's /v1/responses where it translates), per shape.
+  return SHAPES.flatMap((shape) =>
+    (['direct', 'gateway', 'responses'] as const).flatMap((via) =>
+      out.filter((target) => target.shape === shape && target.via === via),
+    ),
+  );
 }
 
 interface StreamSamples {
@@ -808,10 +834,13 @@ async function checkTargets(list: Target[]): Promise<void> {
       const text = await response.body.text();
       if (response.statusCode !== 200)
         throw new Error(`${target.name}: status ${response.statusCode}: ${text.slice(0, 500)}`);
-      if (target.via === 'gateway') {
+      if (target.via !== 'direct') {
         const cache = response.headers['x-service-cache'];
         if (cache !== undefined) throw new Error(`${target.name}: x-service-cache ${cache} (cache not off)`);
-        const events = checkChatStream(target.name, text, expected);
+        const events =
+          target.via === 'gateway'
+            ? checkChatStream(target.name, text, expected)
+            : checkResponsesStream(target.name, text, expected);
         if (events !== target.events)
           throw new Error(`${target.name}: ${events} events, expected ${target.events}`);
       }
@@ -916,7 +945,7 @@ async function warmUp(list: Target[]): Promise<void> {
   for (const target of list) {
     const pool = new Pool(target.origin, { connections: 8 });
     try {
-      const share = target.via === 'gateway' ? 0.25 : 0.08;
+      const share = target.via === 'direct' ? 0.08 : 0.25;
       const samples = await streamLoop(pool, target, 8, config.initialWarmupMs * share);
       if (samples.failures > 0)
         throw new Error(`warm-up ${target.name}: ${samples.failureExamples.join('; ')}`);
@@ -931,6 +960,8 @@ async function warmUp(list: Target[]): Promise<void> {
 
 interface Added {
   shape: Shape;
+  /** The gateway's route: chat completions, or /v1/responses. */
+  via: Exclude<Via, 'direct'>;
   concurrency: number;
   ttfbP50Ms: number;
   ttfbP99Ms: number;
@@ -1015,16 +1046,21 @@ async function main(): Promise<void> {
   for (const concurrency of config.concurrency) {
     for (const shape of SHAPES) {
       const of = (via: Via) =>
-        results.find((r) => r.shape === shape && r.via === via && r.concurrency === concurrency)!;
-      const [direct, through] = [of('direct'), of('gateway')];
-      added.push({
-        shape,
-        concurrency,
-        ttfbP50Ms: through.ttfbMs.p50 - direct.ttfbMs.p50,
-        ttfbP99Ms: through.ttfbMs.p99 - direct.ttfbMs.p99,
-        ttlbP50Ms: through.ttlbMs.p50 - direct.ttlbMs.p50,
-        ttlbP99Ms: through.ttlbMs.p99 - direct.ttlbMs.p99,
-      });
+        results.find((r) => r.shape === shape && r.via === via && r.concurrency === concurrency);
+      const direct = of('direct')!;
+      for (const via of ['gateway', 'responses'] as const) {
+        const through = of(via);
+        if (through === undefined) continue;
+        added.push({
+          shape,
+          via,
+          concurrency,
+          ttfbP50Ms: through.ttfbMs.p50 - direct.ttfbMs.p50,
+          ttfbP99Ms: through.ttfbMs.p99 - direct.ttfbMs.p99,
+          ttlbP50Ms: through.ttlbMs.p50 - direct.ttlbMs.p50,
+          ttlbP99Ms: through.ttlbMs.p99 - direct.ttlbMs.p99,
+        });
+      }
     }
   }
 
@@ -1064,7 +1100,7 @@ async function main(): Promise<void> {
     table(
       ['route', 'ttfb p50', 'ttfb p99', 'ttlb p50', 'ttlb p99'],
       added.map((row) => [
-        `${row.shape}/ c=${row.concurrency}${row.shape === 'openai' ? ' (passthrough)' : ' (translated)'}`,
+        `${row.shape}/ ${row.via === 'responses' ? 'responses ' : ''}c=${row.concurrency}${row.shape === 'openai' ? ' (passthrough)' : ' (translated)'}`,
         f3(row.ttfbP50Ms),
         f3(row.ttfbP99Ms),
         f3(row.ttlbP50Ms),
