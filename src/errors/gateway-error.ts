@@ -141,6 +141,23 @@ export class ResponseNotFoundError extends GatewayError {
   }
 }
 
+/**
+ * 503: the runtime store that keeps stored responses does not answer (a Redis outage): a request
+ * that continues one cannot be served, rather than served without its history.
+ */
+export class StoredResponsesUnavailableError extends GatewayError {
+  constructor(options?: GatewayErrorOptions) {
+    super(
+      'service.responses_unavailable',
+      503,
+      'api_error',
+      'stored responses cannot be read right now: retry, or send the whole conversation as input with "store": false',
+      true,
+      options,
+    );
+  }
+}
+
 /** 502: the platform has no credential configured for this provider. */
 export class ProviderUnavailableError extends GatewayError {
   constructor(provider: string) {

@@ -103,6 +103,18 @@ describe('resolveConversation', () => {
     });
   });
 
+  it('is a 503 when the store does not answer, never a continuation without its history', async () => {
+    const down = {
+      getStoredResponses: () =>
+        Promise.reject(Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' })),
+    };
+    await expect(
+      resolveConversation(down, SCOPE, { model: 'm', input: 'x', previous_response_id: respId('1') }),
+    ).rejects.toMatchObject({ statusCode: 503, code: 'service.responses_unavailable', retryable: true });
+    // A request that continues nothing reads nothing: served in degraded mode.
+    expect((await resolveConversation(down, SCOPE, { model: 'm', input: 'x' })).history).toBeUndefined();
+  });
+
   it('says when OpenAI keeps the previous response', async () => {
     await saveRecord(store, SCOPE, buildUpstreamRecord('resp_openai1', 'openai/gpt-4.1'), SETTINGS);
     const conversation = await resolveConversation(store, SCOPE, {

@@ -11,7 +11,12 @@
  * part of its history (reference section 7.4: context silently lost is the peers' worst bug).
  */
 import { cacheScopeId } from '../../cache/cache-key.ts';
-import { InvalidRequestError, PreviousResponseNotFoundError } from '../../errors/gateway-error.ts';
+import {
+  GatewayError,
+  InvalidRequestError,
+  PreviousResponseNotFoundError,
+  StoredResponsesUnavailableError,
+} from '../../errors/gateway-error.ts';
 import {
   parseStoredResponseRecord,
   type StoredResponseRecord,
@@ -65,7 +70,14 @@ async function readRecords(
   ids: readonly string[],
 ): Promise<Array<StoredResponseRecord | undefined>> {
   if (ids.length === 0) return [];
-  const texts = await store.getStoredResponses(scope, ids);
+  let texts: Array<string | undefined>;
+  try {
+    texts = await store.getStoredResponses(scope, ids);
+  } catch (error) {
+    // The store's own failures (a Redis outage): the request cannot be served without its history.
+    if (error instanceof GatewayError || error instanceof TypeError) throw error;
+    throw new StoredResponsesUnavailableError({ cause: error });
+  }
   return texts.map((text, index) => {
     const record = parseStoredResponseRecord(text);
     // A record under another id (never written so) is as good as absent.
