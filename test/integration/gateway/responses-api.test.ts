@@ -65,7 +65,7 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
       OPENAI_API_KEY: 'sk-platform-openai',
       OPENAI_BASE_URL: `${openai.url}/v1`,
       SERVICE_TOKEN_SIGNING_KEY: 'cd'.repeat(32),
-      ...(backend === 'redis' ? { REDIS_URL: redis!.url, REDIS_KEY_PREFIX: `resp-${Date.now()}:` } : {}),
+      ...(backend === 'redis' ? { REDIS_URL: redis!.url } : {}),
     });
     client = new OpenAI({ apiKey: gateway.credentials.apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
   });

@@ -25,9 +25,7 @@ describe.each(backends)('the exact cache on /v1/responses (%s store)', (backend)
       ANTHROPIC_API_KEY: 'sk-ant-platform',
       ANTHROPIC_BASE_URL: anthropic.url,
       GATEWAY_CACHE: 'on',
-      ...(backend === 'redis'
-        ? { REDIS_URL: redis!.url, REDIS_KEY_PREFIX: `resp-cache-${Date.now()}:` }
-        : {}),
+      ...(backend === 'redis' ? { REDIS_URL: redis!.url } : {}),
     });
   });
 
