@@ -402,6 +402,35 @@ describe('planResponsesUpstream', () => {
     });
   });
 
+  describe('on a hosting provider (Vertex)', () => {
+    const endpoint = {
+      path: (method: string, stream: boolean) =>
+        `/v1/projects/p/locations/l/publishers/anthropic/models/m:${method}${stream ? '-stream' : ''}`,
+      body: (body: Record<string, unknown>) => {
+        const { model: _model, ...rest } = body;
+        return { ...rest, anthropic_version: 'vertex-2023-10-16' };
+      },
+    };
+
+    it("takes the host's path and body form for Claude, and is never a passthrough", () => {
+      const target: UpstreamTarget = {
+        shape: 'anthropic',
+        provider: 'vertex',
+        model: 'claude-x@1',
+        nativePath: '/x',
+        endpoint,
+      };
+      const responsesPlan = plan({ model: 'vertex/claude-x@1', input: 'Hi', stream: true }, target);
+      expect(responsesPlan.kind).toBe('translated');
+      expect(responsesPlan.path).toBe(
+        '/v1/projects/p/locations/l/publishers/anthropic/models/m:messages-stream',
+      );
+      const body = JSON.parse(responsesPlan.payload);
+      expect(body).toMatchObject({ anthropic_version: 'vertex-2023-10-16', stream: true });
+      expect(body).not.toHaveProperty('model');
+    });
+  });
+
   describe('passthrough to an upstream that serves the Responses API', () => {
     const target = to('openai', 'openai', '/responses');
 
