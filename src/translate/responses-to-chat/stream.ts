@@ -24,6 +24,7 @@ import type {
   ResponsesTerminalEventType,
 } from '../../shapes/responses.ts';
 import type { SseEvent } from '../../sse/sse-events.ts';
+import { chunkValueOf } from '../shared/chat-chunks.ts';
 import { asRecord, type JsonRecord, parseJsonRecord } from '../shared/json-record.ts';
 import type { StreamTranslator } from '../types.ts';
 import { type ResponsesFailure, readChatStreamError } from './errors.ts';
@@ -267,7 +268,8 @@ export function createChatStreamToResponsesTranslator(context: ResponsesContext)
     push(incoming) {
       if (finished) return [];
       if (incoming.data === '[DONE]') return [...start({}), ...finish()];
-      const chunk = parseJsonRecord(incoming.data);
+      // A chained chat translator's chunk comes as its object too: no parse of what it just wrote.
+      const chunk = (chunkValueOf(incoming) as JsonRecord | undefined) ?? parseJsonRecord(incoming.data);
       if (chunk === undefined) return [];
       if (chunk.error !== undefined && chunk.error !== null) return fail(readChatStreamError(chunk));
       return translateChunk(chunk);

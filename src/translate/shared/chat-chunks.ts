@@ -21,6 +21,24 @@ export interface ChatChunkHeader {
   includeUsage: boolean;
 }
 
+/**
+ * The chunk object behind each event rendered here, so that a translator chained after one (the
+ * Responses API's, through the chat pivot) reads it without parsing the text it was just written
+ * as. Weak: an event that goes out is forgotten with it.
+ */
+const CHUNK_VALUES = new WeakMap<SseEvent, ChatCompletionChunk>();
+
+/** The chunk an event rendered by renderDeltaChunk or renderUsageChunk carries; undefined for any other event. */
+export function chunkValueOf(event: SseEvent): ChatCompletionChunk | undefined {
+  return CHUNK_VALUES.get(event);
+}
+
+function chunkEvent(body: ChatCompletionChunk): SseEvent {
+  const event = { data: JSON.stringify(body) };
+  CHUNK_VALUES.set(event, body);
+  return event;
+}
+
 /** One choice's delta. With include_usage, OpenAI sends `usage: null` on every chunk but the last. */
 export function renderDeltaChunk(
   header: ChatChunkHeader,
@@ -36,7 +54,7 @@ export function renderDeltaChunk(
     choices: [{ index: choiceIndex, delta, logprobs: null, finish_reason: finishReason }],
     ...(header.includeUsage ? { usage: null } : {}),
   };
-  return { data: JSON.stringify(body) };
+  return chunkEvent(body);
 }
 
 /** The usage-only chunk, sent after the finish chunk when the client asked for usage. */
@@ -49,7 +67,7 @@ export function renderUsageChunk(header: ChatChunkHeader, usage: ChatUsage): Sse
     choices: [],
     usage,
   };
-  return { data: JSON.stringify(body) };
+  return chunkEvent(body);
 }
 
 /** The end of a chat stream that did not fail. */
