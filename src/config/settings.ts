@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type EnsureSecretsSettings, readEnsureSecretsSettings } from './ensure-secrets-settings.ts';
+import { type OperatorSettings, readOperatorSettings } from './operator-settings.ts';
 import { type PriceSetting, readBillingPrices, readFallbackPrice } from './price-settings.ts';
 import {
   type PlatformAwsSettings,
@@ -20,8 +21,8 @@ import { type ResponsesSettings, readResponsesSettings } from './responses-setti
 import { readSemanticCacheSettings, type SemanticCacheSettings } from './semcache-settings.ts';
 import { SettingsError } from './settings-error.ts';
 import { readTenancySettings, type TenancySettings } from './tenancy-settings.ts';
-import { readTenantRoleBindings, type TenantRoleBinding } from './tenant-role-bindings.ts';
 
+export type { OperatorSettings } from './operator-settings.ts';
 export { SettingsError } from './settings-error.ts';
 
 /** The memory runtime store's cache budget by default (stores/memory-cache.ts holds the same default). */
@@ -43,24 +44,6 @@ export interface UpstreamTimeouts {
   headersMs: number;
   /** Longest silence between two body chunks. */
   bodyMs: number;
-}
-
-/** The operator role's settings (OPERATOR_* variables). */
-export interface OperatorSettings {
-  /** Namespace of the leader-election Lease (OPERATOR_NAMESPACE, else POD_NAMESPACE; else the in-cluster namespace). */
-  namespace: string | undefined;
-  /** Name of the Lease (OPERATOR_LEASE_NAME). */
-  leaseName: string;
-  /** This replica's identity in the Lease (OPERATOR_IDENTITY, else POD_NAME; else hostname + random). */
-  identity: string | undefined;
-  /** Full rebuild and requeue interval (OPERATOR_RESYNC_SECONDS). */
-  resyncSeconds: number;
-  /** How often the leader checks the config store's epoch marker (OPERATOR_EPOCH_CHECK_SECONDS). */
-  epochCheckSeconds: number;
-  /** Port of /healthz and /readyz (OPERATOR_PORT; 0 disables). */
-  port: number;
-  /** RoleBindings made in each tenant namespace (OPERATOR_TENANT_ROLE_BINDINGS, tenant-role-bindings.ts). */
-  tenantRoleBindings: readonly TenantRoleBinding[];
 }
 
 /** The Redis Cluster, Sentinel, credential and TLS settings are RedisSettings (redis-settings.ts). */
@@ -370,17 +353,7 @@ export function loadSettings(
       1024 * 1024,
       64 * 1024 * 1024 * 1024,
     ),
-    operator: Object.freeze({
-      namespace: env.OPERATOR_NAMESPACE?.trim() || env.POD_NAMESPACE?.trim() || undefined,
-      leaseName: env.OPERATOR_LEASE_NAME?.trim() || 'inference-gateway-operator',
-      identity: env.OPERATOR_IDENTITY?.trim() || env.POD_NAME?.trim() || undefined,
-      resyncSeconds: readInt(env, 'OPERATOR_RESYNC_SECONDS', 300, 10, 86_400),
-      epochCheckSeconds: readInt(env, 'OPERATOR_EPOCH_CHECK_SECONDS', 5, 1, 3_600),
-      port: readInt(env, 'OPERATOR_PORT', 8082, 0, 65535),
-      tenantRoleBindings: readTenantRoleBindings(env.OPERATOR_TENANT_ROLE_BINDINGS, (message) => {
-        throw new SettingsError(message);
-      }),
-    }),
+    operator: readOperatorSettings(env, readInt),
     corsOrigins: readCorsOrigins(env),
     billingPrices: readBillingPrices(env, cwd),
     billingFallbackPrice: readFallbackPrice(env),
