@@ -8,6 +8,7 @@
 import { createGatewayFetch } from '@inference-gateway/client';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetCounterName } from '../../../src/billing/ephemeral-token-limits.ts';
 import {
   heard,
   OPENAI_RESPONSES_REPLY,
@@ -374,6 +375,42 @@ describe.each(backends)('/v1/responses on the %s store', (backend) => {
     await expect(chatOnly.responses.retrieve(made.id)).rejects.toMatchObject({ status: 403 });
     const otherModel = asToken(await mint(['responses', 'model:gemini/other']));
     await expect(otherModel.responses.retrieve(made.id)).rejects.toMatchObject({ status: 403 });
+  });
+
+  it("spends a token's budget on /v1/responses: one paid response, then 402, the budget charged once", async () => {
+    const minted = await graphql<{ mintEphemeralToken: MintedToken }>(
+      gateway.controlUrl,
+      gateway.credentials.pat,
+      MINT,
+      {
+        input: {
+          parentKeyId: gateway.credentials.apiKeyId,
+          scopes: ['responses'],
+          ttlSeconds: 600,
+          budgetMicros: 1,
+        },
+      },
+    );
+    expect(minted.errors).toBeUndefined();
+    const { token, jti } = minted.data!.mintEphemeralToken;
+    const spent = () => gateway.running.stores.runtime.getCounter(budgetCounterName(jti));
+    const asToken = new OpenAI({
+      apiKey: token,
+      baseURL: `${gateway.url}/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-service-cache': 'off' },
+    });
+    const first = await asToken.responses.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      input: 'one paid answer',
+    });
+    expect(first.status).toBe('completed');
+    const charged = await spent();
+    expect(charged).toBeGreaterThan(0);
+    await expect(
+      asToken.responses.create({ model: 'anthropic/claude-sonnet-4-5', input: 'a second paid answer' }),
+    ).rejects.toMatchObject({ status: 402, code: 'service.credential_cap_exceeded' });
+    expect(await spent()).toBe(charged);
   });
 });
 
