@@ -73,6 +73,7 @@ describe('modules loaded at start', () => {
         stateDir: process.env.STATE_DIR,
         cacheMemoryBytes: 1024 * 1024,
         semanticCache: { mirrorBytes: 0 },
+        responses: { memoryBytes: 1024 * 1024 },
       });
       await stores.runtime.close?.();
     `);
