@@ -9,12 +9,13 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { createThrowawayCertificate } from '../test/helpers/throwaway-tls.ts';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const ROOT = resolve(BENCH_DIR, '..');
@@ -213,31 +214,11 @@ export interface ThrowawayCertificate {
  */
 export function throwawayCertificate(): ThrowawayCertificate {
   const dir = tempDir('gateway-bench-tls-');
+  const { key, cert } = createThrowawayCertificate();
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  writeFileSync(keyFile, key, { mode: 0o600 });
+  writeFileSync(certFile, cert);
   return { keyFile, certFile };
 }
 
