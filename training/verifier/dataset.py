@@ -1,0 +1,67 @@
+"""The pair verifier's training and validation pairs (train.py reads them through `assemble`).
+
+Training:
+- the generated pairs (generate.py, data/generated-train.jsonl);
+- the pairs written by hand for training (data/handwritten.jsonl, and data/written/*.jsonl but
+  each author's last file, written by authors who read neither the code nor any evaluation set);
+- the bench's labelled sets that have been measured once already (their figures are reported:
+  the tuning set, holdout-1 to 9, unseen-A), each of these hand-written pairs repeated.
+
+Validation (never trained on; the cut and the rules the gateway keeps are chosen on them):
+unseen-B, holdout-10 and 11 (written apart from everything else), the written authors' last
+files, and the generated templates kept out of training.
+
+The verifier only sees pairs whose embedding similarity reaches the lookup's threshold (0.8 by
+default, 0.7 at the lowest a policy sets in practice), so pairs below 0.7 are mostly easy and teach
+it little: a seeded fifth of them are kept (the model still sees what an unrelated pair looks like),
+the others dropped, which shortens an epoch by about half.
+"""
+
+import json
+import random
+from pathlib import Path
+
+TRAIN_BENCH = ["semantic-pairs.jsonl", "semantic-pairs-holdout.jsonl"] + [
+    f"semantic-pairs-holdout-{n}.jsonl" for n in range(2, 10)] + ["semantic-pairs-unseen-A.jsonl"]
+VALIDATION_BENCH = {
+    "unseen-B": ["semantic-pairs-unseen-B.jsonl"],
+    "holdout-10+11": ["semantic-pairs-holdout-10.jsonl", "semantic-pairs-holdout-11.jsonl"],
+}
+EASY_BELOW, EASY_KEPT = 0.7, 0.2
+
+
+def read_jsonl(path):
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def written_files(data):
+    """data/written/<author>-part-NN.jsonl: (training files, validation files: each author's last)."""
+    files = sorted((Path(data) / "written").glob("*-part-*.jsonl"))
+    last = {}
+    for file in files:
+        last[file.name.split("-part-")[0]] = file
+    return [f for f in files if f not in last.values()], sorted(last.values())
+
+
+def assemble(data, bench, similarity, seed, real_weight, limit=0):
+    """(training pairs, {validation set name: pairs}, counts). `similarity(pairs)` gives each pair's."""
+    data, bench = Path(data), Path(bench)
+    generated = read_jsonl(data / "generated-train.jsonl")
+    if limit:
+        generated = generated[:limit]
+    train_written, validation_written = written_files(data)
+    written = [p for f in train_written for p in read_jsonl(f)] + read_jsonl(data / "handwritten.jsonl")
+    measured = [p for name in TRAIN_BENCH for p in read_jsonl(bench / name)]
+    validation = {name: [p for f in files for p in read_jsonl(bench / f)] for name, files in VALIDATION_BENCH.items()}
+    validation["written-last"] = [p for f in validation_written for p in read_jsonl(f)]
+    validation["generated-val"] = read_jsonl(data / "generated-val.jsonl")
+
+    pool = generated + (written + measured) * real_weight
+    scores = similarity(pool)
+    rng = random.Random(seed)
+    kept = [p for p, s in zip(pool, scores) if s >= EASY_BELOW or rng.random() < EASY_KEPT]
+    counts = {"generated": len(generated), "written": len(written), "measured_sets": len(measured),
+              "real_weight": real_weight, "before_filter": len(pool), "kept": len(kept),
+              "kept_at_or_above_0.7": sum(1 for s in scores if s >= EASY_BELOW)}
+    return kept, validation, counts
