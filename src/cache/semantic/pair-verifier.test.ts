@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalPairVerifier, VERIFIER_MIN_SCORE } from './pair-verifier.ts';
+import { LocalPairVerifier, VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE } from './pair-verifier.ts';
 
 /** The model shipped in models/pair-verifier (always there: it is in the repository). */
 let verifier: LocalPairVerifier;
@@ -27,12 +27,23 @@ describe('LocalPairVerifier (the shipped model, in a worker)', () => {
   });
 
   it.each([
+    [
+      'How much luggage can I check on a domestic flight?',
+      'How much baggage can I check on a domestic flight?',
+    ],
+    ['Where should I go on vacation in March?', 'Where should I go on holiday in March?'],
+    ['How do I fix a leaking faucet?', 'How do I repair a leaking faucet?'],
+  ])('overrules the substitution rule on a one-word synonym: %s / %s', async (cached, asked) => {
+    expect(await verifier.score(cached, asked)).toBeGreaterThanOrEqual(VERIFIER_OVERRULE_SCORE);
+  });
+
+  it.each([
     ['Convert 30 centimeters to inches.', 'Convert 30 inches to centimeters.'],
     ['Which foods contain gluten?', 'Which foods do not contain gluten?'],
     ['How do I cancel one item from my order?', 'How do I cancel my entire order?'],
     ['Write a haiku about autumn', 'Write a haiku about spring'],
-    // Not every near miss: "How many yen is 50 dollars?" / "How many dollars is 50 yen?" scores 0.74
-    // (served by the verifier alone; bench/README.md, Semantic cache, has its rates by kind).
+    ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
+    ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
   ])('refuses a near miss: %s / %s', async (cached, asked) => {
     expect(await verifier.score(cached, asked)).toBeLessThan(VERIFIER_MIN_SCORE);
   });

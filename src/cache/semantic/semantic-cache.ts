@@ -3,9 +3,10 @@
  * question (the latest user message) is embedded and the newest candidates of its bucket (the
  * rest of the request, hashed) are scored, as many as the depth valve allows; the best ones at or
  * above the threshold are tried in order: the answer they point at must still be fresh and
- * unrevalidated, and pass the hit guard; the first that does is scored by the pair verifier
- * (pair-verifier.ts), one verification per lookup at most, and served only if it passes. A write adds the question's vector to the bucket, next to
- * the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
+ * unrevalidated, and pass the hit guard (beside the verifier, only the rules it keeps); the first
+ * that does is scored by the pair verifier (pair-verifier.ts), one verification per lookup at
+ * most, and served only if it passes (with a higher score when only the substitution rule refused
+ * it). A write adds the question's vector to the bucket, next to the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
  * generations), so a purge drops them too and nothing crosses a workspace or a namespace.
  */
 
@@ -17,8 +18,13 @@ import type { CacheEntry, CacheLocation, ResponseCache } from '../response-cache
 import type { DepthValve } from './depth-valve.ts';
 import { type Embedder, quantise, similarity } from './embedder.ts';
 import { loadEnglishWords } from './guard/english-words.ts';
-import { checkHitGuard } from './guard/hit-guard.ts';
-import { type PairVerifier, VERIFIER_MIN_SCORE } from './pair-verifier.ts';
+import { checkHitGuard, type GuardVerdict } from './guard/hit-guard.ts';
+import {
+  type PairVerifier,
+  VERIFIER_GUARD,
+  VERIFIER_MIN_SCORE,
+  VERIFIER_OVERRULE_SCORE,
+} from './pair-verifier.ts';
 import type { SemanticMetrics } from './semantic-metrics.ts';
 
 /** The semantic part of a request's cache plan (cache-plan.ts). */
@@ -63,6 +69,8 @@ export interface SemanticCacheOptions {
   /** Bound on each store call. */
   storeTimeoutMs: number;
 }
+
+const PASSED: GuardVerdict = { ok: true };
 
 /** Candidates above the threshold tried in turn (their answers may be gone, or refused by the guard). */
 const MAX_TRIED = 3;
@@ -169,12 +177,15 @@ export class SemanticCache {
         reason = 'entry_gone';
         continue;
       }
-      if (this.#options.guard && !checkHitGuard(plan.question, entry.question ?? '').ok) {
+      const verdict = this.#options.guard ? this.#guard(plan.question, entry.question ?? '') : PASSED;
+      if (!verdict.ok) {
         reason = 'guard';
         continue;
       }
       // One verification per lookup: the first candidate that got this far is served or nothing is.
-      const refused = await this.#verify(entry.question ?? '', plan.question, requestTrace);
+      // A pair only the rules the verifier overrules refused needs a higher score.
+      const needs = verdict.overruled === undefined ? VERIFIER_MIN_SCORE : VERIFIER_OVERRULE_SCORE;
+      const refused = await this.#verify(entry.question ?? '', plan.question, needs, requestTrace);
       if (refused !== undefined) {
         reason = refused;
         break;
@@ -226,14 +237,21 @@ export class SemanticCache {
     this.#options.log.warn({ err: error }, message);
   }
 
+  /** The hit guard's verdict: with a verifier, only the rules it keeps (VERIFIER_GUARD). */
+  #guard(question: string, candidate: string): GuardVerdict {
+    if (this.#options.verifier === undefined) return checkHitGuard(question, candidate);
+    return checkHitGuard(question, candidate, VERIFIER_GUARD);
+  }
+
   /**
    * Undefined when the verifier lets the candidate answer the question, else the miss's reason:
-   * `verifier` (it scored the pair below VERIFIER_MIN_SCORE), `verifier_loading` (its model is
+   * `verifier` (it scored the pair below `needs`), `verifier_loading` (its model is
    * loading), `verify_failed` (no answer within the timeout, or an error). Never throws.
    */
   async #verify(
     cached: string,
     asked: string,
+    needs: number,
     requestTrace: RequestTrace | undefined,
   ): Promise<string | undefined> {
     const { verifier, metrics } = this.#options;
@@ -244,7 +262,7 @@ export class SemanticCache {
         bounded(verifier.score(cached, asked), this.#options.verifyTimeoutMs ?? 250, 'verification'),
       );
       metrics.verifySeconds.observe((performance.now() - started) / 1000);
-      return score >= VERIFIER_MIN_SCORE ? undefined : 'verifier';
+      return score >= needs ? undefined : 'verifier';
     } catch (error) {
       if (verifier.warming === true) return 'verifier_loading';
       this.#warn(error, 'pair verification failed: the candidate is not served');

@@ -132,7 +132,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       expect((await ask(ns, 'Write a haiku about spring')).headers.get('x-service-cache')).toBe('miss');
     });
 
-    it('verifies the best candidate with the pair model: direction, negation and one-against-all miss, rewordings hit', async () => {
+    it('verifies the best candidate with the pair model: direction, negation, one-against-all and format miss, rewordings and synonyms hit', async () => {
       const metric = async (pattern: RegExp) =>
         Number(pattern.exec(await (await fetch(`${gateway.url}/metrics`)).text())?.[1] ?? 0);
       const verifications = () => metric(/^gateway_semcache_verify_seconds_count (\d+)$/m);
@@ -147,17 +147,24 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I convert a string to an integer in Python?',
           'How do I convert an integer to a string in Python?',
         ],
+        ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
+        ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
       ];
       for (const [cached, asked] of near) {
         const ns = fresh();
         await ask(ns, cached);
         expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe('miss');
       }
-      // A one-word synonym ("luggage" / "baggage") passes the verifier (pair-verifier.test.ts) but
-      // is still refused by the guard's substitution rule, which stays (bench/README.md).
+      // A one-word synonym is refused by the guard's substitution rule, which the verifier overrules
+      // when it is confident (VERIFIER_OVERRULE_SCORE).
       const synonyms: [string, string][] = [
         ['How do I reset my router?', 'Could you tell me how to reset my router?'],
         ['How many moons does Jupiter have?', "what's the number of moons orbiting jupiter"],
+        [
+          'How much luggage can I check on a domestic flight?',
+          'How much baggage can I check on a domestic flight?',
+        ],
+        ['Where should I go on vacation in March?', 'Where should I go on holiday in March?'],
       ];
       for (const [cached, asked] of synonyms) {
         const ns = fresh();

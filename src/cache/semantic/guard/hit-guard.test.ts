@@ -29,4 +29,33 @@ describe('checkHitGuard', () => {
     expect(HIT_GUARD_RULES.filter((rule) => rule.refuses(pair))).toEqual([]);
     expect(checkHitGuard(pair.question, pair.candidate)).toEqual({ ok: true });
   });
+
+  it('beside the verifier, asks only the rules it keeps and names the one it overrules', () => {
+    const besideVerifier = {
+      asked: new Set<RefusalReason>(['quoted', 'numbers']),
+      overrulable: new Set<RefusalReason>(['content']),
+    };
+    // Refused by the substitution rule alone ("luggage" is not in its synonym list).
+    const synonym = [
+      'How much luggage can I check on a domestic flight?',
+      'How much baggage can I check on a domestic flight?',
+    ] as const;
+    expect(checkHitGuard(...synonym)).toEqual({ ok: false, reason: 'content' });
+    expect(checkHitGuard(...synonym, besideVerifier)).toEqual({ ok: true, overruled: 'content' });
+    // An asked rule still refuses, whatever the order of the rules.
+    expect(
+      checkHitGuard("Translate 'good morning' to French", "Translate 'good night' to French", besideVerifier),
+    ).toEqual({ ok: false, reason: 'quoted' });
+    // A rule neither asked nor overrulable is not asked ("opposite" and "narrower" refuse this pair).
+    expect(
+      checkHitGuard(
+        'How do I paint kitchen cabinets?',
+        'How do I strip paint from kitchen cabinets?',
+        besideVerifier,
+      ),
+    ).toEqual({ ok: true });
+    expect(
+      checkHitGuard('What is the capital of France?', "what's the capital city of France?", besideVerifier),
+    ).toEqual({ ok: true });
+  });
 });

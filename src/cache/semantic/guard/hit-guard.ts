@@ -32,7 +32,21 @@ import { substitutedContent } from './substitution.ts';
 import { swappedRoles } from './swapped-roles.ts';
 import { swappedVoice } from './voice.ts';
 
-export type GuardVerdict = { ok: true } | { ok: false; reason: RefusalReason };
+/**
+ * `overruled`: the first rule that refused the pair, when every rule that did is one the caller
+ * leaves to the pair verifier: the verifier then decides, with a higher score.
+ */
+export type GuardVerdict = { ok: true; overruled?: RefusalReason } | { ok: false; reason: RefusalReason };
+
+/**
+ * How the guard runs beside the pair verifier (pair-verifier.ts): only the rules `asked` refuse;
+ * those `overrulable` leave the pair to the verifier (the verdict's `overruled`); the others are
+ * not asked at all (the verifier decides what they would have).
+ */
+export interface GuardBesideVerifier {
+  asked: ReadonlySet<RefusalReason>;
+  overrulable: ReadonlySet<RefusalReason>;
+}
 
 /**
  * The rules, in the order they are asked. The order decides only which reason a pair refused by
@@ -56,9 +70,25 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   narrowerSubject,
 ];
 
-/** Whether `candidate` (a cached question) may answer `question`. */
-export function checkHitGuard(question: string, candidate: string): GuardVerdict {
+/**
+ * Whether `candidate` (a cached question) may answer `question`: every rule, or with
+ * `besideVerifier` only the rules it asks.
+ */
+export function checkHitGuard(
+  question: string,
+  candidate: string,
+  besideVerifier?: GuardBesideVerifier,
+): GuardVerdict {
   const pair = new GuardPair(question, candidate);
-  for (const rule of HIT_GUARD_RULES) if (rule.refuses(pair)) return { ok: false, reason: rule.reason };
-  return { ok: true };
+  let overruled: RefusalReason | undefined;
+  for (const rule of HIT_GUARD_RULES) {
+    if (besideVerifier === undefined) {
+      if (rule.refuses(pair)) return { ok: false, reason: rule.reason };
+    } else if (besideVerifier.asked.has(rule.reason)) {
+      if (rule.refuses(pair)) return { ok: false, reason: rule.reason };
+    } else if (overruled === undefined && besideVerifier.overrulable.has(rule.reason) && rule.refuses(pair)) {
+      overruled = rule.reason;
+    }
+  }
+  return overruled === undefined ? { ok: true } : { ok: true, overruled };
 }
