@@ -127,8 +127,9 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
 /**
  * What a hit at 0.8 needs besides the similarity, compared: the guard's rules alone, the verifier
  * alone, the verifier with the number and quote rules only (what the verifier was meant to leave of
- * the guard), the verifier with every rule, and the gateway (VERIFIER_GUARD: the rules it keeps
- * refuse, the substitution rule asks for the verifier's higher score instead).
+ * the guard), the verifier with every rule (the gateway's default), and lean mode
+ * (GATEWAY_SEMCACHE_VERIFIER_RULES=lean, VERIFIER_GUARD: the rules it keeps refuse, the
+ * substitution rule asks for the verifier's higher score instead).
  */
 const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
   { name: 'rules (all)', serves: (pair) => pair.refusedBy.length === 0 },
@@ -140,12 +141,13 @@ const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
       !pair.refusedBy.some((reason) => reason === 'numbers' || reason === 'quoted'),
   },
   {
-    name: 'verifier + all rules',
+    name: 'verifier + all rules (default)',
     serves: (pair) => pair.verifierScore >= VERIFIER_MIN_SCORE && pair.refusedBy.length === 0,
   },
   {
-    // Only the rules the verifier keeps refuse; the one it overrules asks for a higher score (semantic-cache.ts).
-    name: 'the gateway',
+    // GATEWAY_SEMCACHE_VERIFIER_RULES=lean: only the rules the verifier keeps refuse; the one it
+    // overrules asks for a higher score (semantic-cache.ts).
+    name: 'verifier, lean rules',
     serves: (pair) =>
       !pair.refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason)) &&
       pair.verifierScore >=
@@ -193,7 +195,7 @@ function verifierAccuracy(set: string, scored: Scored[]) {
     });
   }
   if (details) {
-    const gateway = DECIDERS[4] as (typeof DECIDERS)[number];
+    const gateway = DECIDERS[3] as (typeof DECIDERS)[number];
     for (const pair of scored.filter((each) => each.similarity >= at)) {
       const wrong = pair.label === 'paraphrase' ? !gateway.serves(pair) : gateway.serves(pair);
       if (wrong)
@@ -497,7 +499,7 @@ async function main(): Promise<void> {
         ]),
       )}\n`,
     );
-    const kinds = verifierRows.filter((row) => row.decider === 'the gateway');
+    const kinds = verifierRows.filter((row) => row.decider === 'verifier + all rules (default)');
     process.stdout.write(
       `\nBy kind, the gateway's decision at 0.8 (pairs, above 0.8, served)\n${table(
         ['set', 'kind', 'pairs', 'above 0.8', 'served'],

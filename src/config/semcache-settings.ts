@@ -38,6 +38,13 @@ export interface SemanticCacheSettings {
    * on); off: the similarity and the hit guard alone decide.
    */
   verifier: boolean;
+  /**
+   * Which of the hit guard's rules run beside the verifier (GATEWAY_SEMCACHE_VERIFIER_RULES):
+   * `all` (the default: every rule refuses, then the verifier must pass the candidate) or `lean`
+   * (five rules refuse, the substitution rule only asks the verifier for a higher score: more
+   * paraphrases served, and more near misses on long questions with context; bench/README.md).
+   */
+  verifierRules: 'all' | 'lean';
   /** Its model's folder (GATEWAY_SEMCACHE_VERIFIER_DIR; default models/pair-verifier of the install). */
   verifierDir: string | undefined;
   /** Bound on one verification, queueing included; slower is a miss (GATEWAY_SEMCACHE_VERIFY_TIMEOUT_MS, default 250). */
@@ -78,6 +85,10 @@ export function readSemanticCacheSettings(
   }
   const modelDir = env.GATEWAY_SEMCACHE_MODEL_DIR?.trim();
   const verifierDir = env.GATEWAY_SEMCACHE_VERIFIER_DIR?.trim();
+  const verifierRules = env.GATEWAY_SEMCACHE_VERIFIER_RULES?.trim().toLowerCase() || 'all';
+  if (verifierRules !== 'all' && verifierRules !== 'lean') {
+    fail(`GATEWAY_SEMCACHE_VERIFIER_RULES must be 'all' or 'lean', got '${verifierRules}'`);
+  }
   return Object.freeze({
     enabled: readBool('GATEWAY_SEMCACHE', true),
     modelDir: modelDir ? resolve(cwd, modelDir) : DEFAULT_SEMCACHE_MODEL_DIR,
@@ -91,6 +102,7 @@ export function readSemanticCacheSettings(
     guard: readBool('GATEWAY_SEMCACHE_GUARD', true),
     embedTimeoutMs: readInt('GATEWAY_SEMCACHE_EMBED_TIMEOUT_MS', 1000, 10, 60_000),
     verifier: readBool('GATEWAY_SEMCACHE_VERIFIER', true),
+    verifierRules,
     verifierDir: verifierDir ? resolve(cwd, verifierDir) : undefined,
     verifyTimeoutMs: readInt('GATEWAY_SEMCACHE_VERIFY_TIMEOUT_MS', 250, 5, 60_000),
     modelIdleMs: readInt('GATEWAY_SEMCACHE_MODEL_IDLE_MS', 900_000, 0, 7 * 24 * 3_600_000),

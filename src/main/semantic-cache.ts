@@ -154,6 +154,7 @@ export async function startSemanticCache(options: {
     maxBucket: semantic.maxBucket,
     embedTimeoutMs: semantic.embedTimeoutMs,
     ...(verifier === undefined ? {} : { verifier }),
+    verifierRules: semantic.verifierRules,
     verifyTimeoutMs: semantic.verifyTimeoutMs,
     storeTimeoutMs: settings.cacheTimeoutMs,
   });

@@ -33,14 +33,16 @@ export interface PairVerifier {
 }
 
 /**
- * How the verifier and the hit guard decide together, chosen on the validation sets (unseen-B,
- * holdout-10 and 11, the written authors' last files; models/pair-verifier/report.json,
- * bench/README.md): a candidate needs VERIFIER_MIN_SCORE (the model's own midpoint); the guard asks
- * only the rules in VERIFIER_GUARD.asked (numbers and quoted strings, cheap and exact, and the
- * three that still measurably lowered the near misses served: negation, opposites, swapped roles);
- * a pair the substitution rule refuses (it also refuses one-word synonyms, "luggage" / "baggage")
- * is left to the verifier at VERIFIER_OVERRULE_SCORE. On those sets: 13 of 661 near misses
- * served (2.0%), 398 of 464 paraphrase hits kept (85.8%).
+ * The score a candidate needs: the model's own midpoint (trained on balanced pairs). By default
+ * every rule of the hit guard runs first; GATEWAY_SEMCACHE_VERIFIER_RULES=lean asks only the rules
+ * in VERIFIER_GUARD.asked (numbers and quoted strings, cheap and exact, and the three that still
+ * measurably lowered the near misses served on the validation sets: negation, opposites, swapped
+ * roles), and a pair the substitution rule refuses (it also refuses one-word synonyms, "luggage" /
+ * "baggage") is left to the verifier at VERIFIER_OVERRULE_SCORE. Chosen on the validation sets
+ * (unseen-B, holdout-10 and 11, the written authors' last files: 13 of 661 near misses served,
+ * 398 of 464 paraphrase hits kept), measured once on unseen-C and D (bench/README.md): lean mode
+ * kept 91.5% and 95.4% but served 2.8% and 17.2% (long questions with a shared context, "I'm a
+ * freelancer in the UK; how do I register / deregister for VAT"), so it is not the default.
  */
 export const VERIFIER_MIN_SCORE = 0.5;
 export const VERIFIER_OVERRULE_SCORE = 0.95;

@@ -3,7 +3,7 @@
  * question (the latest user message) is embedded and the newest candidates of its bucket (the
  * rest of the request, hashed) are scored, as many as the depth valve allows; the best ones at or
  * above the threshold are tried in order: the answer they point at must still be fresh and
- * unrevalidated, and pass the hit guard (beside the verifier, only the rules it keeps); the first
+ * unrevalidated, and pass the hit guard (in `lean` mode, only the rules the verifier keeps); the first
  * that does is scored by the pair verifier (pair-verifier.ts), one verification per lookup at
  * most, and served only if it passes (with a higher score when only the substitution rule refused
  * it). A write adds the question's vector to the bucket, next to the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
@@ -66,6 +66,11 @@ export interface SemanticCacheOptions {
   verifier?: PairVerifier;
   /** Bound on one verification, queueing included (GATEWAY_SEMCACHE_VERIFY_TIMEOUT_MS). */
   verifyTimeoutMs?: number;
+  /**
+   * The guard's rules beside the verifier (GATEWAY_SEMCACHE_VERIFIER_RULES): `all` (the default)
+   * or `lean` (VERIFIER_GUARD).
+   */
+  verifierRules?: 'all' | 'lean';
   /** Bound on each store call. */
   storeTimeoutMs: number;
 }
@@ -237,9 +242,11 @@ export class SemanticCache {
     this.#options.log.warn({ err: error }, message);
   }
 
-  /** The hit guard's verdict: with a verifier, only the rules it keeps (VERIFIER_GUARD). */
+  /** The hit guard's verdict: every rule, or beside the verifier in `lean` mode VERIFIER_GUARD's. */
   #guard(question: string, candidate: string): GuardVerdict {
-    if (this.#options.verifier === undefined) return checkHitGuard(question, candidate);
+    if (this.#options.verifier === undefined || this.#options.verifierRules !== 'lean') {
+      return checkHitGuard(question, candidate);
+    }
     return checkHitGuard(question, candidate, VERIFIER_GUARD);
   }
 

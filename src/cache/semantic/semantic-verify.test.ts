@@ -12,7 +12,7 @@ import { ResponseCache } from '../response-cache.ts';
 import { CacheScopeMirror } from '../scope-mirror.ts';
 import { DepthValve } from './depth-valve.ts';
 import { type Embedder, normalise } from './embedder.ts';
-import type { PairVerifier } from './pair-verifier.ts';
+import { type PairVerifier, VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE } from './pair-verifier.ts';
 import { SemanticCache } from './semantic-cache.ts';
 import { createSemanticMetrics } from './semantic-metrics.ts';
 
@@ -24,7 +24,7 @@ afterEach(async () => {
 /** One vector for every question: every candidate is a perfect match, so only the verifier decides. */
 const vector = normalise(Float32Array.from({ length: 8 }, (_, index) => index + 1));
 
-async function setUp(verifier: PairVerifier) {
+async function setUp(verifier: PairVerifier, verifierRules?: 'all' | 'lean') {
   const store = new MemoryRuntimeStore();
   stores.push(store);
   const registry = new Registry();
@@ -58,12 +58,15 @@ async function setUp(verifier: PairVerifier) {
     storeTimeoutMs: 1_000,
     verifier,
     verifyTimeoutMs: 50,
+    ...(verifierRules === undefined ? {} : { verifierRules }),
   });
   const at = (hash: string) => ({ scopeId: 'test/ws', namespace: 'default', hash });
-  // Two cached questions, so a refused candidate could be followed by another.
+  // Two cached questions, so a refused candidate could be followed by another (and a third that
+  // a one-word synonym asks for, which only the substitution rule refuses).
   for (const [hash, question] of [
     ['a'.repeat(64), 'How many yen is 50 dollars?'],
     ['b'.repeat(64), 'How many yen are 50 dollars worth?'],
+    ['d'.repeat(64), 'How much luggage can I check on a domestic flight?'],
   ] as const) {
     const nowMs = Date.now();
     await cache.store(at(hash), {
@@ -139,6 +142,41 @@ describe('SemanticCache verification', () => {
     const { verifier, asked } = answering(async () => 0.99);
     const { lookup, misses } = await setUp(verifier);
     expect(await lookup('How many yen is 60 dollars?')).toBeUndefined();
+    expect(asked).toHaveLength(0);
+    expect(await misses('guard')).toBe(1);
+  });
+
+  it('with every rule (the default), the substitution rule refuses a one-word synonym before any verification', async () => {
+    const { verifier, asked } = answering(async () => 0.99);
+    const { lookup, misses } = await setUp(verifier);
+    expect(await lookup('How much baggage can I check on a domestic flight?')).toBeUndefined();
+    expect(asked).toHaveLength(0);
+    expect(await misses('guard')).toBe(1);
+  });
+
+  it('in lean mode, leaves a one-word synonym to the verifier, which must reach VERIFIER_OVERRULE_SCORE', async () => {
+    const confident = answering(async () => VERIFIER_OVERRULE_SCORE);
+    const lean = await setUp(confident.verifier, 'lean');
+    const hit = await lean.lookup('How much baggage can I check on a domestic flight?');
+    expect(hit?.entry.question).toBe('How much luggage can I check on a domestic flight?');
+    expect(confident.asked).toEqual([
+      [
+        'How much luggage can I check on a domestic flight?',
+        'How much baggage can I check on a domestic flight?',
+      ],
+    ]);
+    // Above VERIFIER_MIN_SCORE but below the overrule score: refused by the verifier.
+    const unsure = answering(async () => (VERIFIER_MIN_SCORE + VERIFIER_OVERRULE_SCORE) / 2);
+    const leanUnsure = await setUp(unsure.verifier, 'lean');
+    expect(await leanUnsure.lookup('How much baggage can I check on a domestic flight?')).toBeUndefined();
+    expect(unsure.asked).toHaveLength(1);
+    expect(await leanUnsure.misses('verifier')).toBe(1);
+  });
+
+  it('in lean mode, still refuses by the rules it keeps (numbers) without a verification', async () => {
+    const { verifier, asked } = answering(async () => 0.99);
+    const { lookup, misses } = await setUp(verifier, 'lean');
+    expect(await lookup('How many yen is 70 dollars?')).toBeUndefined();
     expect(asked).toHaveLength(0);
     expect(await misses('guard')).toBe(1);
   });

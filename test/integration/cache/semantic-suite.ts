@@ -155,16 +155,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         await ask(ns, cached);
         expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe('miss');
       }
-      // A one-word synonym is refused by the guard's substitution rule, which the verifier overrules
-      // when it is confident (VERIFIER_OVERRULE_SCORE).
       const synonyms: [string, string][] = [
         ['How do I reset my router?', 'Could you tell me how to reset my router?'],
         ['How many moons does Jupiter have?', "what's the number of moons orbiting jupiter"],
-        [
-          'How much luggage can I check on a domestic flight?',
-          'How much baggage can I check on a domestic flight?',
-        ],
-        ['Where should I go on vacation in March?', 'Where should I go on holiday in March?'],
       ];
       for (const [cached, asked] of synonyms) {
         const ns = fresh();
@@ -173,8 +166,27 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'semantic-hit',
         );
       }
+      // A one-word synonym: with every rule (the default) the substitution rule refuses it; in lean
+      // mode the verifier overrules that rule when it is confident (VERIFIER_OVERRULE_SCORE).
+      const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES === 'lean';
+      const oneWord: [string, string][] = [
+        [
+          'How much luggage can I check on a domestic flight?',
+          'How much baggage can I check on a domestic flight?',
+        ],
+        ['Where should I go on vacation in March?', 'Where should I go on holiday in March?'],
+      ];
+      for (const [cached, asked] of oneWord) {
+        const ns = fresh();
+        await ask(ns, cached);
+        expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe(
+          lean ? 'semantic-hit' : 'miss',
+        );
+      }
       // Every one above the threshold was verified once; the near misses the rules let through were refused by the model.
-      expect(await verifications()).toBeGreaterThanOrEqual(verifiedBefore + synonyms.length + 1);
+      expect(await verifications()).toBeGreaterThanOrEqual(
+        verifiedBefore + synonyms.length + (lean ? oneWord.length : 0) + 1,
+      );
       expect(await refusals()).toBeGreaterThanOrEqual(refusedBefore + 1);
     });
 
