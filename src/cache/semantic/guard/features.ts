@@ -40,6 +40,8 @@ const QUOTED =
  * after a word (`python3`), but not inside a short name (`k8s`, `mp3`, `ec2`).
  */
 const NUMBER = /([A-Za-z]*)(\d+(?:[.,]\d+)*(?:\/\d+)?)(st|nd|rd|th)?/g;
+/** A lone 2 or 4 between words or first, before a lowercase word: maybe "to" or "for" in shorthand. */
+const SHORTHAND = /(?:^|(?<=[A-Za-z,]\s))[24](?=\s+[a-z])/g;
 /**
  * Dotted or scoped names, camelCase, snake_case, called names, words with digits (`mp3`, `es2022`)
  * and acronyms (`LDL`, `HDL`).
@@ -50,6 +52,8 @@ const IDENTIFIER =
 /** The features of one question the guard compares. */
 export interface Features {
   numbers: string[];
+  /** Lone digits that may be texting shorthand for a word ("how 2 tell", "tips 4 babies"). */
+  shorthand: string[];
   quoted: string[][];
   /** Quoted strings with symbols (code, formulas), compared as written, spaces aside. */
   quotedSymbols: string[];
@@ -217,6 +221,7 @@ export function featuresOf(text: string): Features {
     counted,
     names,
     numbers: numbersOf(expanded),
+    shorthand: [...expanded.matchAll(SHORTHAND)].map(([digit]) => digit),
     quoted,
     quotedSymbols,
     compact: compactOf(expanded),

@@ -13,7 +13,13 @@ describe('differentNumbers', () => {
     // An ordinal is its number ("July 4th" / "July 4").
     ['What happened on July 4th, 1776?', 'What happened on July 4, 1776?', 'ok'],
     ['Explain the 2nd law of thermodynamics', 'Explain the second law of thermodynamics', 'ok'],
+    // Texting shorthand: a lone 2 or 4 where the other side has one more "to" or "for".
+    ['how 2 tell if an egg is still good', 'How to tell if an egg is still good?', 'ok'],
+    ['best bedtime stories 4 toddlers', 'best bedtime stories for toddlers', 'ok'],
     ['Convert 10 miles to kilometers', 'Convert 20 miles to kilometers', 'numbers'],
+    ['how to split a bill 2 ways', 'how to split a bill 3 ways', 'numbers'],
+    ['how to feed 2 cats on a trip', 'how to feed cats on a trip', 'numbers'],
+    ['gift ideas 4 kids', 'gift ideas for 3 kids', 'numbers'],
     ['What was the population of Berlin in 1990?', 'What was the population of Berlin in 2000?', 'numbers'],
     [
       'Who was the first person to walk on the moon?',

@@ -4,7 +4,8 @@
  * Digits count also inside words (`401k`, `3-day`, `4th`), fractions, number words and ordinals as
  * their values, Roman numerals after a name ("World War II"). A lone "one"/"1" on one side only is
  * an article ("a day" / "one day"), not a difference. The same numbers counting other things ("two
- * mortgages on one house" / "one mortgage on two houses") differ too.
+ * mortgages on one house" / "one mortgage on two houses") differ too. A lone 2 or 4 where the other
+ * side has one more "to" or "for" is texting shorthand ("how 2 tell" / "how to tell"), not a number.
  */
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
@@ -32,6 +33,23 @@ function sameNumbers(left: readonly string[], right: readonly string[]): boolean
   return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
+/** The words a lone digit stands for in texting shorthand. */
+const SHORTHAND: Readonly<Record<string, readonly string[]>> = { '2': ['to', 'too'], '4': ['for'] };
+
+/** A side's numbers without the shorthand digits the other side writes as their word. */
+function numbersOf(side: Features, other: Features): string[] {
+  const numbers = [...side.numbers];
+  const count = (features: Features, words: readonly string[]) =>
+    features.tokens.filter((token) => words.includes(token)).length;
+  for (const digit of side.shorthand) {
+    const words = SHORTHAND[digit] ?? [];
+    const at = numbers.indexOf(digit);
+    if (at >= 0 && !other.numbers.includes(digit) && count(other, words) > count(side, words))
+      numbers.splice(at, 1);
+  }
+  return numbers;
+}
+
 /** Whether the same word is counted differently ("two mortgages on one house" / "one mortgage on two houses"). */
 function recounted(asked: Features, cached: Features): boolean {
   return [...asked.counted].some(([word, value]) => {
@@ -42,5 +60,6 @@ function recounted(asked: Features, cached: Features): boolean {
 
 export const differentNumbers: GuardRule = {
   reason: 'numbers',
-  refuses: ({ asked, cached }) => !sameNumbers(asked.numbers, cached.numbers) || recounted(asked, cached),
+  refuses: ({ asked, cached }) =>
+    !sameNumbers(numbersOf(asked, cached), numbersOf(cached, asked)) || recounted(asked, cached),
 };
