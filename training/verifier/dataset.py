@@ -5,7 +5,8 @@ Training:
 - the pairs written by hand for training (data/handwritten.jsonl, and data/written/*.jsonl but
   each author's last file, written by authors who read neither the code nor any evaluation set);
 - the bench's labelled sets that have been measured once already (their figures are reported:
-  the tuning set, holdout-1 to 9, unseen-A), each of these hand-written pairs repeated.
+  the tuning set, holdout-1 to 9, unseen-A, and unseen-C and D, measured once with the second
+  verifier), each of these hand-written pairs repeated.
 
 Validation (never trained on; the cut and the rules the gateway keeps are chosen on them):
 unseen-B, holdout-10 and 11 (written apart from everything else), the written authors' last
@@ -22,7 +23,8 @@ import random
 from pathlib import Path
 
 TRAIN_BENCH = ["semantic-pairs.jsonl", "semantic-pairs-holdout.jsonl"] + [
-    f"semantic-pairs-holdout-{n}.jsonl" for n in range(2, 10)] + ["semantic-pairs-unseen-A.jsonl"]
+    f"semantic-pairs-holdout-{n}.jsonl" for n in range(2, 10)] + ["semantic-pairs-unseen-A.jsonl"] + [
+    "reserved/semantic-pairs-unseen-C.jsonl", "reserved/semantic-pairs-unseen-D.jsonl"]
 VALIDATION_BENCH = {
     "unseen-B": ["semantic-pairs-unseen-B.jsonl"],
     "holdout-10+11": ["semantic-pairs-holdout-10.jsonl", "semantic-pairs-holdout-11.jsonl"],
