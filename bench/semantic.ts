@@ -44,6 +44,7 @@ import { checkHitGuard, HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
   LocalPairVerifier,
+  sameWording,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
@@ -124,36 +125,41 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
   );
 }
 
+/** The verifier's answer as the gateway takes it: the same words in the same order need no model. */
+const verified = (pair: Scored, needs: number) => sameWording(pair.a, pair.b) || pair.verifierScore >= needs;
+
 /**
  * What a hit at 0.8 needs besides the similarity, compared: the guard's rules alone, the verifier
- * alone, the verifier with the number and quote rules only (what the verifier was meant to leave of
- * the guard), the verifier with every rule (the gateway's default), and lean mode
- * (GATEWAY_SEMCACHE_VERIFIER_RULES=lean, VERIFIER_GUARD: the rules it keeps refuse, the
- * substitution rule asks for the verifier's higher score instead).
+ * alone, the verifier with the number and quote rules only, the verifier with every rule
+ * (GATEWAY_SEMCACHE_VERIFIER_RULES=all), and lean mode (the gateway's default, VERIFIER_GUARD: the
+ * rules it keeps refuse, the substitution rule asks for the verifier's higher score instead).
  */
+const GATEWAY_DECIDER = 'verifier, lean rules (default)';
 const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
   { name: 'rules (all)', serves: (pair) => pair.refusedBy.length === 0 },
-  { name: 'verifier', serves: (pair) => pair.verifierScore >= VERIFIER_MIN_SCORE },
+  { name: 'verifier', serves: (pair) => verified(pair, VERIFIER_MIN_SCORE) },
   {
     name: 'verifier + numbers, quoted',
     serves: (pair) =>
-      pair.verifierScore >= VERIFIER_MIN_SCORE &&
+      verified(pair, VERIFIER_MIN_SCORE) &&
       !pair.refusedBy.some((reason) => reason === 'numbers' || reason === 'quoted'),
   },
   {
-    name: 'verifier + all rules (default)',
-    serves: (pair) => pair.verifierScore >= VERIFIER_MIN_SCORE && pair.refusedBy.length === 0,
+    name: 'verifier + all rules',
+    serves: (pair) => verified(pair, VERIFIER_MIN_SCORE) && pair.refusedBy.length === 0,
   },
   {
-    // GATEWAY_SEMCACHE_VERIFIER_RULES=lean: only the rules the verifier keeps refuse; the one it
-    // overrules asks for a higher score (semantic-cache.ts).
-    name: 'verifier, lean rules',
+    // Only the rules the verifier keeps refuse; the one it overrules asks for a higher score
+    // (semantic-cache.ts).
+    name: GATEWAY_DECIDER,
     serves: (pair) =>
       !pair.refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason)) &&
-      pair.verifierScore >=
-        (pair.refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason))
+      verified(
+        pair,
+        pair.refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason))
           ? VERIFIER_OVERRULE_SCORE
-          : VERIFIER_MIN_SCORE),
+          : VERIFIER_MIN_SCORE,
+      ),
   },
 ];
 
@@ -195,7 +201,7 @@ function verifierAccuracy(set: string, scored: Scored[]) {
     });
   }
   if (details) {
-    const gateway = DECIDERS[3] as (typeof DECIDERS)[number];
+    const gateway = DECIDERS.find((decider) => decider.name === GATEWAY_DECIDER) as (typeof DECIDERS)[number];
     for (const pair of scored.filter((each) => each.similarity >= at)) {
       const wrong = pair.label === 'paraphrase' ? !gateway.serves(pair) : gateway.serves(pair);
       if (wrong)
@@ -499,7 +505,7 @@ async function main(): Promise<void> {
         ]),
       )}\n`,
     );
-    const kinds = verifierRows.filter((row) => row.decider === 'verifier + all rules (default)');
+    const kinds = verifierRows.filter((row) => row.decider === GATEWAY_DECIDER);
     process.stdout.write(
       `\nBy kind, the gateway's decision at 0.8 (pairs, above 0.8, served)\n${table(
         ['set', 'kind', 'pairs', 'above 0.8', 'served'],

@@ -40,9 +40,9 @@ export interface SemanticCacheSettings {
   verifier: boolean;
   /**
    * Which of the hit guard's rules run beside the verifier (GATEWAY_SEMCACHE_VERIFIER_RULES):
-   * `all` (the default: every rule refuses, then the verifier must pass the candidate) or `lean`
-   * (five rules refuse, the substitution rule only asks the verifier for a higher score: more
-   * paraphrases served, and more near misses on long questions with context; bench/README.md).
+   * `lean` (the default: three rules refuse, the substitution rule only asks the verifier for a
+   * higher score) or `all` (every rule refuses, then the verifier must pass the candidate: fewer
+   * near misses served, and fewer paraphrases; bench/README.md).
    */
   verifierRules: 'all' | 'lean';
   /** Its model's folder (GATEWAY_SEMCACHE_VERIFIER_DIR; default models/pair-verifier of the install). */
@@ -85,7 +85,7 @@ export function readSemanticCacheSettings(
   }
   const modelDir = env.GATEWAY_SEMCACHE_MODEL_DIR?.trim();
   const verifierDir = env.GATEWAY_SEMCACHE_VERIFIER_DIR?.trim();
-  const verifierRules = env.GATEWAY_SEMCACHE_VERIFIER_RULES?.trim().toLowerCase() || 'all';
+  const verifierRules = env.GATEWAY_SEMCACHE_VERIFIER_RULES?.trim().toLowerCase() || 'lean';
   if (verifierRules !== 'all' && verifierRules !== 'lean') {
     fail(`GATEWAY_SEMCACHE_VERIFIER_RULES must be 'all' or 'lean', got '${verifierRules}'`);
   }

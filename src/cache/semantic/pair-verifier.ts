@@ -34,22 +34,37 @@ export interface PairVerifier {
 
 /**
  * The score a candidate needs: the model's own midpoint (trained on balanced pairs). By default
- * every rule of the hit guard runs first; GATEWAY_SEMCACHE_VERIFIER_RULES=lean asks only the rules
- * in VERIFIER_GUARD.asked (numbers and quoted strings, cheap and exact, and the three that still
- * measurably lowered the near misses served on the validation sets: negation, opposites, swapped
- * roles), and a pair the substitution rule refuses (it also refuses one-word synonyms, "luggage" /
- * "baggage") is left to the verifier at VERIFIER_OVERRULE_SCORE. Chosen on the validation sets
- * (unseen-B, holdout-10 and 11, the written authors' last files: 13 of 661 near misses served,
- * 398 of 464 paraphrase hits kept), measured once on unseen-C and D (bench/README.md): lean mode
- * kept 91.5% and 95.4% but served 2.8% and 17.2% (long questions with a shared context, "I'm a
- * freelancer in the UK; how do I register / deregister for VAT"), so it is not the default.
+ * (GATEWAY_SEMCACHE_VERIFIER_RULES=lean) the guard asks only the rules in VERIFIER_GUARD.asked,
+ * those that still lowered the near misses served beside the verifier on the validation sets
+ * (negation, opposites, swapped roles, direction), and a pair the substitution rule refuses (it
+ * also refuses one-word synonyms, "luggage" / "baggage") is left to the verifier at
+ * VERIFIER_OVERRULE_SCORE. The numbers and quoted-string rules no longer add there: the verifier
+ * refused every number near miss of the validation sets on its own, and the numbers rule refused
+ * 16 paraphrases ("WWII" / "World War II", "$5k" / "$5,000"). Chosen on the validation sets
+ * (unseen-B, holdout-10 and 11, the written authors' last files: 18 of 890 near misses served,
+ * 549 of 612 paraphrase hits kept; with every rule first, 9 and 453). `all` runs every rule first,
+ * for workspaces that would rather miss (bench/README.md has both, measured once).
  */
 export const VERIFIER_MIN_SCORE = 0.5;
 export const VERIFIER_OVERRULE_SCORE = 0.95;
 export const VERIFIER_GUARD: GuardBesideVerifier = {
-  asked: new Set<RefusalReason>(['numbers', 'quoted', 'negation', 'opposite', 'swapped']),
+  asked: new Set<RefusalReason>(['negation', 'opposite', 'swapped', 'direction']),
   overrulable: new Set<RefusalReason>(['content']),
 };
+
+/**
+ * Whether two questions are the same words in the same order, case, spacing and punctuation
+ * aside ("List the moons of Jupiter" / "list the moons of jupiter?"): the same question, served
+ * without asking the model (which reads near misses as "almost the same words, one changed").
+ */
+export function sameWording(cached: string, asked: string): boolean {
+  const words = (text: string) =>
+    text
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.join(' ') ?? '';
+  return words(cached) === words(asked);
+}
 
 /** The folder the repository (and the image) keeps the model in. */
 export const DEFAULT_VERIFIER_DIR = fileURLToPath(new URL('../../../models/pair-verifier/', import.meta.url));

@@ -21,6 +21,7 @@ import { loadEnglishWords } from './guard/english-words.ts';
 import { checkHitGuard, type GuardVerdict } from './guard/hit-guard.ts';
 import {
   type PairVerifier,
+  sameWording,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
@@ -67,8 +68,8 @@ export interface SemanticCacheOptions {
   /** Bound on one verification, queueing included (GATEWAY_SEMCACHE_VERIFY_TIMEOUT_MS). */
   verifyTimeoutMs?: number;
   /**
-   * The guard's rules beside the verifier (GATEWAY_SEMCACHE_VERIFIER_RULES): `all` (the default)
-   * or `lean` (VERIFIER_GUARD).
+   * The guard's rules beside the verifier (GATEWAY_SEMCACHE_VERIFIER_RULES): `lean` (the default:
+   * VERIFIER_GUARD) or `all`.
    */
   verifierRules?: 'all' | 'lean';
   /** Bound on each store call. */
@@ -189,8 +190,11 @@ export class SemanticCache {
       }
       // One verification per lookup: the first candidate that got this far is served or nothing is.
       // A pair only the rules the verifier overrules refused needs a higher score.
+      // The same words in the same order need no model.
       const needs = verdict.overruled === undefined ? VERIFIER_MIN_SCORE : VERIFIER_OVERRULE_SCORE;
-      const refused = await this.#verify(entry.question ?? '', plan.question, needs, requestTrace);
+      const refused = sameWording(entry.question ?? '', plan.question)
+        ? undefined
+        : await this.#verify(entry.question ?? '', plan.question, needs, requestTrace);
       if (refused !== undefined) {
         reason = refused;
         break;
@@ -244,7 +248,7 @@ export class SemanticCache {
 
   /** The hit guard's verdict: every rule, or beside the verifier in `lean` mode VERIFIER_GUARD's. */
   #guard(question: string, candidate: string): GuardVerdict {
-    if (this.#options.verifier === undefined || this.#options.verifierRules !== 'lean') {
+    if (this.#options.verifier === undefined || this.#options.verifierRules === 'all') {
       return checkHitGuard(question, candidate);
     }
     return checkHitGuard(question, candidate, VERIFIER_GUARD);

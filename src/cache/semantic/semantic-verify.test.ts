@@ -24,7 +24,18 @@ afterEach(async () => {
 /** One vector for every question: every candidate is a perfect match, so only the verifier decides. */
 const vector = normalise(Float32Array.from({ length: 8 }, (_, index) => index + 1));
 
-async function setUp(verifier: PairVerifier, verifierRules?: 'all' | 'lean') {
+const YEN = ['How many yen is 50 dollars?', 'How many yen are 50 dollars worth?'];
+const LUGGAGE = ['How much luggage can I check on a domestic flight?'];
+
+/**
+ * A semantic cache with `cached` questions in one bucket (by default two, so that a refused
+ * candidate could be followed by another).
+ */
+async function setUp(
+  verifier: PairVerifier,
+  verifierRules?: 'all' | 'lean',
+  cached: readonly string[] = YEN,
+) {
   const store = new MemoryRuntimeStore();
   stores.push(store);
   const registry = new Registry();
@@ -61,13 +72,8 @@ async function setUp(verifier: PairVerifier, verifierRules?: 'all' | 'lean') {
     ...(verifierRules === undefined ? {} : { verifierRules }),
   });
   const at = (hash: string) => ({ scopeId: 'test/ws', namespace: 'default', hash });
-  // Two cached questions, so a refused candidate could be followed by another (and a third that
-  // a one-word synonym asks for, which only the substitution rule refuses).
-  for (const [hash, question] of [
-    ['a'.repeat(64), 'How many yen is 50 dollars?'],
-    ['b'.repeat(64), 'How many yen are 50 dollars worth?'],
-    ['d'.repeat(64), 'How much luggage can I check on a domestic flight?'],
-  ] as const) {
+  for (const [index, question] of cached.entries()) {
+    const hash = String(index).repeat(64);
     const nowMs = Date.now();
     await cache.store(at(hash), {
       v: 1,
@@ -129,6 +135,15 @@ describe('SemanticCache verification', () => {
     expect(await misses('verifier')).toBe(1);
   });
 
+  it('serves the same words in the same order (case and punctuation aside) without a verification', async () => {
+    const { verifier, asked } = answering(async () => 0.01);
+    const { lookup, verifications } = await setUp(verifier, undefined, LUGGAGE);
+    const hit = await lookup('how much luggage can I check on a domestic flight');
+    expect(hit?.entry.question).toBe(LUGGAGE[0]);
+    expect(asked).toHaveLength(0);
+    expect(await verifications()).toBe(0);
+  });
+
   it('misses, without an error, when the verifier is slower than its timeout or fails', async () => {
     const slow = await setUp(answering(() => new Promise(() => {})).verifier);
     expect(await slow.lookup('How many yen do 50 dollars buy?')).toBeUndefined();
@@ -138,25 +153,25 @@ describe('SemanticCache verification', () => {
     expect(await failing.misses('verify_failed')).toBe(1);
   });
 
-  it('keeps the number rule before the verifier: other numbers are refused without a verification', async () => {
+  it('with every rule (all), other numbers are refused without a verification', async () => {
     const { verifier, asked } = answering(async () => 0.99);
-    const { lookup, misses } = await setUp(verifier);
+    const { lookup, misses } = await setUp(verifier, 'all');
     expect(await lookup('How many yen is 60 dollars?')).toBeUndefined();
     expect(asked).toHaveLength(0);
     expect(await misses('guard')).toBe(1);
   });
 
-  it('with every rule (the default), the substitution rule refuses a one-word synonym before any verification', async () => {
+  it('with every rule (all), the substitution rule refuses a one-word synonym before any verification', async () => {
     const { verifier, asked } = answering(async () => 0.99);
-    const { lookup, misses } = await setUp(verifier);
+    const { lookup, misses } = await setUp(verifier, 'all', LUGGAGE);
     expect(await lookup('How much baggage can I check on a domestic flight?')).toBeUndefined();
     expect(asked).toHaveLength(0);
     expect(await misses('guard')).toBe(1);
   });
 
-  it('in lean mode, leaves a one-word synonym to the verifier, which must reach VERIFIER_OVERRULE_SCORE', async () => {
+  it('in lean mode (the default), leaves a one-word synonym to the verifier, which must reach VERIFIER_OVERRULE_SCORE', async () => {
     const confident = answering(async () => VERIFIER_OVERRULE_SCORE);
-    const lean = await setUp(confident.verifier, 'lean');
+    const lean = await setUp(confident.verifier, undefined, LUGGAGE);
     const hit = await lean.lookup('How much baggage can I check on a domestic flight?');
     expect(hit?.entry.question).toBe('How much luggage can I check on a domestic flight?');
     expect(confident.asked).toEqual([
@@ -167,17 +182,27 @@ describe('SemanticCache verification', () => {
     ]);
     // Above VERIFIER_MIN_SCORE but below the overrule score: refused by the verifier.
     const unsure = answering(async () => (VERIFIER_MIN_SCORE + VERIFIER_OVERRULE_SCORE) / 2);
-    const leanUnsure = await setUp(unsure.verifier, 'lean');
+    const leanUnsure = await setUp(unsure.verifier, 'lean', LUGGAGE);
     expect(await leanUnsure.lookup('How much baggage can I check on a domestic flight?')).toBeUndefined();
     expect(unsure.asked).toHaveLength(1);
     expect(await leanUnsure.misses('verifier')).toBe(1);
   });
 
-  it('in lean mode, still refuses by the rules it keeps (numbers) without a verification', async () => {
+  it('in lean mode, still refuses by the rules it keeps (negation) without a verification', async () => {
     const { verifier, asked } = answering(async () => 0.99);
-    const { lookup, misses } = await setUp(verifier, 'lean');
-    expect(await lookup('How many yen is 70 dollars?')).toBeUndefined();
+    const { lookup, misses } = await setUp(verifier, 'lean', LUGGAGE);
+    expect(await lookup('How much luggage can I not check on a domestic flight?')).toBeUndefined();
     expect(asked).toHaveLength(0);
     expect(await misses('guard')).toBe(1);
+  });
+
+  it('in lean mode, leaves other numbers to the verifier, which refuses them', async () => {
+    const { verifier, asked } = answering(async () => 0.02);
+    const { lookup, misses } = await setUp(verifier, 'lean');
+    expect(await lookup('How many yen is 70 dollars?')).toBeUndefined();
+    expect(asked).toHaveLength(1);
+    expect(YEN).toContain(asked[0]?.[0]);
+    expect(asked[0]?.[1]).toBe('How many yen is 70 dollars?');
+    expect(await misses('verifier')).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
 import { describeSemanticCache, describeSemanticOff } from './semantic-suite.ts';
 
-describeSemanticCache('memory store', () => ({}));
+describeSemanticCache('memory store, lean rules (the default)', () => ({}));
 describeSemanticOff();

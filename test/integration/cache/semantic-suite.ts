@@ -126,7 +126,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       await ask(ns, 'What is the capital of France?');
       expect((await ask(ns, 'How do I bake sourdough bread?')).headers.get('x-service-cache')).toBe('miss');
       await ask(ns, 'Convert 10 miles to kilometers');
-      // 0.898 similar, above the default threshold: the numbers differ, so the guard refuses.
+      // 0.898 similar, above the default threshold: the numbers differ, so the numbers rule (all) or
+      // the verifier (lean) refuses.
       expect((await ask(ns, 'Convert 20 miles to kilometers')).headers.get('x-service-cache')).toBe('miss');
       await ask(ns, 'Write a haiku about autumn');
       expect((await ask(ns, 'Write a haiku about spring')).headers.get('x-service-cache')).toBe('miss');
@@ -166,9 +167,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'semantic-hit',
         );
       }
-      // A one-word synonym: with every rule (the default) the substitution rule refuses it; in lean
-      // mode the verifier overrules that rule when it is confident (VERIFIER_OVERRULE_SCORE).
-      const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES === 'lean';
+      // A one-word synonym: in lean mode (the default) the verifier overrules the substitution rule
+      // when it is confident (VERIFIER_OVERRULE_SCORE); with every rule (all) that rule refuses it.
+      const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES !== 'all';
       const oneWord: [string, string][] = [
         [
           'How much luggage can I check on a domestic flight?',
