@@ -109,6 +109,14 @@ describe('loadSettings: the semantic cache', () => {
     expect(load({ GATEWAY_SEMCACHE_MIRROR_BYTES: '1048576' }).semanticCache.mirrorBytes).toBe(1048576);
     expect(() => load({ GATEWAY_SEMCACHE_MIRROR_BYTES: '-1' })).toThrow(SettingsError);
   });
+
+  it('runs the lean rules beside the verifier by default, every rule when told, and refuses other values', () => {
+    expect(load({}).semanticCache.verifierRules).toBe('lean');
+    expect(load({ GATEWAY_SEMCACHE_VERIFIER_RULES: 'ALL' }).semanticCache.verifierRules).toBe('all');
+    expect(() => load({ GATEWAY_SEMCACHE_VERIFIER_RULES: 'some' })).toThrow(
+      /GATEWAY_SEMCACHE_VERIFIER_RULES must be 'all' or 'lean', got 'some'/,
+    );
+  });
 });
 
 describe('loadSettings: PLATFORM_TENANT', () => {
