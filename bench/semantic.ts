@@ -455,6 +455,7 @@ async function main(): Promise<void> {
       { name: 'unseen-C', file: 'reserved/semantic-pairs-unseen-C.jsonl' },
       { name: 'unseen-D', file: 'reserved/semantic-pairs-unseen-D.jsonl' },
       { name: 'unseen-E', file: 'reserved/semantic-pairs-unseen-E.jsonl' },
+      { name: 'unseen-F', file: 'reserved/semantic-pairs-unseen-F.jsonl' },
       { name: 'unseen-G', file: 'reserved/semantic-pairs-unseen-G.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
