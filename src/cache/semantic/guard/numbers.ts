@@ -37,7 +37,7 @@ function sameNumbers(left: readonly string[], right: readonly string[]): boolean
 const SHORTHAND: Readonly<Record<string, readonly string[]>> = { '2': ['to', 'too'], '4': ['for'] };
 
 /** A side's numbers without the shorthand digits the other side writes as their word. */
-function numbersOf(side: Features, other: Features): string[] {
+function comparedNumbers(side: Features, other: Features): string[] {
   const numbers = [...side.numbers];
   const count = (features: Features, words: readonly string[]) =>
     features.tokens.filter((token) => words.includes(token)).length;
@@ -61,5 +61,5 @@ function recounted(asked: Features, cached: Features): boolean {
 export const differentNumbers: GuardRule = {
   reason: 'numbers',
   refuses: ({ asked, cached }) =>
-    !sameNumbers(numbersOf(asked, cached), numbersOf(cached, asked)) || recounted(asked, cached),
+    !sameNumbers(comparedNumbers(asked, cached), comparedNumbers(cached, asked)) || recounted(asked, cached),
 };
