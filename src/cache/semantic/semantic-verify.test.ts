@@ -153,18 +153,24 @@ describe('SemanticCache verification', () => {
     expect(await failing.misses('verify_failed')).toBe(1);
   });
 
-  it('with every rule (all), other numbers are refused without a verification', async () => {
+  it.each([
+    ['with every rule (all), other numbers', 'all', YEN, 'How many yen is 60 dollars?'],
+    [
+      'with every rule (all), a one-word synonym (the substitution rule)',
+      'all',
+      LUGGAGE,
+      'How much baggage can I check on a domestic flight?',
+    ],
+    [
+      'in lean mode, a rule it keeps (negation)',
+      'lean',
+      LUGGAGE,
+      'How much luggage can I not check on a domestic flight?',
+    ],
+  ] as const)('%s: refused by the guard without a verification', async (_case, rules, cached, question) => {
     const { verifier, asked } = answering(async () => 0.99);
-    const { lookup, misses } = await setUp(verifier, 'all');
-    expect(await lookup('How many yen is 60 dollars?')).toBeUndefined();
-    expect(asked).toHaveLength(0);
-    expect(await misses('guard')).toBe(1);
-  });
-
-  it('with every rule (all), the substitution rule refuses a one-word synonym before any verification', async () => {
-    const { verifier, asked } = answering(async () => 0.99);
-    const { lookup, misses } = await setUp(verifier, 'all', LUGGAGE);
-    expect(await lookup('How much baggage can I check on a domestic flight?')).toBeUndefined();
+    const { lookup, misses } = await setUp(verifier, rules, cached);
+    expect(await lookup(question)).toBeUndefined();
     expect(asked).toHaveLength(0);
     expect(await misses('guard')).toBe(1);
   });
@@ -186,14 +192,6 @@ describe('SemanticCache verification', () => {
     expect(await leanUnsure.lookup('How much baggage can I check on a domestic flight?')).toBeUndefined();
     expect(unsure.asked).toHaveLength(1);
     expect(await leanUnsure.misses('verifier')).toBe(1);
-  });
-
-  it('in lean mode, still refuses by the rules it keeps (negation) without a verification', async () => {
-    const { verifier, asked } = answering(async () => 0.99);
-    const { lookup, misses } = await setUp(verifier, 'lean', LUGGAGE);
-    expect(await lookup('How much luggage can I not check on a domestic flight?')).toBeUndefined();
-    expect(asked).toHaveLength(0);
-    expect(await misses('guard')).toBe(1);
   });
 
   it('in lean mode, leaves other numbers to the verifier, which refuses them', async () => {
