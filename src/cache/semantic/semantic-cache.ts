@@ -3,7 +3,9 @@
  * question (the latest user message) is embedded and the newest candidates of its bucket (the
  * rest of the request, hashed) are scored, as many as the depth valve allows; the best ones at or
  * above the threshold are tried in order: the answer they point at must still be fresh and
- * unrevalidated, and pass the hit guard (in `lean` mode, only the rules the verifier keeps); the first
+ * unrevalidated, and pass the hit guard (in `lean` mode, only the rules the verifier keeps; beside
+ * the verifier, the question is first reworded toward the candidate's where they only write the
+ * same thing differently: wording.ts); the first
  * that does is scored by the pair verifier (pair-verifier.ts), one verification per lookup at
  * most, and served only if it passes (with a higher score when only the substitution rule refused
  * it). A write adds the question's vector to the bucket, next to the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
@@ -27,6 +29,7 @@ import {
   VERIFIER_OVERRULE_SCORE,
 } from './pair-verifier.ts';
 import type { SemanticMetrics } from './semantic-metrics.ts';
+import { alignWording } from './wording.ts';
 
 /** The semantic part of a request's cache plan (cache-plan.ts). */
 export interface SemanticPlan {
@@ -183,7 +186,12 @@ export class SemanticCache {
         reason = 'entry_gone';
         continue;
       }
-      const verdict = this.#options.guard ? this.#guard(plan.question, entry.question ?? '') : PASSED;
+      const cached = entry.question ?? '';
+      // Beside the verifier, both read the question with its spellings, typos, abbreviations and
+      // synonyms written as the cached one writes them (wording.ts).
+      const asked =
+        this.#options.verifier === undefined ? plan.question : alignWording(cached, plan.question);
+      const verdict = this.#options.guard ? this.#guard(asked, cached) : PASSED;
       if (!verdict.ok) {
         reason = 'guard';
         continue;
@@ -192,9 +200,9 @@ export class SemanticCache {
       // A pair only the rules the verifier overrules refused needs a higher score.
       // The same words in the same order need no model.
       const needs = verdict.overruled === undefined ? VERIFIER_MIN_SCORE : VERIFIER_OVERRULE_SCORE;
-      const refused = sameWording(entry.question ?? '', plan.question)
+      const refused = sameWording(cached, asked)
         ? undefined
-        : await this.#verify(entry.question ?? '', plan.question, needs, requestTrace);
+        : await this.#verify(cached, asked, needs, requestTrace);
       if (refused !== undefined) {
         reason = refused;
         break;

@@ -144,6 +144,39 @@ describe('SemanticCache verification', () => {
     expect(await verifications()).toBe(0);
   });
 
+  it.each([
+    ['lean', 'a synonym of SYNONYM_GROUPS', 'How much baggage can I check on a domestic flight?'],
+    ['all', 'a synonym of SYNONYM_GROUPS', 'How much baggage can I check on a domestic flight?'],
+    ['lean', 'typos', 'How much lugage can I chekc on a domestic flight?'],
+    ['all', 'an abbreviation', 'How much luggage can I check on a domestic flight pls?'],
+  ] as const)(
+    'in %s mode, reads %s as the cached question writes it: served without a verification',
+    async (rules, _what, question) => {
+      const { verifier, asked } = answering(async () => 0.01);
+      const { lookup, verifications } = await setUp(verifier, rules, [
+        rules === 'all' && question.endsWith('pls?')
+          ? `${LUGGAGE[0]?.slice(0, -1)} please?`
+          : (LUGGAGE[0] as string),
+      ]);
+      expect(await lookup(question)).toBeDefined();
+      expect(asked).toHaveLength(0);
+      expect(await verifications()).toBe(0);
+    },
+  );
+
+  it("verifies the aligned question: what remains different is the verifier's to judge", async () => {
+    const { verifier, asked } = answering(async () => 0.02);
+    const { lookup, misses } = await setUp(verifier, undefined, LUGGAGE);
+    expect(await lookup('How much baggage can I check on an international flight?')).toBeUndefined();
+    expect(asked).toEqual([
+      [
+        'How much luggage can I check on a domestic flight?',
+        'How much luggage can I check on an international flight?',
+      ],
+    ]);
+    expect(await misses('verifier')).toBe(1);
+  });
+
   it('misses, without an error, when the verifier is slower than its timeout or fails', async () => {
     const slow = await setUp(answering(() => new Promise(() => {})).verifier);
     expect(await slow.lookup('How many yen do 50 dollars buy?')).toBeUndefined();
@@ -156,10 +189,10 @@ describe('SemanticCache verification', () => {
   it.each([
     ['with every rule (all), other numbers', 'all', YEN, 'How many yen is 60 dollars?'],
     [
-      'with every rule (all), a one-word synonym (the substitution rule)',
+      'with every rule (all), a one-word synonym no list knows (the substitution rule)',
       'all',
       LUGGAGE,
-      'How much baggage can I check on a domestic flight?',
+      'How much luggage can I check on an internal flight?',
     ],
     [
       'in lean mode, a rule it keeps (negation)',
@@ -175,21 +208,21 @@ describe('SemanticCache verification', () => {
     expect(await misses('guard')).toBe(1);
   });
 
-  it('in lean mode (the default), leaves a one-word synonym to the verifier, which must reach VERIFIER_OVERRULE_SCORE', async () => {
+  it('in lean mode (the default), leaves a one-word synonym no list knows to the verifier, which must reach VERIFIER_OVERRULE_SCORE', async () => {
     const confident = answering(async () => VERIFIER_OVERRULE_SCORE);
     const lean = await setUp(confident.verifier, undefined, LUGGAGE);
-    const hit = await lean.lookup('How much baggage can I check on a domestic flight?');
+    const hit = await lean.lookup('How much luggage can I check on an internal flight?');
     expect(hit?.entry.question).toBe('How much luggage can I check on a domestic flight?');
     expect(confident.asked).toEqual([
       [
         'How much luggage can I check on a domestic flight?',
-        'How much baggage can I check on a domestic flight?',
+        'How much luggage can I check on an internal flight?',
       ],
     ]);
     // Above VERIFIER_MIN_SCORE but below the overrule score: refused by the verifier.
     const unsure = answering(async () => (VERIFIER_MIN_SCORE + VERIFIER_OVERRULE_SCORE) / 2);
     const leanUnsure = await setUp(unsure.verifier, 'lean', LUGGAGE);
-    expect(await leanUnsure.lookup('How much baggage can I check on a domestic flight?')).toBeUndefined();
+    expect(await leanUnsure.lookup('How much luggage can I check on an internal flight?')).toBeUndefined();
     expect(unsure.asked).toHaveLength(1);
     expect(await leanUnsure.misses('verifier')).toBe(1);
   });

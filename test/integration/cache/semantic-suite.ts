@@ -167,27 +167,31 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'semantic-hit',
         );
       }
-      // A one-word synonym: in lean mode (the default) the verifier overrules the substitution rule
-      // when it is confident (VERIFIER_OVERRULE_SCORE); with every rule (all) that rule refuses it.
-      const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES !== 'all';
-      const oneWord: [string, string][] = [
+      // A synonym of SYNONYM_GROUPS, a typo, an acronym spelt out: the question is read as the cached
+      // one writes it (wording.ts), in either mode, and the same wording needs no verification.
+      const aligned: [string, string][] = [
         [
           'How much luggage can I check on a domestic flight?',
           'How much baggage can I check on a domestic flight?',
         ],
         ['Where should I go on vacation in March?', 'Where should I go on holiday in March?'],
+        ['How do I reset my router to factory settings?', 'how do i reset my router to factory setings'],
+        [
+          'How much does a registered nurse earn in the United Kingdom?',
+          'How much does a registered nurse earn in the UK?',
+        ],
       ];
-      for (const [cached, asked] of oneWord) {
+      const beforeAligned = await verifications();
+      for (const [cached, asked] of aligned) {
         const ns = fresh();
         await ask(ns, cached);
         expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe(
-          lean ? 'semantic-hit' : 'miss',
+          'semantic-hit',
         );
       }
+      expect(await verifications()).toBe(beforeAligned);
       // Every one above the threshold was verified once; the near misses the rules let through were refused by the model.
-      expect(await verifications()).toBeGreaterThanOrEqual(
-        verifiedBefore + synonyms.length + (lean ? oneWord.length : 0) + 1,
-      );
+      expect(beforeAligned).toBeGreaterThanOrEqual(verifiedBefore + synonyms.length + 1);
       expect(await refusals()).toBeGreaterThanOrEqual(refusedBefore + 1);
     });
 

@@ -11,6 +11,10 @@ describe('isEnglishWord', () => {
     expect(isEnglishWord('megabits')).toBe(true);
     expect(isEnglishWord('recieve')).toBe(false);
     expect(isEnglishWord('zzzz')).toBe(false);
+    // Three letters are looked up too ("otu" is a typo of "out"); shorter words count as English.
+    expect(isEnglishWord('out')).toBe(true);
+    expect(isEnglishWord('otu')).toBe(false);
+    expect(isEnglishWord('km')).toBe(true);
     // Words the file has out of order are found too.
     expect(isEnglishWord('manlihood')).toBe(true);
   });

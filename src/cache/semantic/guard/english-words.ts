@@ -9,8 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import wordListPath from 'word-list';
 
-/** Words shorter than this are never forgiven a letter (the guard's own floor), so not indexed. */
-const MIN_LENGTH = 4;
+/** Words shorter than this are read as English (never a typo), so not indexed. */
+const MIN_LENGTH = 3;
 
 interface WordIndex {
   text: string;

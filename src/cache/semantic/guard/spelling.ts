@@ -26,7 +26,7 @@ function oneEditApart(left: string, right: string): boolean {
 }
 
 /** A word with British spellings made American ("licence", "organised", "travelled", "anaemia"). */
-function americanSpelling(word: string): string {
+export function americanSpelling(word: string): string {
   return word
     .replace(/our(s|ed|ing|ite|ites|able|ful)?$/, 'or$1')
     .replace(/is(e|es|ed|ing|er|ers|ation|ations)$/, 'iz$1')

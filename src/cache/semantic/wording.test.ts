@@ -1,0 +1,110 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEnglishWords } from './guard/english-words.ts';
+import { alignWording } from './wording.ts';
+
+beforeAll(async () => {
+  await loadEnglishWords();
+});
+
+describe('alignWording', () => {
+  it.each([
+    // Apostrophes, contractions and words written joined or apart.
+    [
+      "I've got a cold; what should I take?",
+      'Ive got a cold; what should I take?',
+      "I've got a cold; what should I take?",
+    ],
+    ["Why won't my phone charge?", 'Why will not my phone charge?', "Why won't my phone charge?"],
+    ['What is the fix?', "What's the fix?", 'What is the fix?'],
+    ['How do I log in to Teams?', 'How do I login to Teams?', 'How do I log in to Teams?'],
+    [
+      'What board games suit two players?',
+      'What boardgames suit two players?',
+      'What board games suit two players?',
+    ],
+    // Acronyms spelt out in the other question, either way round; camelCase counts.
+    ['How do I fix a Blue Screen of Death?', 'How do I fix a BSOD?', 'How do I fix a Blue Screen of Death?'],
+    [
+      'How do I report a scam to the BBB?',
+      'How do I report a scam to the Better Business Bureau?',
+      'How do I report a scam to the BBB?',
+    ],
+    ['What is cash basis in QuickBooks?', 'What is cash basis in QB?', 'What is cash basis in QuickBooks?'],
+    [
+      'I live in US Department of Agriculture zone 6b',
+      'I live in USDA zone 6b',
+      'I live in US Department of Agriculture zone 6b',
+    ],
+    // Abbreviations, units and degrees.
+    [
+      'What is an approximate budget per week?',
+      "what's an approx budget per wk?",
+      'What is an approximate budget per week?',
+    ],
+    [
+      'Bake at 350 degrees Fahrenheit for how long?',
+      'Bake at 350F for how long?',
+      'Bake at 350 degrees Fahrenheit for how long?',
+    ],
+    [
+      'What is the pH of water at 25 degrees Celsius?',
+      'What is the pH of water at 25°C?',
+      'What is the pH of water at 25 degrees Celsius?',
+    ],
+    [
+      'Visiting New York City with my parents',
+      'Visiting NYC w/ my parents',
+      'Visiting New York City with my parents',
+    ],
+    // British and American spellings.
+    [
+      'Is flavored yogurt safe for my baby?',
+      'Is flavoured yoghurt safe for my baby?',
+      'Is flavored yogurt safe for my baby?',
+    ],
+    [
+      'Where can I take my mom in the fall?',
+      'Where can I take my mum in the fall?',
+      'Where can I take my mom in the fall?',
+    ],
+    // Typos, either side: a non-word one letter from a word (two in long words).
+    [
+      'What does the tire pressure light mean?',
+      'What does the tire presure ligt mean?',
+      'What does the tire pressure light mean?',
+    ],
+    [
+      'Can I use baking soda instead of baking powder?',
+      'Can I use bakng soda insted of baking powder?',
+      'Can I use baking soda instead of baking powder?',
+    ],
+    [
+      'Can you recommend a rear derailleur?',
+      'can you reccomend a rear derailleur',
+      'can you recommend a rear derailleur',
+    ],
+    ['Why was my payment declined?', 'Why was my payment decilned?', 'Why was my payment declined?'],
+    ['Why is my car overheeting?', 'Why is my car overheating?', 'Why is my car overheeting?'],
+  ])('%s / %s', (cached, asked, aligned) => {
+    expect(alignWording(cached, asked)).toBe(aligned);
+  });
+
+  it.each([
+    // Two English words are two words; two unknown or capitalised ones are names.
+    ['What is a good desert in Morocco?', 'What is a good dessert in Morocco?'],
+    ['What is the capital of Iran?', 'What is the capital of Iraq?'],
+    ['How do I get an e-visa for Indian citizens?', 'How do I get an e-visa for India?'],
+    ['How do I get my tax return filled?', 'How do I get my tax return filed?'],
+    ['Is it a roguelike?', 'Is it a roguelite?'],
+    ['Table for two', 'Table for four'],
+    // Another entity, number, operation or direction is not a way of writing.
+    ['Can I grow lemons in Seattle?', 'Can I grow lemons in the PNW?'],
+    ['How do I buy a car?', 'How do I sell a car?'],
+    ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
+    ['Convert 10 miles to km', 'Convert 20 miles to km'],
+    ['How many mg of caffeine in coffee?', 'How many mcg of caffeine in coffee?'],
+    ['Which foods contain gluten?', 'Which foods do not contain gluten?'],
+  ])('leaves %s / %s as asked', (cached, asked) => {
+    expect(alignWording(cached, asked)).toBe(asked);
+  });
+});

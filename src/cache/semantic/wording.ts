@@ -1,0 +1,337 @@
+/**
+ * The asked question reworded toward the cached one where the two only write the same thing two
+ * ways, before the guard and the pair verifier read them. The verifier reads a near miss as "the
+ * same words, one changed", so it refused "feed a pupy" / "feed a puppy", "PNW" / "Pacific
+ * Northwest" and "apartment" / "flat" as if they were other questions; the guard's substitution
+ * rule did too. Each step below makes one such difference disappear, and only when the cached
+ * question shows the other form, so nothing is guessed:
+ *
+ * - apostrophes and joined words: "Ive" / "I've", "log in" / "login";
+ * - acronyms spelt out in the other question: "PNW" / "Pacific Northwest", "QB" / "QuickBooks";
+ * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit";
+ * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
+ * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage");
+ * - typos: a word no English list has, one letter from a word of the cached question that the
+ *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur").
+ *   Two English words are two words ("desert" / "dessert"), two unknown ones two names.
+ *
+ * What it does not align (numbers, negation, another entity, word order) is left for the guard
+ * and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
+ */
+import { isEnglishWord } from './guard/english-words.ts';
+import { americanSpelling } from './guard/spelling.ts';
+import { SYNONYM_GROUPS } from './synonym-groups.ts';
+import { ABBREVIATIONS, CONTRACTION_ENDINGS, CONTRACTIONS, SPELLINGS } from './wording-lists.ts';
+
+interface Token {
+  /** As written. */
+  text: string;
+  /** Lowercase, apostrophes dropped: what two spellings of one word share ("I've" and "ive"). */
+  key: string;
+  start: number;
+  end: number;
+}
+
+/** Words (with inner apostrophes), numbers, degrees ("°C") and "w/"; "350F" is "350" and "F". */
+const TOKEN =
+  /°\s?[CF](?!\p{L})|(?<!\p{L})[Ww]\/[Oo]?(?!\p{L})|\p{L}+(?:['’]\p{L}+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
+/** Words an acronym's letters may skip ("Department of Agriculture" is "DA", "USDA" with "US"). */
+const CONNECTORS: ReadonlySet<string> = new Set(['of', 'and', 'the', 'for', 'in', 'on', 'to', 'a', 'an']);
+
+function tokensOf(text: string): Token[] {
+  return [...text.matchAll(TOKEN)].map((match) => ({
+    text: match[0],
+    key: match[0].toLowerCase().replace(/['’\s/]/g, ''),
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+}
+
+const isLetters = (token: Token | undefined): token is Token =>
+  token !== undefined && /^\p{L}+$/u.test(token.key);
+
+/** Where `words` (keys) occur in a row in `tokens`, from `from` on; -1 when they do not. */
+function findRun(tokens: readonly Token[], words: readonly string[], from = 0): number {
+  for (let start = from; start + words.length <= tokens.length; start += 1)
+    if (words.every((word, offset) => tokens[start + offset]?.key === word)) return start;
+  return -1;
+}
+
+/** The text `tokens[start..end)` covers in `text`. */
+const spanText = (text: string, tokens: readonly Token[], start: number, end: number): string =>
+  text.slice(tokens[start]?.start ?? 0, tokens[end - 1]?.end ?? 0);
+
+/** Whether a token reads as an acronym: "PNW", "IRAs", "QB", or lowercase and in no list ("nyc"). */
+function acronymLetters(token: Token): string | undefined {
+  const match = /^([A-Z]{2,6})s?$/.exec(token.text);
+  if (match !== null) return (match[1] as string).toLowerCase();
+  if (/^[a-z]{3,5}$/.test(token.text) && isEnglishWord(token.key) === false) return token.key;
+  return undefined;
+}
+
+/** The letters a word may give an acronym: its initial, its camelCase parts' ("QuickBooks": "qb"), an acronym's own. */
+function initialsOf(token: Token): string[] {
+  const options = new Set([token.key[0] ?? '']);
+  const parts = token.text.split(/(?<=\p{Ll})(?=\p{Lu})/u);
+  if (parts.length > 1)
+    options.add(
+      parts
+        .map((part) => part[0] ?? '')
+        .join('')
+        .toLowerCase(),
+    );
+  if (/^[A-Z]{2,4}$/.test(token.text)) options.add(token.key);
+  return [...options];
+}
+
+/** The end of a run of words from `index` whose initials spell `letters` (connectors may be skipped). */
+function initialsRun(
+  letters: string,
+  tokens: readonly Token[],
+  index: number,
+  first: boolean,
+): number | undefined {
+  if (letters === '') return index;
+  const token = tokens[index];
+  if (!isLetters(token)) return undefined;
+  for (const initials of initialsOf(token)) {
+    if (!letters.startsWith(initials)) continue;
+    const end = initialsRun(letters.slice(initials.length), tokens, index + 1, false);
+    if (end !== undefined) return end;
+  }
+  return !first && CONNECTORS.has(token.key) ? initialsRun(letters, tokens, index + 1, false) : undefined;
+}
+
+/** Whether a run of words an acronym's letters matched spells it out: two words or more, or one in camelCase ("QuickBooks"). */
+const spelledOut = (tokens: readonly Token[], start: number, end: number): boolean =>
+  end - start >= 2 || /\p{Ll}\p{Lu}/u.test(tokens[start]?.text ?? '');
+
+/** Damerau (optimal string alignment) distance, or `limit + 1` once beyond `limit`. */
+function editDistance(left: string, right: string, limit: number): number {
+  if (Math.abs(left.length - right.length) > limit) return limit + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= left.length; i += 1) {
+    const row: number[] = [i];
+    for (let j = 1; j <= right.length; j += 1) {
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
+      const previous = rows[i - 1] as number[];
+      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
+      let best = Math.min(
+        (previous[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1])
+        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      row.push(best);
+    }
+    rows.push(row);
+  }
+  return (rows[left.length] as number[])[right.length] as number;
+}
+
+/** Whether `typo` (no English word) is `word` (one) mistyped: one letter apart, two in words of seven or more. */
+function mistyped(typo: string, word: string): boolean {
+  if (typo.length < 3 || word.length < 3 || !/^\p{Ll}+$/u.test(typo) || !/^\p{Ll}+$/u.test(word))
+    return false;
+  // Typos keep the first letter, or swap the first two.
+  if (typo[0] !== word[0] && !(typo[0] === word[1] && typo[1] === word[0])) return false;
+  if (isEnglishWord(typo) !== false || isEnglishWord(word) !== true) return false;
+  return editDistance(typo, word, 2) <= (Math.min(typo.length, word.length) >= 7 ? 2 : 1);
+}
+
+/**
+ * A word as American spelling writes it: SPELLINGS, or spelling.ts's suffix rules for words of five
+ * letters or more ("four" is not "for"), its doubled-l rule aside ("filled" is not "filed").
+ */
+function spelt(word: string): string {
+  const listed = SPELLINGS[word];
+  if (listed !== undefined) return listed;
+  return word.length < 5 || /ll(?:ed|ing|er|ers)$/.test(word) ? word : americanSpelling(word);
+}
+
+/** Phrases with the most words first ("degrees Fahrenheit" before "Fahrenheit"). */
+const longestFirst = (phrases: readonly string[]): string[] =>
+  [...phrases].sort((left, right) => right.split(' ').length - left.split(' ').length);
+
+/** What a contraction stands for ("won't": "will not"; "it's": "it is", "it has"); none for other words. */
+function contracted(text: string): readonly string[] {
+  const word = text.toLowerCase().replace('’', "'");
+  const whole = CONTRACTIONS[word];
+  if (whole !== undefined) return whole;
+  const match = /^(\p{L}+)'(\p{L}+)$/u.exec(word);
+  if (match === null) return [];
+  const [, stem = '', ending = ''] = match;
+  if (ending === 't' && stem.endsWith('n')) return [`${stem.slice(0, -1)} not`];
+  return (CONTRACTION_ENDINGS[ending] ?? []).map((expansion) => `${stem} ${expansion}`);
+}
+
+/** Member phrases (as keys) of every synonym group, by first word: [words, group]. */
+const SYNONYM_INDEX = new Map<string, { words: string[]; group: number }[]>();
+SYNONYM_GROUPS.forEach((group, index) => {
+  for (const member of group) {
+    const words = tokensOf(member).map((token) => token.key);
+    const first = words[0];
+    if (first === undefined) continue;
+    const entries = SYNONYM_INDEX.get(first) ?? [];
+    entries.push({ words, group: index });
+    SYNONYM_INDEX.set(first, entries);
+  }
+});
+
+/** Abbreviations by each of their expansions (as keys): "approximately" is "approx". */
+const EXPANSIONS = new Map<string, { abbreviation: string; words: string[] }[]>();
+for (const [abbreviation, expansions] of Object.entries(ABBREVIATIONS)) {
+  for (const expansion of expansions) {
+    const words = tokensOf(expansion).map((token) => token.key);
+    const entries = EXPANSIONS.get(words[0] ?? '') ?? [];
+    entries.push({ abbreviation, words });
+    EXPANSIONS.set(words[0] ?? '', entries);
+  }
+}
+
+/** The synonym groups whose members occur in `tokens`, each with where it occurs and its words. */
+function synonymsIn(tokens: readonly Token[]): Map<number, { start: number; end: number; key: string }> {
+  const found = new Map<number, { start: number; end: number; key: string }>();
+  tokens.forEach((token, start) => {
+    for (const { words, group } of SYNONYM_INDEX.get(token.key) ?? []) {
+      if (found.has(group) || findRun(tokens, words, start) !== start) continue;
+      found.set(group, { start, end: start + words.length, key: words.join(' ') });
+    }
+  });
+  return found;
+}
+
+/**
+ * `asked` with the words it writes differently from `cached` written as `cached` writes them (see
+ * the module's comment); `asked` itself when nothing differs only in writing.
+ */
+export function alignWording(cached: string, asked: string): string {
+  const mine = tokensOf(asked);
+  const theirs = tokensOf(cached);
+  const theirKeys = new Set(theirs.map((token) => token.key));
+  const myKeys = new Set(mine.map((token) => token.key));
+  /** Replacements by the index of the first asked token they cover: [end token, text]. */
+  const edits = new Map<number, { end: number; text: string }>();
+  const taken = new Set<number>();
+  const edit = (start: number, end: number, text: string): void => {
+    for (let index = start; index < end; index += 1) if (taken.has(index)) return;
+    for (let index = start; index < end; index += 1) taken.add(index);
+    edits.set(start, { end, text });
+  };
+  const theirText = (start: number, end: number) => spanText(cached, theirs, start, end);
+
+  // The same word but for case or apostrophes ("Ive" / "I've"), and words written joined or apart.
+  mine.forEach((token, index) => {
+    const same = theirs.find((other) => other.key === token.key);
+    if (same !== undefined) {
+      if (/['’]/.test(same.text) !== /['’]/.test(token.text)) edit(index, index + 1, same.text);
+      return;
+    }
+    const next = mine[index + 1];
+    theirs.forEach((other, at) => {
+      const following = theirs[at + 1];
+      if (isLetters(next) && isLetters(token) && other.key === token.key + next.key && !myKeys.has(other.key))
+        edit(index, index + 2, other.text);
+      else if (isLetters(following) && isLetters(token) && token.key === other.key + following.key)
+        edit(index, index + 1, theirText(at, at + 2));
+    });
+  });
+
+  // An acronym on one side, spelt out on the other.
+  mine.forEach((token, index) => {
+    const letters = theirKeys.has(token.key) ? undefined : acronymLetters(token);
+    if (letters === undefined) return;
+    for (let at = 0; at < theirs.length; at += 1) {
+      const end = initialsRun(letters, theirs, at, true);
+      if (end !== undefined && spelledOut(theirs, at, end) && !myKeys.has(theirs[at]?.key ?? '')) {
+        edit(index, index + 1, theirText(at, end));
+        return;
+      }
+    }
+  });
+  for (const other of theirs) {
+    const letters = myKeys.has(other.key) ? undefined : acronymLetters(other);
+    if (letters === undefined) continue;
+    for (let at = 0; at < mine.length; at += 1) {
+      const end = initialsRun(letters, mine, at, true);
+      if (end !== undefined && spelledOut(mine, at, end) && !theirKeys.has(mine[at]?.key ?? ''))
+        edit(at, end, other.text);
+    }
+  }
+
+  // Abbreviations and contractions, either way round.
+  mine.forEach((token, index) => {
+    if (theirKeys.has(token.key)) return;
+    for (const expansion of longestFirst(ABBREVIATIONS[token.key] ?? contracted(token.text))) {
+      const words = tokensOf(expansion).map((word) => word.key);
+      const at = findRun(theirs, words);
+      if (at >= 0 && findRun(mine, words) < 0) {
+        edit(index, index + 1, theirText(at, at + words.length));
+        return;
+      }
+    }
+  });
+  mine.forEach((token, index) => {
+    for (const { abbreviation, words } of EXPANSIONS.get(token.key) ?? []) {
+      if (findRun(mine, words, index) !== index || findRun(theirs, words) >= 0) continue;
+      const short = theirs.find((other) => other.key === abbreviation);
+      if (short !== undefined && !myKeys.has(abbreviation)) {
+        edit(index, index + words.length, short.text);
+        return;
+      }
+    }
+  });
+
+  for (const other of theirs) {
+    if (myKeys.has(other.key)) continue;
+    for (const expansion of contracted(other.text)) {
+      const words = tokensOf(expansion).map((word) => word.key);
+      const at = findRun(mine, words);
+      if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
+    }
+  }
+
+  // Synonyms of one group, each only on its side.
+  const theirSynonyms = synonymsIn(theirs);
+  for (const [group, at] of synonymsIn(mine)) {
+    const other = theirSynonyms.get(group);
+    if (other === undefined || other.key === at.key) continue;
+    if (findRun(theirs, at.key.split(' ')) >= 0 || findRun(mine, other.key.split(' ')) >= 0) continue;
+    edit(at.start, at.end, theirText(other.start, other.end));
+  }
+
+  // Spellings and typos: one word only on each side, written without apostrophes; a capitalised
+  // word inside the question is a name ("India" / "Indian").
+  const plain = (token: Token, index: number) =>
+    /^\p{L}+$/u.test(token.text) && (index === 0 || !/^\p{Lu}/u.test(token.text));
+  const plainTheirs = theirs.filter((other, at) => plain(other, at));
+  mine.forEach((token, index) => {
+    if (!plain(token, index) || theirKeys.has(token.key) || taken.has(index)) return;
+    const spelling = spelt(token.key);
+    // A typo may be of a word the question also writes right ("bakng soda" / "baking powder").
+    const matches = plainTheirs.filter(
+      (other) =>
+        (!myKeys.has(other.key) && (spelt(other.key) === spelling || mistyped(other.key, token.key))) ||
+        mistyped(token.key, other.key),
+    );
+    const keys = new Set(matches.map((other) => other.key));
+    if (keys.size === 1 && matches[0] !== undefined) edit(index, index + 1, matches[0].text);
+  });
+
+  if (edits.size === 0) return asked;
+  let text = '';
+  let written = 0;
+  for (const start of [...edits.keys()].sort((left, right) => left - right)) {
+    const { end, text: replacement } = edits.get(start) as { end: number; text: string };
+    const before = asked.slice(written, mine[start]?.start);
+    // "25°C" spelt out is "25 degrees Celsius".
+    const joined = /[\p{L}\p{N}]$/u.test(text + before) && /^\p{L}/u.test(replacement);
+    text += before + (joined ? ' ' : '') + replacement;
+    written = mine[end - 1]?.end ?? written;
+  }
+  return text + asked.slice(written);
+}
