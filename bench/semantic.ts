@@ -477,6 +477,8 @@ async function main(): Promise<void> {
       { name: 'unseen-G', file: 'reserved/semantic-pairs-unseen-G.jsonl' },
       { name: 'unseen-H', file: 'reserved/semantic-pairs-unseen-H.jsonl' },
       { name: 'unseen-I', file: 'reserved/semantic-pairs-unseen-I.jsonl' },
+      { name: 'unseen-J', file: 'reserved/semantic-pairs-unseen-J.jsonl' },
+      { name: 'unseen-K', file: 'reserved/semantic-pairs-unseen-K.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
