@@ -37,7 +37,7 @@ export interface PairVerifier {
  * (GATEWAY_SEMCACHE_VERIFIER_RULES=lean) the guard asks only the rules in VERIFIER_GUARD.asked,
  * those that still lowered the near misses served beside the verifier on the validation sets
  * (negation, opposites, swapped roles, direction), and a pair the substitution rule refuses (it
- * also refuses one-word synonyms, "luggage" / "baggage") is left to the verifier at
+ * also refuses one-word synonyms that wording.ts does not align, "keep" / "withhold") is left to the verifier at
  * VERIFIER_OVERRULE_SCORE. The numbers and quoted-string rules no longer add there: the verifier
  * refused every number near miss of the validation sets on its own, and the numbers rule refused
  * 16 paraphrases ("WWII" / "World War II", "$5k" / "$5,000"). Chosen on the validation sets
