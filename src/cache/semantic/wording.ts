@@ -225,20 +225,27 @@ export function alignWording(cached: string, asked: string): string {
   const theirText = (start: number, end: number) => spanText(cached, theirs, start, end);
 
   // The same word but for case or apostrophes ("Ive" / "I've"), and words written joined or apart.
+  const theirWord = new Map<string, Token>();
+  const theirPair = new Map<string, number>();
+  theirs.forEach((other, at) => {
+    if (!theirWord.has(other.key)) theirWord.set(other.key, other);
+    const following = theirs[at + 1];
+    if (isLetters(other) && isLetters(following) && !theirPair.has(other.key + following.key))
+      theirPair.set(other.key + following.key, at);
+  });
   mine.forEach((token, index) => {
-    const same = theirs.find((other) => other.key === token.key);
+    const same = theirWord.get(token.key);
     if (same !== undefined) {
       if (/['’]/.test(same.text) !== /['’]/.test(token.text)) edit(index, index + 1, same.text);
       return;
     }
+    if (!isLetters(token)) return;
     const next = mine[index + 1];
-    theirs.forEach((other, at) => {
-      const following = theirs[at + 1];
-      if (isLetters(next) && isLetters(token) && other.key === token.key + next.key && !myKeys.has(other.key))
-        edit(index, index + 2, other.text);
-      else if (isLetters(following) && isLetters(token) && token.key === other.key + following.key)
-        edit(index, index + 1, theirText(at, at + 2));
-    });
+    const joined = isLetters(next) ? theirWord.get(token.key + next.key) : undefined;
+    if (joined !== undefined && isLetters(joined) && !myKeys.has(joined.key))
+      edit(index, index + 2, joined.text);
+    const apart = theirPair.get(token.key);
+    if (apart !== undefined) edit(index, index + 1, theirText(apart, apart + 2));
   });
 
   // An acronym on one side, spelt out on the other.
@@ -253,9 +260,12 @@ export function alignWording(cached: string, asked: string): string {
       }
     }
   });
+  // Each acronym once: a long question repeating one would otherwise cost a scan per repeat.
+  const acronyms = new Set<string>();
   for (const other of theirs) {
-    const letters = myKeys.has(other.key) ? undefined : acronymLetters(other);
+    const letters = myKeys.has(other.key) || acronyms.has(other.key) ? undefined : acronymLetters(other);
     if (letters === undefined) continue;
+    acronyms.add(other.key);
     for (let at = 0; at < mine.length; at += 1) {
       const end = initialsRun(letters, mine, at, true);
       if (end !== undefined && spelledOut(mine, at, end) && !theirKeys.has(mine[at]?.key ?? ''))
