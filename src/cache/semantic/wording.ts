@@ -50,10 +50,17 @@ function tokensOf(text: string): Token[] {
 const isLetters = (token: Token | undefined): token is Token =>
   token !== undefined && /^\p{L}+$/u.test(token.key);
 
+/** A phrase's words as keys ("degrees Fahrenheit": "degrees", "fahrenheit"). */
+const keysOf = (phrase: string): string[] => tokensOf(phrase).map((token) => token.key);
+
+/** Whether `words` (keys) occur in a row in `tokens` at `start`. */
+const runAt = (tokens: readonly Token[], words: readonly string[], start: number): boolean =>
+  words.every((word, offset) => tokens[start + offset]?.key === word);
+
 /** Where `words` (keys) occur in a row in `tokens`, from `from` on; -1 when they do not. */
 function findRun(tokens: readonly Token[], words: readonly string[], from = 0): number {
   for (let start = from; start + words.length <= tokens.length; start += 1)
-    if (words.every((word, offset) => tokens[start + offset]?.key === word)) return start;
+    if (runAt(tokens, words, start)) return start;
   return -1;
 }
 
@@ -153,10 +160,6 @@ function spelt(word: string): string {
   return word.length < 5 || /ll(?:ed|ing|er|ers)$/.test(word) ? word : americanSpelling(word);
 }
 
-/** Phrases with the most words first ("degrees Fahrenheit" before "Fahrenheit"). */
-const longestFirst = (phrases: readonly string[]): string[] =>
-  [...phrases].sort((left, right) => right.split(' ').length - left.split(' ').length);
-
 /** What a contraction stands for ("won't": "will not"; "it's": "it is", "it has"); none for other words. */
 function contracted(text: string): readonly string[] {
   const word = text.toLowerCase().replace('’', "'");
@@ -173,7 +176,7 @@ function contracted(text: string): readonly string[] {
 const SYNONYM_INDEX = new Map<string, { words: string[]; group: number }[]>();
 SYNONYM_GROUPS.forEach((group, index) => {
   for (const member of group) {
-    const words = tokensOf(member).map((token) => token.key);
+    const words = keysOf(member);
     const first = words[0];
     if (first === undefined) continue;
     const entries = SYNONYM_INDEX.get(first) ?? [];
@@ -182,11 +185,18 @@ SYNONYM_GROUPS.forEach((group, index) => {
   }
 });
 
+/** Each abbreviation's expansions as keys, the most words first ("degrees Fahrenheit" before "Fahrenheit"). */
+const ABBREVIATION_WORDS = new Map<string, string[][]>(
+  Object.entries(ABBREVIATIONS).map(([abbreviation, expansions]) => [
+    abbreviation,
+    expansions.map(keysOf).sort((left, right) => right.length - left.length),
+  ]),
+);
+
 /** Abbreviations by each of their expansions (as keys): "approximately" is "approx". */
 const EXPANSIONS = new Map<string, { abbreviation: string; words: string[] }[]>();
-for (const [abbreviation, expansions] of Object.entries(ABBREVIATIONS)) {
-  for (const expansion of expansions) {
-    const words = tokensOf(expansion).map((token) => token.key);
+for (const [abbreviation, expansions] of ABBREVIATION_WORDS) {
+  for (const words of expansions) {
     const entries = EXPANSIONS.get(words[0] ?? '') ?? [];
     entries.push({ abbreviation, words });
     EXPANSIONS.set(words[0] ?? '', entries);
@@ -198,7 +208,7 @@ function synonymsIn(tokens: readonly Token[]): Map<number, { start: number; end:
   const found = new Map<number, { start: number; end: number; key: string }>();
   tokens.forEach((token, start) => {
     for (const { words, group } of SYNONYM_INDEX.get(token.key) ?? []) {
-      if (found.has(group) || findRun(tokens, words, start) !== start) continue;
+      if (found.has(group) || !runAt(tokens, words, start)) continue;
       found.set(group, { start, end: start + words.length, key: words.join(' ') });
     }
   });
@@ -276,8 +286,8 @@ export function alignWording(cached: string, asked: string): string {
   // Abbreviations and contractions, either way round.
   mine.forEach((token, index) => {
     if (theirKeys.has(token.key)) return;
-    for (const expansion of longestFirst(ABBREVIATIONS[token.key] ?? contracted(token.text))) {
-      const words = tokensOf(expansion).map((word) => word.key);
+    const expansions = ABBREVIATION_WORDS.get(token.key) ?? contracted(token.text).map(keysOf);
+    for (const words of expansions) {
       const at = findRun(theirs, words);
       if (at >= 0 && findRun(mine, words) < 0) {
         edit(index, index + 1, theirText(at, at + words.length));
@@ -287,8 +297,8 @@ export function alignWording(cached: string, asked: string): string {
   });
   mine.forEach((token, index) => {
     for (const { abbreviation, words } of EXPANSIONS.get(token.key) ?? []) {
-      if (findRun(mine, words, index) !== index || findRun(theirs, words) >= 0) continue;
-      const short = theirs.find((other) => other.key === abbreviation);
+      if (!runAt(mine, words, index) || findRun(theirs, words) >= 0) continue;
+      const short = theirWord.get(abbreviation);
       if (short !== undefined && !myKeys.has(abbreviation)) {
         edit(index, index + words.length, short.text);
         return;
@@ -298,8 +308,7 @@ export function alignWording(cached: string, asked: string): string {
 
   for (const other of theirs) {
     if (myKeys.has(other.key)) continue;
-    for (const expansion of contracted(other.text)) {
-      const words = tokensOf(expansion).map((word) => word.key);
+    for (const words of contracted(other.text).map(keysOf)) {
       const at = findRun(mine, words);
       if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
     }
@@ -318,16 +327,20 @@ export function alignWording(cached: string, asked: string): string {
   // word inside the question is a name ("India" / "Indian").
   const plain = (token: Token, index: number) =>
     /^\p{L}+$/u.test(token.text) && (index === 0 || !/^\p{Lu}/u.test(token.text));
-  const plainTheirs = theirs.filter((other, at) => plain(other, at));
+  const plainTheirs = theirs
+    .filter((other, at) => plain(other, at))
+    .map((other) => ({ other, spelling: spelt(other.key) }));
   mine.forEach((token, index) => {
     if (!plain(token, index) || theirKeys.has(token.key) || taken.has(index)) return;
     const spelling = spelt(token.key);
     // A typo may be of a word the question also writes right ("bakng soda" / "baking powder").
-    const matches = plainTheirs.filter(
-      (other) =>
-        (!myKeys.has(other.key) && (spelt(other.key) === spelling || mistyped(other.key, token.key))) ||
-        mistyped(token.key, other.key),
-    );
+    const matches = plainTheirs
+      .filter(
+        ({ other, spelling: theirSpelling }) =>
+          (!myKeys.has(other.key) && (theirSpelling === spelling || mistyped(other.key, token.key))) ||
+          mistyped(token.key, other.key),
+      )
+      .map(({ other }) => other);
     const keys = new Set(matches.map((other) => other.key));
     if (keys.size === 1 && matches[0] !== undefined) edit(index, index + 1, matches[0].text);
   });
