@@ -48,6 +48,7 @@ import {
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  withoutSharedContext,
 } from '../src/cache/semantic/pair-verifier.ts';
 import { SemanticCache } from '../src/cache/semantic/semantic-cache.ts';
 import { createSemanticMetrics } from '../src/cache/semantic/semantic-metrics.ts';
@@ -100,6 +101,8 @@ interface Scored extends Pair {
   /** The rules that refuse the aligned pair, and the verifier's score for it. */
   alignedRefusedBy: string[];
   alignedScore: number;
+  /** The verifier's score for the aligned pair without the leading clauses both share (withoutSharedContext). */
+  contextScore: number;
 }
 
 function readPairs(file: string): Pair[] {
@@ -113,11 +116,13 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
   return Promise.all(
     pairs.map(async (pair) => {
       const aligned = alignWording(pair.a, pair.b);
-      const [cached, asked, verifierScore, alignedScore] = await Promise.all([
+      const withoutContext = withoutSharedContext(pair.a, aligned);
+      const [cached, asked, verifierScore, alignedScore, contextScore] = await Promise.all([
         embedder.embed(pair.a),
         embedder.embed(pair.b),
         verifier.score(pair.a, pair.b),
         aligned === pair.b ? undefined : verifier.score(pair.a, aligned),
+        withoutContext[0] === pair.a ? undefined : verifier.score(...withoutContext),
       ]);
       const verdict = checkHitGuard(pair.b, pair.a);
       const guardPair = new GuardPair(pair.b, pair.a);
@@ -135,6 +140,7 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
         aligned,
         alignedRefusedBy: refusing(aligned),
         alignedScore: alignedScore ?? verifierScore,
+        contextScore: contextScore ?? alignedScore ?? verifierScore,
       };
     }),
   );
@@ -156,7 +162,7 @@ function leanServes(refusedBy: string[], score: number, same: boolean): boolean 
  * (GATEWAY_SEMCACHE_VERIFIER_RULES=all), and lean mode (the gateway's default, VERIFIER_GUARD: the
  * rules it keeps refuse, the substitution rule asks for the verifier's higher score instead).
  */
-const GATEWAY_DECIDER = 'verifier, lean rules, aligned wording (default)';
+const GATEWAY_DECIDER = 'verifier, lean rules, aligned, shared context dropped (default)';
 const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
   { name: 'rules (all)', serves: (pair) => pair.refusedBy.length === 0 },
   { name: 'verifier', serves: (pair) => verified(pair, VERIFIER_MIN_SCORE) },
@@ -175,9 +181,14 @@ const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
     serves: (pair) => leanServes(pair.refusedBy, pair.verifierScore, sameWording(pair.a, pair.b)),
   },
   {
-    // As semantic-cache.ts runs it: the asked question aligned to the cached one's wording first.
-    name: GATEWAY_DECIDER,
+    name: 'verifier, lean rules, aligned wording',
     serves: (pair) => leanServes(pair.alignedRefusedBy, pair.alignedScore, sameWording(pair.a, pair.aligned)),
+  },
+  {
+    // As semantic-cache.ts runs it: the asked question aligned to the cached one's wording first,
+    // and the verifier reading the pair without the leading clauses both share.
+    name: GATEWAY_DECIDER,
+    serves: (pair) => leanServes(pair.alignedRefusedBy, pair.contextScore, sameWording(pair.a, pair.aligned)),
   },
 ];
 

@@ -2,7 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalPairVerifier, VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE } from './pair-verifier.ts';
+import {
+  LocalPairVerifier,
+  VERIFIER_MIN_SCORE,
+  VERIFIER_OVERRULE_SCORE,
+  withoutSharedContext,
+} from './pair-verifier.ts';
 
 /** The model shipped in models/pair-verifier (always there: it is in the repository). */
 let verifier: LocalPairVerifier;
@@ -65,5 +70,65 @@ describe('LocalPairVerifier (the shipped model, in a worker)', () => {
     expect(empty.missingFiles()).toEqual(['pair-verifier.onnx', 'tokenizer.json', 'tokenizer_config.json']);
     await expect(empty.score('a', 'b')).rejects.toThrow(/lacks pair-verifier.onnx/);
     await empty.close();
+  });
+});
+
+describe('withoutSharedContext', () => {
+  it.each([
+    [
+      'a shared clause before a semicolon',
+      "I'm making scones on Sunday; can I use margarine instead of butter?",
+      "I'm making scones on Sunday; can I use margarine in place of butter?",
+      'can I use margarine instead of butter?',
+      'can I use margarine in place of butter?',
+    ],
+    [
+      'two shared clauses, matched word for word whatever the case and punctuation',
+      'We live in Leeds. Our boiler is old, what does a new one cost?',
+      'we live in Leeds! Our boiler is old: what does a replacement cost?',
+      'what does a new one cost?',
+      'what does a replacement cost?',
+    ],
+    [
+      'a clause ending in a comma',
+      'If I leave Berlin on Friday, do I need a visa for Prague?',
+      'If I leave Berlin on Friday, is a visa required for Prague?',
+      'do I need a visa for Prague?',
+      'is a visa required for Prague?',
+    ],
+    [
+      'every clause but the last when all are the same words',
+      'In Leeds, is it cold?',
+      'in Leeds, is it cold',
+      'is it cold?',
+      'is it cold',
+    ],
+  ])('drops %s', (_what, cached, asked, cachedLeft, askedLeft) => {
+    expect(withoutSharedContext(cached, asked)).toEqual([cachedLeft, askedLeft]);
+  });
+
+  it.each([
+    [
+      'a first clause that differs (the changed detail stays in view)',
+      "I'm renting in Berlin; how much notice must I give?",
+      "I'm renting in Munich; how much notice must I give?",
+    ],
+    ['one clause each side', 'How do I reset my router?', 'How can I reset my router?'],
+    [
+      'commas inside numbers and abbreviations with no space after them',
+      'Is 1,000 a lot, e.g.for rent?',
+      'Is 1,000 too much, e.g.for rent?',
+    ],
+  ])('keeps both questions whole when %s', (_what, cached, asked) => {
+    expect(withoutSharedContext(cached, asked)).toEqual([cached, asked]);
+  });
+
+  it('keeps whatever follows the shared clauses, however many there are on each side', () => {
+    expect(
+      withoutSharedContext(
+        'I have a cat. She is old. Should I worry?',
+        'I have a cat. Should I worry, she is old?',
+      ),
+    ).toEqual(['She is old. Should I worry?', 'Should I worry, she is old?']);
   });
 });

@@ -66,6 +66,39 @@ export function sameWording(cached: string, asked: string): boolean {
   return words(cached) === words(asked);
 }
 
+/** Where a clause ends: `,` `;` `:` `.` `?` `!` and a space ("1,000" and "e.g." inside a word are not). */
+const CLAUSE_END = /(?<=[,;:.?!])\s+/u;
+
+/**
+ * The two questions without the leading clauses they share word for word: the pair the verifier
+ * reads. "We're taking the sleeper train to Inverness next month; what's included in the ticket
+ * price?" / "...; what's included in the fare?" is read as "what's included in the ticket price?" /
+ * "what's included in the fare?". The near misses it learnt from keep a context clause and change
+ * one detail after it, so it reads any changed word after a shared clause as another question: it
+ * scored that pair 0.01, and the pair without the clause 0.97. A shared clause says the same on
+ * both sides, so what follows it decides; a clause with any word changed stays, and so does the
+ * last clause of each side.
+ */
+export function withoutSharedContext(cached: string, asked: string): [cached: string, asked: string] {
+  const first = cached.split(CLAUSE_END);
+  const second = asked.split(CLAUSE_END);
+  const words = (clause: string) =>
+    clause
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.join(' ') ?? '';
+  let shared = 0;
+  while (
+    shared < first.length - 1 &&
+    shared < second.length - 1 &&
+    words(first[shared] as string) === words(second[shared] as string)
+  ) {
+    shared += 1;
+  }
+  if (shared === 0) return [cached, asked];
+  return [first.slice(shared).join(' '), second.slice(shared).join(' ')];
+}
+
 /** The folder the repository (and the image) keeps the model in. */
 export const DEFAULT_VERIFIER_DIR = fileURLToPath(new URL('../../../models/pair-verifier/', import.meta.url));
 

@@ -27,6 +27,7 @@ import {
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  withoutSharedContext,
 } from './pair-verifier.ts';
 import type { SemanticMetrics } from './semantic-metrics.ts';
 import { alignWording } from './wording.ts';
@@ -277,8 +278,10 @@ export class SemanticCache {
     if (verifier === undefined) return undefined;
     const started = performance.now();
     try {
+      // The verifier reads what the two do not share word for word at the front.
+      const pair = withoutSharedContext(cached, asked);
       const score = await traced(requestTrace, 'gateway.cache.verify', () =>
-        bounded(verifier.score(cached, asked), this.#options.verifyTimeoutMs ?? 250, 'verification'),
+        bounded(verifier.score(...pair), this.#options.verifyTimeoutMs ?? 250, 'verification'),
       );
       metrics.verifySeconds.observe((performance.now() - started) / 1000);
       return score >= needs ? undefined : 'verifier';

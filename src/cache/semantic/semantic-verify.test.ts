@@ -177,6 +177,18 @@ describe('SemanticCache verification', () => {
     expect(await misses('verifier')).toBe(1);
   });
 
+  it('asks the verifier about the pair without the leading clause both share', async () => {
+    const train =
+      "We're taking the sleeper train to Inverness next month; what's included in the ticket price?";
+    const { verifier, asked } = answering(async () => 0.97);
+    const { lookup } = await setUp(verifier, undefined, [train]);
+    const hit = await lookup(
+      "We're taking the sleeper train to Inverness next month; what's included in the fare?",
+    );
+    expect(hit?.entry.question).toBe(train);
+    expect(asked).toEqual([["what's included in the ticket price?", "what's included in the fare?"]]);
+  });
+
   it('misses, without an error, when the verifier is slower than its timeout or fails', async () => {
     const slow = await setUp(answering(() => new Promise(() => {})).verifier);
     expect(await slow.lookup('How many yen do 50 dollars buy?')).toBeUndefined();

@@ -150,6 +150,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        [
+          'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',
+          'I commute 20 km a day on a touring bike; how often should I replace the brake cables?',
+        ],
       ];
       for (const [cached, asked] of near) {
         const ns = fresh();
@@ -165,6 +169,26 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         await ask(ns, cached);
         expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe(
           'semantic-hit',
+        );
+      }
+      // A synonym after a shared context clause: the verifier reads what follows the clause, and in
+      // lean mode serves it; with every rule, the substitution rule refuses it first.
+      const afterContext: [string, string][] = [
+        [
+          'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',
+          'I commute 20 km a day on a touring bike; how often should I change the brake pads?',
+        ],
+        [
+          "We're taking the sleeper train to Inverness next month; what's included in the ticket price?",
+          "We're taking the sleeper train to Inverness next month; what's included in the fare?",
+        ],
+      ];
+      const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES !== 'all';
+      for (const [cached, asked] of afterContext) {
+        const ns = fresh();
+        await ask(ns, cached);
+        expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe(
+          lean ? 'semantic-hit' : 'miss',
         );
       }
       // A synonym of SYNONYM_GROUPS, a typo, an acronym spelt out: the question is read as the cached
