@@ -311,11 +311,15 @@ def main():
     from onnxruntime.transformers.fusion_options import FusionOptions
     from onnxruntime.transformers.optimizer import optimize_model
 
-    # ONNX Runtime's BERT fusions (one Attention, SkipLayerNormalization and BiasGelu node per
-    # layer) before quantising: about a tenth less time per verification. Not the embedding's:
-    # inside EmbedLayerNormalization the word embeddings would stay float (47 MB more).
+    # ONNX Runtime's BERT fusions (one Attention and BiasGelu node per layer) before quantising:
+    # about a tenth less time per verification. Not the embedding's: inside
+    # EmbedLayerNormalization the word embeddings would stay float (47 MB more). Nor
+    # SkipLayerNormalization: in the gateway's ONNX Runtime (onnxruntime-node 1.30) its kernel takes
+    # 0.16 ms a node against 0.07 ms for the Add and LayerNormalization it replaces, so the
+    # gateway's worker also keeps ONNX Runtime from fusing them at load (pair-verifier-worker.ts).
     fusion = FusionOptions("bert")
     fusion.enable_embed_layer_norm = False
+    fusion.enable_skip_layer_norm = False
     fused = optimize_model(str(float_file), model_type="bert", num_heads=HEADS, hidden_size=HIDDEN,
                            optimization_options=fusion)
     fusions = {name: count for name, count in fused.get_fused_operator_statistics().items() if count}
