@@ -490,6 +490,8 @@ async function main(): Promise<void> {
       { name: 'unseen-I', file: 'reserved/semantic-pairs-unseen-I.jsonl' },
       { name: 'unseen-J', file: 'reserved/semantic-pairs-unseen-J.jsonl' },
       { name: 'unseen-K', file: 'reserved/semantic-pairs-unseen-K.jsonl' },
+      { name: 'unseen-L', file: 'reserved/semantic-pairs-unseen-L.jsonl' },
+      { name: 'unseen-M', file: 'reserved/semantic-pairs-unseen-M.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
