@@ -43,6 +43,7 @@ import { GuardPair, type RefusalReason } from '../src/cache/semantic/guard/guard
 import { checkHitGuard, HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
+  DEFAULT_VERIFIER_DIR,
   LocalPairVerifier,
   sameWording,
   VERIFIER_GUARD,
@@ -464,7 +465,10 @@ async function main(): Promise<void> {
     quantized: process.env.GATEWAY_SEMCACHE_QUANTIZED?.trim().toLowerCase() !== 'off',
   });
   process.stdout.write(`model: ${embedder.modelFile}\n`);
-  const verifier = new LocalPairVerifier({ threads: 1 });
+  // GATEWAY_SEMCACHE_VERIFIER_DIR, as the gateway reads it: another model to compare (its tokenizer beside it).
+  const verifierDir = process.env.GATEWAY_SEMCACHE_VERIFIER_DIR?.trim();
+  const verifier = new LocalPairVerifier({ threads: 1, ...(verifierDir ? { modelDir: verifierDir } : {}) });
+  process.stdout.write(`verifier: ${verifierDir || DEFAULT_VERIFIER_DIR}\n`);
   try {
     const allSets = [
       { name: 'tuning', file: 'semantic-pairs.jsonl' },
@@ -492,6 +496,8 @@ async function main(): Promise<void> {
       { name: 'unseen-K', file: 'reserved/semantic-pairs-unseen-K.jsonl' },
       { name: 'unseen-L', file: 'reserved/semantic-pairs-unseen-L.jsonl' },
       { name: 'unseen-M', file: 'reserved/semantic-pairs-unseen-M.jsonl' },
+      { name: 'unseen-N', file: 'reserved/semantic-pairs-unseen-N.jsonl' },
+      { name: 'unseen-O', file: 'reserved/semantic-pairs-unseen-O.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
@@ -631,7 +637,7 @@ async function main(): Promise<void> {
     const file = join(BENCH_DIR, 'results', `semantic-${stamp}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ machine, settings: { EMBED_SAMPLES, LOOKUP_SAMPLES, MODEL_DIR, modelFile: embedder.modelFile, verifierMinScore: VERIFIER_MIN_SCORE }, accuracy: accuracyRows, verifier: verifierRows, pairs: perPair, verification, embedding, lookup: lookupRows }, null, 2)}\n`,
+      `${JSON.stringify({ machine, settings: { EMBED_SAMPLES, LOOKUP_SAMPLES, MODEL_DIR, modelFile: embedder.modelFile, verifierMinScore: VERIFIER_MIN_SCORE, verifierDir: verifierDir || DEFAULT_VERIFIER_DIR }, accuracy: accuracyRows, verifier: verifierRows, pairs: perPair, verification, embedding, lookup: lookupRows }, null, 2)}\n`,
     );
     process.stdout.write(`\nresults: ${file}\n`);
   } finally {
