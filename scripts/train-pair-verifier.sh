@@ -20,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 seed="${VERIFIER_SEED:-27}"
 layers="${VERIFIER_LAYERS:-3}"
+ffn="${VERIFIER_FFN:-1536}"
 epochs="${VERIFIER_EPOCHS:-2}"
 real_weight="${VERIFIER_REAL_WEIGHT:-3}"
 out="${VERIFIER_OUT:-models/pair-verifier}"
@@ -44,7 +45,7 @@ actual="$(sha256sum "$base/model.safetensors" | cut -d' ' -f1)"
 python="$cache/venv/bin/python"
 (cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out data)
 mkdir -p "$out"
-nice -n 10 "$python" training/verifier/train.py --base "$base" --out "$out" --seed "$seed" --layers "$layers" \
+nice -n 10 "$python" training/verifier/train.py --base "$base" --out "$out" --seed "$seed" --layers "$layers" --ffn "$ffn" \
   --epochs "$epochs" --real-weight "$real_weight" --threads "${VERIFIER_THREADS:-2}" \
   --similarity-cache "$cache/similarities.json"
 # Only the int8 model is kept (the float export is over the repository's 25 MB bound).

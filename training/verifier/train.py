@@ -94,6 +94,37 @@ class PairVerifier(nn.Module):
         assert set(missing.missing_keys) == {"head.weight", "head.bias"}, missing
 
 
+def keep_units(model, encoded, keep):
+    """Keeps the `keep` feed-forward units of each layer that matter most to the base model: the mean
+    size of a unit's activation over the real tokens of the `encoded` pairs, times the size of its
+    output weights. Two thirds of a layer's multiplications per token are its feed-forward's."""
+    sums = [torch.zeros(FFN) for _ in model.layers]
+    real = {}
+
+    def measure(index):
+        return lambda _module, _input, output: sums[index].add_((F.gelu(output).abs() * real["mask"]).sum((0, 1)))
+
+    hooks = [layer.inter.register_forward_hook(measure(index)) for index, layer in enumerate(model.layers)]
+    model.eval()
+    with torch.no_grad():
+        for start in range(0, len(encoded), 64):
+            ids, mask, types = batch_tensors(encoded[start: start + 64])
+            real["mask"] = mask.unsqueeze(-1).float()
+            model(ids, mask, types)
+    for hook in hooks:
+        hook.remove()
+    for layer, total in zip(model.layers, sums):
+        units = (total * layer.out.weight.detach().norm(dim=0)).topk(keep).indices.sort().values
+        inter, out = nn.Linear(HIDDEN, keep), nn.Linear(keep, HIDDEN)
+        with torch.no_grad():
+            inter.weight.copy_(layer.inter.weight[units])
+            inter.bias.copy_(layer.inter.bias[units])
+            out.weight.copy_(layer.out.weight[:, units])
+            out.bias.copy_(layer.out.bias)
+        layer.inter, layer.out = inter, out
+    model.train()
+
+
 class Scored(nn.Module):
     """The exported graph: the probability that the two questions ask for the same answer."""
 
@@ -187,6 +218,7 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--seed", type=int, default=27)
     parser.add_argument("--layers", type=int, default=3)
+    parser.add_argument("--ffn", type=int, default=FFN, help="feed-forward units kept in each layer (of 1536)")
     parser.add_argument("--epochs", type=float, default=2.0)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=2e-4)
@@ -238,6 +270,8 @@ def main():
 
     model = PairVerifier(args.layers)
     model.load_base(weights)
+    if args.ffn < FFN:
+        keep_units(model, [examples[i][0][0] for i in random.Random(args.seed).sample(range(len(examples)), 2000)], args.ffn)
     nn.init.normal_(model.head.weight, std=0.02)
     nn.init.zeros_(model.head.bias)
     # The word embeddings stay as they are: they are two thirds of the weights (most of each step's
@@ -287,7 +321,7 @@ def main():
 
     # Validation: the float model, then the exported files.
     similarities = {name: similarity(pairs) for name, pairs in validation.items()}
-    report = {"seed": args.seed, "layers": args.layers, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+    report = {"seed": args.seed, "layers": args.layers, "ffn": args.ffn, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
               "max_tokens": args.max_tokens, "train_pairs": len(train), "data": counts, "steps": total,
               "train_seconds": round(train_seconds), "torch": torch.__version__, "threads": args.threads,
               "loss_every_100_steps": [round(float(np.mean(losses[i: i + 100])), 4) for i in range(0, len(losses), 100)],
