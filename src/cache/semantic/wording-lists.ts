@@ -2,9 +2,10 @@
  * The word lists wording.ts aligns two questions with. Each entry is used only when the cached
  * question writes the other form, so a list may name several readings ("min": minute, minimum).
  */
+import { wordTable } from './guard/word-table.ts';
 
 /** Abbreviations (lowercase, as a key: no dots or apostrophes) and the phrases they stand for. */
-export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
+export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTable({
   // Texting and notes.
   u: ['you'],
   ur: ['your', "you're", 'you are'],
@@ -193,29 +194,29 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   diy: ['do it yourself'],
   faq: ['frequently asked questions'],
   ceo: ['chief executive'],
-};
+});
 
 /** Contractions that are not their stem and an ending ("won't" is not "wo not"). */
-export const CONTRACTIONS: Readonly<Record<string, readonly string[]>> = {
+export const CONTRACTIONS: Readonly<Record<string, readonly string[]>> = wordTable({
   "won't": ['will not'],
   "can't": ['cannot', 'can not'],
   "shan't": ['shall not'],
   "ain't": ['is not', 'are not', 'am not'],
   "let's": ['let us'],
-};
+});
 
 /** What a contraction's ending stands for after its stem ("I'm": "I am"); "n't" is "not". */
-export const CONTRACTION_ENDINGS: Readonly<Record<string, readonly string[]>> = {
+export const CONTRACTION_ENDINGS: Readonly<Record<string, readonly string[]>> = wordTable({
   m: ['am'],
   re: ['are'],
   ve: ['have'],
   ll: ['will'],
   d: ['would', 'had'],
   s: ['is', 'has'],
-};
+});
 
 /** British spellings the suffix rules of spelling.ts miss, to their American form (either side may use either). */
-export const SPELLINGS: Readonly<Record<string, string>> = {
+export const SPELLINGS: Readonly<Record<string, string>> = wordTable({
   mum: 'mom',
   mums: 'moms',
   mummy: 'mommy',
@@ -287,4 +288,4 @@ export const SPELLINGS: Readonly<Record<string, string>> = {
   jeweller: 'jeweler',
   marvellous: 'marvelous',
   woollen: 'woolen',
-};
+});

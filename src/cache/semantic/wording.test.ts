@@ -107,4 +107,19 @@ describe('alignWording', () => {
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });
+
+  it.each(Object.getOwnPropertyNames(Object.prototype))(
+    'reads "%s" as any other word (its word lists have no Object.prototype behind them)',
+    (word) => {
+      const cached = `Why does my parent ${word} fail in JavaScript?`;
+      expect(alignWording(cached, `Why does my parent ${word} fail in JS?`)).toBe(cached);
+      expect(alignWording(cached, `Why does my ${word} fail in Java?`)).toBe(
+        `Why does my ${word} fail in Java?`,
+      );
+      // The word only on the cached side: looked up as a contraction, an abbreviation, a spelling.
+      expect(alignWording(cached, 'Why does my parent class fail in Java?')).toBe(
+        'Why does my parent class fail in Java?',
+      );
+    },
+  );
 });

@@ -133,6 +133,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       expect((await ask(ns, 'Write a haiku about spring')).headers.get('x-service-cache')).toBe('miss');
     });
 
+    it('looks up a question with a word Object.prototype has ("constructor") like any other', async () => {
+      const ns = fresh();
+      expect((await ask(ns, 'What does a constructor do in Java?')).status).toBe(200);
+      const again = await ask(ns, 'what does a constructor do in java');
+      expect(again.status).toBe(200);
+      expect(again.headers.get('x-service-cache')).toBe('semantic-hit');
+      // "constructor" on the cached side only: looked up in the wording's lists too.
+      expect((await ask(ns, 'What does a constuctor do in Java?')).status).toBe(200);
+    });
+
     it('verifies the best candidate with the pair model: direction, negation, one-against-all and format miss, rewordings and synonyms hit', async () => {
       const metric = async (pattern: RegExp) =>
         Number(pattern.exec(await (await fetch(`${gateway.url}/metrics`)).text())?.[1] ?? 0);

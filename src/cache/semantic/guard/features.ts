@@ -7,18 +7,19 @@
 import { stemmer } from 'stemmer';
 import { NEGATIONS, NUMBER_WORDS, ORDINAL_WORDS, PHRASES, ROMAN_NUMERALS } from './hit-guard-words.ts';
 import { ARTICLES, isContent, normalisedSet, normaliseWord } from './normalise.ts';
+import { wordTable } from './word-table.ts';
 
 const NEGATION = normalisedSet(NEGATIONS);
 /** "to", "into" and "in" give a direction ("string to integer", "Fahrenheit in Celsius"). */
 const DIRECTION_WORDS: ReadonlySet<string> = new Set(['to', 'into', 'in']);
 /** Ordinal words by value ("#2" is "second"). */
-const ORDINAL_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(ORDINAL_WORDS).map(([word, value]) => [value, word]),
+const ORDINAL_NAMES: Readonly<Record<string, string>> = wordTable(
+  Object.fromEntries(Object.entries(ORDINAL_WORDS).map(([word, value]) => [value, word])),
 );
 /** Question words that ask different things ("why" / "when was Firefly cancelled"); "what" and "how" often swap for each other. */
 const QUESTION_WORDS: ReadonlySet<string> = new Set(['why', 'when', 'where', 'who', 'how']);
 /** "How" with what it measures: "how often" and "how much" are two questions, "how much" and "how many" one. */
-const MEASURES: Readonly<Record<string, string>> = {
+const MEASURES: Readonly<Record<string, string>> = wordTable({
   much: 'much',
   many: 'much',
   frequently: 'often',
@@ -29,7 +30,7 @@ const MEASURES: Readonly<Record<string, string>> = {
   big: 'much',
   fast: 'fast',
   soon: 'soon',
-};
+});
 /** Content words read on either side of a direction word. */
 const DIRECTION_REACH = 3;
 

@@ -3,9 +3,10 @@
  * topic, everyday synonyms and spellings, negations, opposites and undoing verbs. English; plain
  * lists, so that a refusal can be explained by pointing at a word.
  */
+import { wordTable } from './word-table.ts';
 
 /** Cardinal number words and fractions, as values. */
-export const NUMBER_WORDS: Readonly<Record<string, string>> = {
+export const NUMBER_WORDS: Readonly<Record<string, string>> = wordTable({
   zero: '0',
   one: '1',
   two: '2',
@@ -36,10 +37,10 @@ export const NUMBER_WORDS: Readonly<Record<string, string>> = {
   billion: '1000000000',
   half: '1/2',
   quarter: '1/4',
-};
+});
 
 /** Ordinals, as `#n`: compared only when both questions have one ("first person" / "second person"). */
-export const ORDINAL_WORDS: Readonly<Record<string, string>> = {
+export const ORDINAL_WORDS: Readonly<Record<string, string>> = wordTable({
   first: '#1',
   second: '#2',
   third: '#3',
@@ -50,10 +51,10 @@ export const ORDINAL_WORDS: Readonly<Record<string, string>> = {
   eighth: '#8',
   ninth: '#9',
   tenth: '#10',
-};
+});
 
 /** Roman numerals, read as numbers only after a name ("World War II", "Henry VIII"). */
-export const ROMAN_NUMERALS: Readonly<Record<string, string>> = {
+export const ROMAN_NUMERALS: Readonly<Record<string, string>> = wordTable({
   I: '1',
   II: '2',
   III: '3',
@@ -64,7 +65,7 @@ export const ROMAN_NUMERALS: Readonly<Record<string, string>> = {
   VIII: '8',
   IX: '9',
   X: '10',
-};
+});
 
 /**
  * Words that carry no topic: function words, question and request words, politeness, filler.
@@ -95,7 +96,7 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** Everyday synonyms and spellings folded to one word before stemming (either side may use either). */
-export const SYNONYMS: Readonly<Record<string, string>> = {
+export const SYNONYMS: Readonly<Record<string, string>> = wordTable({
   automobile: 'car',
   automobiles: 'car',
   vehicle: 'car',
@@ -189,7 +190,7 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   sign: 'symptom',
   recommended: 'recommend',
   grown: 'adult',
-};
+});
 
 /** Words that turn a question around ("should be kept" / "should not be kept"). */
 export const NEGATIONS: readonly string[] = [
@@ -336,7 +337,7 @@ export const UNDOING: readonly string[] = [
 ];
 
 /** Object pronouns read as their subject form, so a swap of who does what shows ("I block someone" / "someone blocks me"). */
-export const PRONOUN_CASES: Readonly<Record<string, string>> = {
+export const PRONOUN_CASES: Readonly<Record<string, string>> = wordTable({
   me: 'i',
   him: 'he',
   her: 'she',
@@ -347,15 +348,15 @@ export const PRONOUN_CASES: Readonly<Record<string, string>> = {
   herself: 'she',
   ourselves: 'we',
   themselves: 'they',
-};
+});
 
 /** Forms of an auxiliary read as one ("how does X affect Y" / "how do Y affect X"). */
-export const AUXILIARY_FORMS: Readonly<Record<string, string>> = {
+export const AUXILIARY_FORMS: Readonly<Record<string, string>> = wordTable({
   does: 'do',
   are: 'is',
   were: 'was',
   has: 'have',
-};
+});
 
 /** Words that name who acts, for swapped roles and voice ("I block someone" / "someone blocks me"). */
 export const PERSONS: readonly string[] =
@@ -367,7 +368,7 @@ export const PASSIVE_AUXILIARIES: readonly string[] = `am is are was were be bee
   getting`.split(/\s+/);
 
 /** Irregular past tenses and participles, to their verb ("eaten" and "ate" are "eat"). */
-export const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
+export const IRREGULAR_VERBS: Readonly<Record<string, string>> = wordTable({
   eaten: 'eat',
   ate: 'eat',
   written: 'write',
@@ -423,4 +424,4 @@ export const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
   hurt: 'hurt',
   hit: 'hit',
   cut: 'cut',
-};
+});

@@ -24,6 +24,15 @@ describe('checkHitGuard', () => {
     expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason: reasons[0] });
   });
 
+  it.each(Object.getOwnPropertyNames(Object.prototype))(
+    'reads "%s" as any other word (its word lists have no Object.prototype behind them)',
+    (word) => {
+      const cached = `How do I call the parent ${word} in JavaScript?`;
+      expect(checkHitGuard(`how do i call the parent ${word} in javascript`, cached)).toEqual({ ok: true });
+      expect(checkHitGuard(`How do I call the child ${word} in JavaScript?`, cached).ok).toBe(false);
+    },
+  );
+
   it('lets a pair through when no rule refuses it', () => {
     const pair = new GuardPair('What is the capital of France?', "what's the capital city of France?");
     expect(HIT_GUARD_RULES.filter((rule) => rule.refuses(pair))).toEqual([]);

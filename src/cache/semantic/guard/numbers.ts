@@ -9,6 +9,7 @@
  */
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
+import { wordTable } from './word-table.ts';
 
 /**
  * The numbers compared: an ordinal is its number where the other side has that number ("July 4th"
@@ -34,7 +35,10 @@ function sameNumbers(left: readonly string[], right: readonly string[]): boolean
 }
 
 /** The words a lone digit stands for in texting shorthand. */
-const SHORTHAND: Readonly<Record<string, readonly string[]>> = { '2': ['to', 'too'], '4': ['for'] };
+const SHORTHAND: Readonly<Record<string, readonly string[]>> = wordTable({
+  '2': ['to', 'too'],
+  '4': ['for'],
+});
 
 /** A side's numbers without the shorthand digits the other side writes as their word. */
 function comparedNumbers(side: Features, other: Features): string[] {
