@@ -17,6 +17,15 @@ describe('swappedRoles', () => {
       'Should I use lemon juice instead of vinegar?',
       'swapped',
     ],
+    // Around a verb the guard counts as a stop word ("give"); "but" and "is" take no sides.
+    ['How much notice must I give my landlord?', 'How much notice must my landlord give me?', 'swapped'],
+    ['What gift should the groom give the bride?', 'What gift should the bride give the groom?', 'swapped'],
+    [
+      'Why is my banana bread raw in the middle but burnt on top?',
+      'Why is my banana bread burnt on top but raw in the middle?',
+      'ok',
+    ],
+    ['How long is the Great Wall of China?', 'The Great Wall of China is how long?', 'ok'],
     // A person and a verb trading places.
     ['What happens when I mute someone on Slack?', 'What happens when someone mutes me on Slack?', 'swapped'],
     ['How do I see who I have muted on Twitter?', 'How do I see who has muted me on Twitter?', 'swapped'],

@@ -7,12 +7,25 @@
  */
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
-import { isActor, isContent, isPerson } from './normalise.ts';
+import { isActor, isContent, isPerson, normaliseWord } from './normalise.ts';
 import { sameWords } from './word-sequences.ts';
 
 /**
+ * Words that join two things without giving either a role: "A and B" is "B and A", "pair A with B"
+ * is "pair B with A", "raw in the middle but burnt on top", "how long is the Great Wall" / "the
+ * Great Wall is how long". Any other word between the two runs (a content word, or a verb the guard
+ * counts as a stop word: "must I give my landlord" / "must my landlord give me") says who does what.
+ */
+const SYMMETRIC: ReadonlySet<string> = new Set(
+  ['and', 'or', 'nor', 'but', 'vs', 'versus', 'plus', 'with', 'a', 'an', 'the', 'is', 'are', 'be'].map(
+    (word) => normaliseWord(word)[0] as string,
+  ),
+);
+const takesSides = (word: string) => isContent(word) || !SYMMETRIC.has(word);
+
+/**
  * Whether two questions are the same words but for two runs of them that trade places around at
- * least one content word (X M Y against Y M X), everything before and after alike: a clause put
+ * least one word that takes sides (X M Y against Y M X), everything before and after alike: a clause put
  * elsewhere changes the words around it ("change the oil in my car" / "get my car's oil changed"),
  * a swap of roles does not.
  */
@@ -44,7 +57,7 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
         inner.slice(x, inner.length - y),
         inner.slice(inner.length - y),
       ];
-      if (!middle.some(isContent) || !first.some(isActor) || !last.some(isActor)) continue;
+      if (!middle.some(takesSides) || !first.some(isActor) || !last.some(isActor)) continue;
       if (sameWords(other, [...last, ...middle, ...first])) return true;
     }
   }
