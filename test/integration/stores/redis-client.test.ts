@@ -71,14 +71,16 @@ describe.runIf(redis !== undefined)('the Redis connection', () => {
   it('sends the commands of callbacks run in the same turn together (two requests answered at once)', async () => {
     const writes = countWrites(client.stream as Socket);
     const key = `write-test:${Date.now()}`;
-    // Two timers due together run in one turn, as the I/O callbacks of two requests would.
+    // Two callbacks queued for one check phase run in one turn, as the I/O callbacks of two
+    // requests would (two 5 ms timers did not always: created a millisecond apart on a busy host,
+    // they could fall due in two turns).
     const steps = await Promise.all(
       [1, 2].map(
         (by) =>
           new Promise<number[]>((resolve, reject) => {
-            setTimeout(() => {
+            setImmediate(() => {
               Promise.all([client.incrby(key, by), client.incrby(key, by)]).then(resolve, reject);
-            }, 5);
+            });
           }),
       ),
     );
