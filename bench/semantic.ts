@@ -498,6 +498,8 @@ async function main(): Promise<void> {
       { name: 'unseen-M', file: 'reserved/semantic-pairs-unseen-M.jsonl' },
       { name: 'unseen-N', file: 'reserved/semantic-pairs-unseen-N.jsonl' },
       { name: 'unseen-O', file: 'reserved/semantic-pairs-unseen-O.jsonl' },
+      { name: 'unseen-P', file: 'reserved/semantic-pairs-unseen-P.jsonl' },
+      { name: 'unseen-Q', file: 'reserved/semantic-pairs-unseen-Q.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
