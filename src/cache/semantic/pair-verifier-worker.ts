@@ -93,7 +93,7 @@ try {
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
       // Its Add and LayerNormalization nodes stay apart: onnxruntime-node 1.30's
-      // SkipLayerNormalization kernel took 1.1 ms of the 8 ms verification, against 0.5 ms for the
+      // SkipLayerNormalization kernel took 1.1 ms of the 8 ms verification, against 0.3 ms for the
       // nodes it would replace (training/verifier/train.py exports them unfused for that reason).
       extra: { optimization: { disable_specified_optimizers: 'SkipLayerNormFusion' } },
     },

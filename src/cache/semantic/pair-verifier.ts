@@ -58,13 +58,15 @@ export const VERIFIER_GUARD: GuardBesideVerifier = {
  * without asking the model (which reads near misses as "almost the same words, one changed").
  */
 export function sameWording(cached: string, asked: string): boolean {
-  const words = (text: string) =>
-    text
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu)
-      ?.join(' ') ?? '';
-  return words(cached) === words(asked);
+  return wordsOf(cached) === wordsOf(asked);
 }
+
+/** A text's words, lowercase, one space apart: case, spacing and punctuation aside. */
+const wordsOf = (text: string): string =>
+  text
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu)
+    ?.join(' ') ?? '';
 
 /** Where a clause ends: `,` `;` `:` `.` `?` `!` and a space ("1,000" and "e.g." inside a word are not). */
 const CLAUSE_END = /(?<=[,;:.?!])\s+/u;
@@ -82,16 +84,11 @@ const CLAUSE_END = /(?<=[,;:.?!])\s+/u;
 export function withoutSharedContext(cached: string, asked: string): [cached: string, asked: string] {
   const first = cached.split(CLAUSE_END);
   const second = asked.split(CLAUSE_END);
-  const words = (clause: string) =>
-    clause
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu)
-      ?.join(' ') ?? '';
   let shared = 0;
   while (
     shared < first.length - 1 &&
     shared < second.length - 1 &&
-    words(first[shared] as string) === words(second[shared] as string)
+    wordsOf(first[shared] as string) === wordsOf(second[shared] as string)
   ) {
     shared += 1;
   }

@@ -5,10 +5,11 @@
  * above the threshold are tried in order: the answer they point at must still be fresh and
  * unrevalidated, and pass the hit guard (in `lean` mode, only the rules the verifier keeps; beside
  * the verifier, the question is first reworded toward the candidate's where they only write the
- * same thing differently: wording.ts); the first
- * that does is scored by the pair verifier (pair-verifier.ts; it reads the two without the leading
- * clauses they share), one verification per lookup at most, and served only if it passes (with a higher score when only the substitution rule refused
- * it). A write adds the question's vector to the bucket, next to the exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
+ * same thing differently: wording.ts); the first that does is scored by the pair verifier
+ * (pair-verifier.ts; it reads the two without the leading clauses they share), one verification
+ * per lookup at most, and served only if it passes (with a higher score when only the
+ * substitution rule refused it). A write adds the question's vector to the bucket, next to the
+ * exact entry it points at. Buckets live in the entries' scope (workspace, namespace, purge
  * generations), so a purge drops them too and nothing crosses a workspace or a namespace.
  */
 
