@@ -196,6 +196,43 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   ceo: ['chief executive'],
 });
 
+/**
+ * Numbers written in figures and in words: "2 kids" / "two kids", "1st class" / "first class" (the
+ * figures are keys, so an ordinal is its word's abbreviation: "1st" is the tokens "1" and "st").
+ */
+export const NUMERALS: Readonly<Record<string, readonly string[]>> = wordTable({
+  1: ['one'],
+  2: ['two'],
+  3: ['three'],
+  4: ['four'],
+  5: ['five'],
+  6: ['six'],
+  7: ['seven'],
+  8: ['eight'],
+  9: ['nine'],
+  10: ['ten'],
+  11: ['eleven'],
+  12: ['twelve'],
+  13: ['thirteen'],
+  14: ['fourteen'],
+  15: ['fifteen'],
+  16: ['sixteen'],
+  17: ['seventeen'],
+  18: ['eighteen'],
+  19: ['nineteen'],
+  20: ['twenty'],
+  first: ['1st'],
+  second: ['2nd'],
+  third: ['3rd'],
+  fourth: ['4th'],
+  fifth: ['5th'],
+  sixth: ['6th'],
+  seventh: ['7th'],
+  eighth: ['8th'],
+  ninth: ['9th'],
+  tenth: ['10th'],
+});
+
 /** Contractions that are not their stem and an ending ("won't" is not "wo not"). */
 export const CONTRACTIONS: Readonly<Record<string, readonly string[]>> = wordTable({
   "won't": ['will not'],

@@ -56,6 +56,25 @@ describe('alignWording', () => {
       'Visiting NYC w/ my parents',
       'Visiting New York City with my parents',
     ],
+    // Numbers in figures and in words, either way round; "a" and "an" before the same word.
+    [
+      "We're moving from NJ to NC in August with 2 kids",
+      "We're moving from NJ to NC in August with two kids",
+      "We're moving from NJ to NC in August with 2 kids",
+    ],
+    [
+      'Is first class worth it on the TGV?',
+      'Is 1st class worth it on the TGV?',
+      'Is first class worth it on the TGV?',
+    ],
+    ['How warm is a 3rd floor flat?', 'How warm is a third floor flat?', 'How warm is a 3rd floor flat?'],
+    ['Should I max out an HSA?', 'Should I max out a HSA?', 'Should I max out an HSA?'],
+    ['Do I need a LLC?', 'Do I need an LLC?', 'Do I need a LLC?'],
+    [
+      'Should I open an HSA this year?',
+      'Should I open a health savings account this year?',
+      'Should I open an HSA this year?',
+    ],
     // British and American spellings.
     [
       'Is flavored yogurt safe for my baby?',
@@ -97,6 +116,9 @@ describe('alignWording', () => {
     ['How do I get my tax return filled?', 'How do I get my tax return filed?'],
     ['Is it a roguelike?', 'Is it a roguelite?'],
     ['Table for two', 'Table for four'],
+    ['Table for two', 'Table for 4'],
+    ['Is 2nd class worth it?', 'Is first class worth it?'],
+    ['Should I buy an apple or a pear?', 'Should I buy a pear or an apple?'],
     // Another entity, number, operation or direction is not a way of writing.
     ['Can I grow lemons in Seattle?', 'Can I grow lemons in the PNW?'],
     ['How do I buy a car?', 'How do I sell a car?'],

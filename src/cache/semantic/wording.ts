@@ -9,6 +9,8 @@
  * - apostrophes and joined words: "Ive" / "I've", "log in" / "login";
  * - acronyms spelt out in the other question: "PNW" / "Pacific Northwest", "QB" / "QuickBooks";
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit";
+ * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
+ * - "a" and "an" before the same word: "a HSA" / "an HSA";
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
  * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage");
  * - typos: a word no English list has, one letter from a word of the cached question that the
@@ -21,7 +23,7 @@
 import { isEnglishWord } from './guard/english-words.ts';
 import { americanSpelling } from './guard/spelling.ts';
 import { SYNONYM_GROUPS } from './synonym-groups.ts';
-import { ABBREVIATIONS, CONTRACTION_ENDINGS, CONTRACTIONS, SPELLINGS } from './wording-lists.ts';
+import { ABBREVIATIONS, CONTRACTION_ENDINGS, CONTRACTIONS, NUMERALS, SPELLINGS } from './wording-lists.ts';
 
 interface Token {
   /** As written. */
@@ -185,9 +187,12 @@ SYNONYM_GROUPS.forEach((group, index) => {
   }
 });
 
-/** Each abbreviation's expansions as keys, the most words first ("degrees Fahrenheit" before "Fahrenheit"). */
+/**
+ * Each abbreviation's expansions as keys, the most words first ("degrees Fahrenheit" before
+ * "Fahrenheit"); a number's figures and its word are one more ("2" / "two", "first" / "1st").
+ */
 const ABBREVIATION_WORDS = new Map<string, string[][]>(
-  Object.entries(ABBREVIATIONS).map(([abbreviation, expansions]) => [
+  [...Object.entries(ABBREVIATIONS), ...Object.entries(NUMERALS)].map(([abbreviation, expansions]) => [
     abbreviation,
     expansions.map(keysOf).sort((left, right) => right.length - left.length),
   ]),
@@ -343,6 +348,16 @@ export function alignWording(cached: string, asked: string): string {
       .map(({ other }) => other);
     const keys = new Set(matches.map((other) => other.key));
     if (keys.size === 1 && matches[0] !== undefined) edit(index, index + 1, matches[0].text);
+  });
+
+  // "a" / "an" before the same word, as the cached question writes it ("an HSA" / "a HSA"); the
+  // word may be one reworded above ("a health savings account" / "an HSA").
+  mine.forEach((token, index) => {
+    if (token.key !== 'a' && token.key !== 'an') return;
+    const article = token.key === 'a' ? 'an' : 'a';
+    const word = keysOf(edits.get(index + 1)?.text ?? '')[0] ?? mine[index + 1]?.key;
+    const at = theirs.findIndex((other, place) => other.key === article && theirs[place + 1]?.key === word);
+    if (word !== undefined && at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
   });
 
   if (edits.size === 0) return asked;
