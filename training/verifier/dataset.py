@@ -5,8 +5,9 @@ Training:
 - the pairs written by hand for training (data/handwritten.jsonl, and data/written/*.jsonl but
   each author's last file, written by authors who read neither the code nor any evaluation set);
 - the bench's labelled sets that have been measured once already (their figures are reported:
-  the tuning set, holdout-1 to 9, unseen-A, and unseen-C and D, measured once with the second
-  verifier), each of these hand-written pairs repeated.
+  the tuning set, holdout-1 to 9, unseen-A, unseen-C and D, measured once with the second
+  verifier, and unseen-E to Q, each measured once with an earlier verifier), each of these
+  hand-written pairs repeated.
 
 Validation (never trained on; the cut and the rules the gateway keeps are chosen on them):
 unseen-B, holdout-10 and 11 (written apart from everything else), the written authors' last
@@ -27,11 +28,12 @@ the others dropped, which shortens an epoch by about half.
 
 import json
 import random
+import re
 from pathlib import Path
 
 TRAIN_BENCH = ["semantic-pairs.jsonl", "semantic-pairs-holdout.jsonl"] + [
     f"semantic-pairs-holdout-{n}.jsonl" for n in range(2, 10)] + ["semantic-pairs-unseen-A.jsonl"] + [
-    "reserved/semantic-pairs-unseen-C.jsonl", "reserved/semantic-pairs-unseen-D.jsonl"]
+    f"reserved/semantic-pairs-unseen-{name}.jsonl" for name in "CDEFGHIJKLMNOPQ"]
 VALIDATION_BENCH = {
     "unseen-B": ["semantic-pairs-unseen-B.jsonl"],
     "holdout-10+11": ["semantic-pairs-holdout-10.jsonl", "semantic-pairs-holdout-11.jsonl"],
@@ -50,6 +52,27 @@ SURFACE_FORMS = [
     lambda q: "Quick question: " + q[:1].lower() + q[1:],
     lambda q: q.upper() if len(q) < 60 else q.lower(),
 ]
+
+
+# Where a clause ends (pair-verifier.ts): `,` `;` `:` `.` `?` `!` and a space.
+CLAUSE_END = re.compile(r"(?<=[,;:.?!])\s+")
+
+
+def words_of(text):
+    """A text's words, lowercase, one space apart (pair-verifier.ts wordsOf)."""
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))
+
+
+def without_shared_context(a, b):
+    """The pair without the leading clauses both share word for word, as the gateway gives it to the
+    verifier (pair-verifier.ts withoutSharedContext): each side's last clause stays."""
+    first, second = CLAUSE_END.split(a), CLAUSE_END.split(b)
+    shared = 0
+    while shared < len(first) - 1 and shared < len(second) - 1 and words_of(first[shared]) == words_of(second[shared]):
+        shared += 1
+    if shared == 0:
+        return a, b
+    return " ".join(first[shared:]), " ".join(second[shared:])
 
 
 def read_jsonl(path):

