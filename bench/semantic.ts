@@ -500,6 +500,7 @@ async function main(): Promise<void> {
       { name: 'unseen-O', file: 'reserved/semantic-pairs-unseen-O.jsonl' },
       { name: 'unseen-P', file: 'reserved/semantic-pairs-unseen-P.jsonl' },
       { name: 'unseen-Q', file: 'reserved/semantic-pairs-unseen-Q.jsonl' },
+      { name: 'unseen-R', file: 'reserved/semantic-pairs-unseen-R.jsonl' },
       { name: 'unseen-S', file: 'reserved/semantic-pairs-unseen-S.jsonl' },
       { name: 'unseen-T', file: 'reserved/semantic-pairs-unseen-T.jsonl' },
     ];
