@@ -503,6 +503,7 @@ async function main(): Promise<void> {
       { name: 'unseen-R', file: 'reserved/semantic-pairs-unseen-R.jsonl' },
       { name: 'unseen-S', file: 'reserved/semantic-pairs-unseen-S.jsonl' },
       { name: 'unseen-T', file: 'reserved/semantic-pairs-unseen-T.jsonl' },
+      { name: 'unseen-U', file: 'reserved/semantic-pairs-unseen-U.jsonl' },
       { name: 'unseen-V', file: 'reserved/semantic-pairs-unseen-V.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
