@@ -505,6 +505,9 @@ async function main(): Promise<void> {
       { name: 'unseen-T', file: 'reserved/semantic-pairs-unseen-T.jsonl' },
       { name: 'unseen-U', file: 'reserved/semantic-pairs-unseen-U.jsonl' },
       { name: 'unseen-V', file: 'reserved/semantic-pairs-unseen-V.jsonl' },
+      { name: 'unseen-W', file: 'reserved/semantic-pairs-unseen-W.jsonl' },
+      { name: 'unseen-X', file: 'reserved/semantic-pairs-unseen-X.jsonl' },
+      { name: 'unseen-Y', file: 'reserved/semantic-pairs-unseen-Y.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
