@@ -23,6 +23,7 @@ layers="${VERIFIER_LAYERS:-3}"
 ffn="${VERIFIER_FFN:-1536}"
 epochs="${VERIFIER_EPOCHS:-2}"
 real_weight="${VERIFIER_REAL_WEIGHT:-3}"
+synonyms="${VERIFIER_SYNONYMS:-0}"  # questions paired with a synonym swap of themselves (dataset.py)
 out="${VERIFIER_OUT:-models/pair-verifier}"
 cache="${VERIFIER_TRAIN_CACHE:-$HOME/.cache/gateway-verifier-train}"
 base_sha=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
@@ -46,7 +47,7 @@ python="$cache/venv/bin/python"
 (cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out data)
 mkdir -p "$out"
 nice -n 10 "$python" training/verifier/train.py --base "$base" --out "$out" --seed "$seed" --layers "$layers" --ffn "$ffn" \
-  --epochs "$epochs" --real-weight "$real_weight" --threads "${VERIFIER_THREADS:-2}" \
+  --epochs "$epochs" --real-weight "$real_weight" --synonym-variants "$synonyms" --threads "${VERIFIER_THREADS:-2}" \
   --similarity-cache "$cache/similarities.json"
 # Only the int8 model is kept (the float export is over the repository's 25 MB bound).
 rm -f "$out/pair-verifier-float.onnx"

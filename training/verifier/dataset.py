@@ -20,6 +20,17 @@ learns that "almost the same words" means "another question": the second and the
 (before these) scored a question against itself below 0.5 for 25% and 40% of questions sampled
 from the validation sets, and refused "List the moons of Jupiter" / "list the moons of jupiter".
 
+Synonym variants (`synonym_variants`): a question paired with itself with one word or phrase (two
+in a fifth of them) swapped for another of its group in data/synonym-groups.jsonl (written for
+training by an author who read neither the code nor any evaluation set), labelled paraphrases. The
+swap lands in the question's last clause when that clause has a listed word (the clause the gateway
+gives the verifier once the shared ones are dropped). The near misses teach the model that one word
+changed after a shared clause is another question; the generated synonym paraphrases came from 90
+groups only, so the fourth verifier refused "clean" / "wash", "pack" / "bring", "calm" / "soothe"
+as entity swaps (half of the paraphrase hits it lost on unseen-R to V were one-word synonyms).
+A model trained with 6,000 of them (`--synonym-variants 6000`) was worse on the validation sets
+and not shipped (bench/README.md, "Synonym swaps in training"), so the default is none.
+
 The verifier only sees pairs whose embedding similarity reaches the lookup's threshold (0.8 by
 default, 0.7 at the lowest a policy sets in practice), so pairs below 0.7 are mostly easy and teach
 it little: a seeded fifth of them are kept (the model still sees what an unrelated pair looks like),
@@ -40,6 +51,7 @@ VALIDATION_BENCH = {
 }
 EASY_BELOW, EASY_KEPT = 0.7, 0.2
 SURFACE_VARIANTS = 6000
+SYNONYM_VARIANTS = 0  # the shipped model: none (bench/README.md, "Synonym swaps in training")
 SURFACE_FORMS = [
     lambda q: q,
     lambda q: q.lower(),
@@ -97,7 +109,49 @@ def surface_variants(pairs, seed, count=SURFACE_VARIANTS):
     return [{"a": q, "b": rng.choice(SURFACE_FORMS)(q), "label": "paraphrase", "kind": "surface"} for q in chosen]
 
 
-def assemble(data, bench, similarity, seed, real_weight, limit=0):
+def read_groups(path):
+    """data/synonym-groups.jsonl: one JSON list of interchangeable words or phrases per line."""
+    return [[w.strip().lower() for w in group] for group in read_jsonl(path)] if Path(path).exists() else []
+
+
+def synonym_variants(pairs, groups, seed, count=SYNONYM_VARIANTS):
+    """Up to `count` questions of `pairs` (seeded order) that hold a word of `groups`, each paired
+    with itself with that word (two in a fifth) swapped for another of its group."""
+    if not groups or count <= 0:
+        return []
+    others = {}
+    for group in groups:
+        for word in group:
+            others.setdefault(word, set()).update(w for w in group if w != word)
+    alternatives = "|".join(re.escape(w) for w in sorted(others, key=len, reverse=True))
+    listed = re.compile(r"(?<![\w'-])(" + alternatives + r")(?![\w'-])", re.IGNORECASE)
+    questions = sorted({q.strip() for p in pairs for q in (p["a"], p["b"]) if q.strip()})
+    rng = random.Random(seed + 2)
+    rng.shuffle(questions)
+    variants = []
+    for question in questions:
+        if len(variants) >= count:
+            break
+        found = list(listed.finditer(question))
+        if not found:
+            continue
+        clauses = CLAUSE_END.split(question)
+        last = len(question) - len(clauses[-1])
+        in_last = [m for m in found if m.start() >= last]
+        options = in_last if in_last and rng.random() < 0.8 else found
+        chosen = sorted(rng.sample(options, min(len(options), 2 if rng.random() < 0.2 else 1)), key=lambda m: m.start())
+        swapped = question
+        for match in reversed(chosen):
+            word = match.group(1)
+            other = rng.choice(sorted(others[word.lower()]))
+            if word[:1].isupper():
+                other = other[:1].upper() + other[1:]
+            swapped = swapped[: match.start()] + other + swapped[match.end():]
+        variants.append({"a": question, "b": swapped, "label": "paraphrase", "kind": "synonym-swap"})
+    return variants
+
+
+def assemble(data, bench, similarity, seed, real_weight, limit=0, synonyms=SYNONYM_VARIANTS):
     """(training pairs, {validation set name: pairs}, counts). `similarity(pairs)` gives each pair's."""
     data, bench = Path(data), Path(bench)
     generated = read_jsonl(data / "generated-train.jsonl")
@@ -111,12 +165,13 @@ def assemble(data, bench, similarity, seed, real_weight, limit=0):
     validation["generated-val"] = read_jsonl(data / "generated-val.jsonl")
 
     surface = surface_variants(generated + written + measured, seed)
-    pool = generated + (written + measured) * real_weight + surface
+    synonym = synonym_variants(generated + written + measured, read_groups(data / "synonym-groups.jsonl"), seed, synonyms)
+    pool = generated + (written + measured) * real_weight + surface + synonym
     scores = similarity(pool)
     rng = random.Random(seed)
     kept = [p for p, s in zip(pool, scores) if s >= EASY_BELOW or rng.random() < EASY_KEPT]
     counts = {"generated": len(generated), "written": len(written), "measured_sets": len(measured),
-              "surface_variants": len(surface),
+              "surface_variants": len(surface), "synonym_variants": len(synonym),
               "real_weight": real_weight, "before_filter": len(pool), "kept": len(kept),
               "kept_at_or_above_0.7": sum(1 for s in scores if s >= EASY_BELOW)}
     return kept, validation, counts

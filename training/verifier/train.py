@@ -34,7 +34,7 @@ from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 from torch import nn
 
-from dataset import assemble, without_shared_context
+from dataset import SYNONYM_VARIANTS, assemble, without_shared_context
 
 HIDDEN, HEADS, FFN, EPS = 384, 12, 1536, 1e-12
 # Whether encode reads a pair without its shared leading clauses (--strip-context).
@@ -234,6 +234,8 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--strip-context", type=int, default=1,
                         help="1: read each pair without the leading clauses both share, as the gateway does")
+    parser.add_argument("--synonym-variants", type=int, default=SYNONYM_VARIANTS,
+                        help="questions paired with a synonym swap of themselves (data/synonym-groups.jsonl)")
     parser.add_argument("--similarity-cache", default="", help="a JSON file of pair similarities kept between runs")
     args = parser.parse_args()
     global STRIP_CONTEXT
@@ -269,7 +271,8 @@ def main():
             Path(args.similarity_cache).write_text(json.dumps(known))
         return [known[f"{p['a']}\t{p['b']}"] for p in pairs]
 
-    train, validation, counts = assemble(args.data, args.bench, similarity, args.seed, args.real_weight, args.limit)
+    train, validation, counts = assemble(args.data, args.bench, similarity, args.seed, args.real_weight, args.limit,
+                                         args.synonym_variants)
     print(f"train pairs {len(train)}: {json.dumps(counts)}", flush=True)
 
     # Each pair in both orders; an epoch sees each pair once, in one of them (drawn each time).
