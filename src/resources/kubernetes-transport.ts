@@ -112,6 +112,8 @@ export class KubeTransport {
   #dispatcher: Dispatcher | undefined;
   #dispatcherKey = '';
   #closed = false;
+  /** Aborts every request still in flight when the transport closes (close). */
+  readonly #closing = new AbortController();
 
   constructor(kubeConfig: KubeConfig, options: KubeTransportOptions = {}) {
     this.#kubeConfig = kubeConfig;
@@ -175,6 +177,10 @@ export class KubeTransport {
     this.#closed = true;
     const dispatcher = this.#dispatcher;
     this.#dispatcher = undefined;
+    // Abort what is in flight first, so that each caller's fetch rejects through its own promise:
+    // destroying the agent under a live request alone failed it with a ClientDestroyedError that
+    // nothing was listening for (an uncaught exception, seen once in CI when an operator stopped).
+    this.#closing.abort(new Error('the Kubernetes transport is closed'));
     // destroy, not close: open watches would otherwise hold close() until the server ends them.
     await dispatcher?.destroy().catch(() => {});
   }
@@ -196,7 +202,7 @@ export class KubeTransport {
       headers['content-type'] = request.contentType ?? 'application/json';
       body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
     }
-    const signals: AbortSignal[] = [];
+    const signals: AbortSignal[] = [this.#closing.signal];
     if (request.signal) signals.push(request.signal);
     if (!streaming) signals.push(AbortSignal.timeout(request.timeoutMs ?? this.#requestTimeoutMs));
     return fetch(url, {
@@ -204,7 +210,7 @@ export class KubeTransport {
       headers,
       body,
       dispatcher: credentials.dispatcher,
-      signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
+      signal: AbortSignal.any(signals),
     });
   }
 
