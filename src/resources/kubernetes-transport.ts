@@ -177,9 +177,9 @@ export class KubeTransport {
     this.#closed = true;
     const dispatcher = this.#dispatcher;
     this.#dispatcher = undefined;
-    // Abort what is in flight first, so that each caller's fetch rejects through its own promise:
-    // destroying the agent under a live request alone failed it with a ClientDestroyedError that
-    // nothing was listening for (an uncaught exception, seen once in CI when an operator stopped).
+    // Abort what is in flight first, so that each caller's fetch rejects through its own signal
+    // before the agent goes (CI once saw an uncaught ClientDestroyedError from this destroy as an
+    // operator stopped; not reproduced since, kubernetes-transport.test.ts has the cases tried).
     this.#closing.abort(new Error('the Kubernetes transport is closed'));
     // destroy, not close: open watches would otherwise hold close() until the server ends them.
     await dispatcher?.destroy().catch(() => {});

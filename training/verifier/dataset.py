@@ -164,8 +164,9 @@ def assemble(data, bench, similarity, seed, real_weight, limit=0, synonyms=SYNON
     validation["written-last"] = [p for f in validation_written for p in read_jsonl(f)]
     validation["generated-val"] = read_jsonl(data / "generated-val.jsonl")
 
-    surface = surface_variants(generated + written + measured, seed)
-    synonym = synonym_variants(generated + written + measured, read_groups(data / "synonym-groups.jsonl"), seed, synonyms)
+    questions = generated + written + measured
+    surface = surface_variants(questions, seed)
+    synonym = synonym_variants(questions, read_groups(data / "synonym-groups.jsonl"), seed, synonyms)
     pool = generated + (written + measured) * real_weight + surface + synonym
     scores = similarity(pool)
     rng = random.Random(seed)
