@@ -508,6 +508,8 @@ async function main(): Promise<void> {
       { name: 'unseen-W', file: 'reserved/semantic-pairs-unseen-W.jsonl' },
       { name: 'unseen-X', file: 'reserved/semantic-pairs-unseen-X.jsonl' },
       { name: 'unseen-Y', file: 'reserved/semantic-pairs-unseen-Y.jsonl' },
+      { name: 'unseen-Z', file: 'reserved/semantic-pairs-unseen-Z.jsonl' },
+      { name: 'unseen-AB', file: 'reserved/semantic-pairs-unseen-AB.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
