@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds the semantic cache's pair verifier (models/pair-verifier/) from the project's data and
-# a seed, on the CPU: about 20 minutes on 2 cores (longer when the host is busy).
+# a seed, on the CPU: about 40 minutes on 2 cores (longer when the host is busy).
 #
 #   scripts/train-pair-verifier.sh                # generate the data, train, export, quantise
 #   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo
@@ -12,15 +12,19 @@
 # 3. training/verifier/generate.py writes the generated pairs (seeded), then train.py fine-tunes the
 #    first VERIFIER_LAYERS layers as a cross-encoder on them, the hand-written pairs
 #    (training/verifier/data/written/, handwritten.jsonl) and the bench sets measured already
-#    (dataset.py), exports pair-verifier.onnx (ONNX Runtime's BERT fusions, int8) and writes
-#    report.json (loss, validation figures, seed, time) beside it, then the sha256 file. The
-#    pairs' embedding similarities are kept in the cache folder between runs.
+#    (dataset.py): first at full width (the teacher, kept in the cache folder), then, when
+#    VERIFIER_FFN is under 1536, the shipped student: the teacher with only its VERIFIER_FFN most
+#    used feed-forward units per layer, trained on the labels and the teacher's logits. The last
+#    stage exports pair-verifier.onnx (ONNX Runtime's BERT fusions, int8) and writes report.json
+#    (loss, validation figures, seed, time) beside it, then the sha256 file. The pairs' embedding
+#    similarities are kept in the cache folder between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seed="${VERIFIER_SEED:-27}"
 layers="${VERIFIER_LAYERS:-3}"
-ffn="${VERIFIER_FFN:-1536}"
+ffn="${VERIFIER_FFN:-768}"   # feed-forward units per layer: under 1536, a student distilled from a full-width teacher
+distill="${VERIFIER_DISTILL:-0.5}"  # the student's loss: this share matching the teacher's logits, the rest the labels
 epochs="${VERIFIER_EPOCHS:-2}"
 real_weight="${VERIFIER_REAL_WEIGHT:-3}"
 synonyms="${VERIFIER_SYNONYMS:-0}"  # questions paired with a synonym swap of themselves (dataset.py)
@@ -46,9 +50,19 @@ actual="$(sha256sum "$base/model.safetensors" | cut -d' ' -f1)"
 python="$cache/venv/bin/python"
 (cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out data)
 mkdir -p "$out"
-nice -n 10 "$python" training/verifier/train.py --base "$base" --out "$out" --seed "$seed" --layers "$layers" --ffn "$ffn" \
-  --epochs "$epochs" --real-weight "$real_weight" --synonym-variants "$synonyms" --threads "${VERIFIER_THREADS:-2}" \
-  --similarity-cache "$cache/similarities.json"
+train=(nice -n 10 "$python" training/verifier/train.py --base "$base" --seed "$seed" --layers "$layers" --epochs "$epochs"
+  --real-weight "$real_weight" --synonym-variants "$synonyms" --threads "${VERIFIER_THREADS:-2}"
+  --similarity-cache "$cache/similarities.json")
+if (( ffn < 1536 )); then
+  # Two stages: the full-width teacher, then the shipped student (the teacher's layers with only
+  # its $ffn most used feed-forward units), trained on the labels and the teacher's logits.
+  teacher="$cache/teacher-$seed"
+  mkdir -p "$teacher"
+  "${train[@]}" --out "$teacher" --ffn 1536 --save-state "$teacher/teacher.pt"
+  "${train[@]}" --out "$out" --ffn "$ffn" --teacher "$teacher/teacher.pt" --distill "$distill"
+else
+  "${train[@]}" --out "$out" --ffn "$ffn"
+fi
 # Only the int8 model is kept (the float export is over the repository's 25 MB bound).
 rm -f "$out/pair-verifier-float.onnx"
 (cd "$out" && sha256sum pair-verifier.onnx > pair-verifier.onnx.sha256)

@@ -12,6 +12,10 @@ dropout, head initialisation), torch on the CPU. The [CLS] state, as BERT cross-
 did not learn here in 300 steps (loss stayed at 0.693): this base model was trained on mean-pooled
 states.
 
+With --teacher (float weights another run wrote with --save-state) it trains a student instead: the
+teacher's weights, narrowed to the --ffn feed-forward units it uses most, learning both the labels
+and the teacher's logits (scripts/train-pair-verifier.sh runs the two stages).
+
 Then exported to ONNX (input_ids, attention_mask, token_type_ids -> score, a probability),
 quantised (ONNX Runtime's dynamic quantisation: int8 matrix products per channel and int8 word
 embeddings), and both files checked on the validation sets: the raw-similarity gate (pairs whose
@@ -237,6 +241,9 @@ def main():
     parser.add_argument("--synonym-variants", type=int, default=SYNONYM_VARIANTS,
                         help="questions paired with a synonym swap of themselves (data/synonym-groups.jsonl)")
     parser.add_argument("--similarity-cache", default="", help="a JSON file of pair similarities kept between runs")
+    parser.add_argument("--save-state", default="", help="also write the trained float weights here (a teacher for --teacher)")
+    parser.add_argument("--teacher", default="", help="float weights written by --save-state: start from them and learn their scores")
+    parser.add_argument("--distill", type=float, default=0.5, help="with --teacher, the weight of matching its logits (squared error) against the labels' cross-entropy")
     args = parser.parse_args()
     global STRIP_CONTEXT
     STRIP_CONTEXT = bool(args.strip_context)
@@ -282,11 +289,22 @@ def main():
         examples.append(((encode(tokenizer, p["a"], p["b"], args.max_tokens), encode(tokenizer, p["b"], p["a"], args.max_tokens)), label))
 
     model = PairVerifier(args.layers)
-    model.load_base(weights)
+    teacher = None
+    if args.teacher:
+        # Distillation: the student starts as the teacher (narrowed below) and learns both the
+        # labels and the teacher's logits, which carry how sure the teacher was of each pair.
+        teacher = PairVerifier(args.layers)
+        teacher.load_state_dict(torch.load(args.teacher, weights_only=True))
+        teacher.eval()
+        teacher.requires_grad_(False)
+        model.load_state_dict(teacher.state_dict())
+    else:
+        model.load_base(weights)
     if args.ffn < FFN:
         keep_units(model, [examples[i][0][0] for i in random.Random(args.seed).sample(range(len(examples)), 2000)], args.ffn)
-    nn.init.normal_(model.head.weight, std=0.02)
-    nn.init.zeros_(model.head.bias)
+    if teacher is None:
+        nn.init.normal_(model.head.weight, std=0.02)
+        nn.init.zeros_(model.head.bias)
     # The word embeddings stay as they are: they are two thirds of the weights (most of each step's
     # optimiser time on a CPU), and frozen they keep the base model's sense of which words are near
     # one another for words the training pairs never use.
@@ -320,7 +338,14 @@ def main():
                 break
             ids, mask, types = batch_tensors([examples[i][0][order.random() < 0.5] for i in batch])
             labels = torch.tensor([examples[i][1] for i in batch])
-            loss = F.binary_cross_entropy_with_logits(model(ids, mask, types), labels)
+            logits = model(ids, mask, types)
+            loss = F.binary_cross_entropy_with_logits(logits, labels)
+            if teacher is not None:
+                # The teacher's logits, not only its probabilities: the gateway's cuts (0.7, and
+                # 0.99 to overrule a word rule) sit where probabilities differ little and logits much.
+                with torch.no_grad():
+                    target = teacher(ids, mask, types)
+                loss = (1 - args.distill) * loss + args.distill * F.mse_loss(logits, target)
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_([p for _, p in trained], 1.0)
@@ -331,10 +356,13 @@ def main():
             if step % 100 == 0 or step == total:
                 print(f"step {step}/{total} loss {np.mean(losses[-100:]):.4f} {time.time() - started:.0f}s", flush=True)
     train_seconds = time.time() - started
+    if args.save_state:
+        torch.save(model.state_dict(), args.save_state)
 
     # Validation: the float model, then the exported files.
     similarities = {name: similarity(pairs) for name, pairs in validation.items()}
-    report = {"seed": args.seed, "layers": args.layers, "ffn": args.ffn, "strip_context": STRIP_CONTEXT, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+    report = {"seed": args.seed, "layers": args.layers, "ffn": args.ffn,
+              "teacher": {"distill": args.distill} if teacher is not None else None, "strip_context": STRIP_CONTEXT, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
               "max_tokens": args.max_tokens, "train_pairs": len(train), "data": counts, "steps": total,
               "train_seconds": round(train_seconds), "torch": torch.__version__, "threads": args.threads,
               "loss_every_100_steps": [round(float(np.mean(losses[i: i + 100])), 4) for i in range(0, len(losses), 100)],
