@@ -43,14 +43,14 @@ export interface PairVerifier {
  * II", "$5k" / "$5,000"). `all` runs every rule first, for workspaces that would rather miss
  * (bench/README.md has both, measured once).
  *
- * Both scores were chosen for the model trained on pairs read as the gateway reads them (without
- * their shared leading clauses) on the validation sets (unseen-B, holdout-10 and 11, the written
- * authors' last files, as the gateway decides at 0.8): 19 of 664 near misses served and 571 of 607
- * paraphrase hits kept, against 25 and 574 at 0.5 and 0.95, and 20 and 561 for the model before
- * at 0.5 and 0.95.
+ * Both scores were chosen for the shipped model (a student with half the feed-forward units,
+ * distilled from the full-width verifier) on the validation sets (unseen-B, holdout-10 and 11, the
+ * written authors' last files, as the gateway decides at 0.8): 19 of 664 near misses served and
+ * 568 of 607 paraphrase hits kept, against 25 and 576 at 0.7 and 0.97; the full-width teacher
+ * served 19 and kept 571 at 0.7 and 0.97, in a third more time per verification.
  */
 export const VERIFIER_MIN_SCORE = 0.7;
-export const VERIFIER_OVERRULE_SCORE = 0.97;
+export const VERIFIER_OVERRULE_SCORE = 0.99;
 export const VERIFIER_GUARD: GuardBesideVerifier = {
   asked: new Set<RefusalReason>(['negation', 'opposite', 'swapped', 'direction']),
   overrulable: new Set<RefusalReason>(['content']),

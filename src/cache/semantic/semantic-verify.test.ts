@@ -118,7 +118,7 @@ const answering = (score: (cached: string, asked: string) => Promise<number>) =>
 
 describe('SemanticCache verification', () => {
   it('serves the candidate the verifier passes, after one verification with the cached question first', async () => {
-    const { verifier, asked } = answering(async () => 0.97);
+    const { verifier, asked } = answering(async () => 0.995);
     const { lookup, verifications } = await setUp(verifier);
     const hit = await lookup('How many yen do 50 dollars buy?');
     expect(hit?.entry.question).toMatch(/yen/);
@@ -180,7 +180,7 @@ describe('SemanticCache verification', () => {
   it('asks the verifier about the pair without the leading clause both share', async () => {
     const train =
       "We're taking the sleeper train to Inverness next month; what's included in the ticket price?";
-    const { verifier, asked } = answering(async () => 0.97);
+    const { verifier, asked } = answering(async () => 0.995);
     const { lookup } = await setUp(verifier, undefined, [train]);
     const hit = await lookup(
       "We're taking the sleeper train to Inverness next month; what's included in the fare?",
