@@ -509,6 +509,7 @@ async function main(): Promise<void> {
       { name: 'unseen-X', file: 'reserved/semantic-pairs-unseen-X.jsonl' },
       { name: 'unseen-Y', file: 'reserved/semantic-pairs-unseen-Y.jsonl' },
       { name: 'unseen-Z', file: 'reserved/semantic-pairs-unseen-Z.jsonl' },
+      { name: 'unseen-AA', file: 'reserved/semantic-pairs-unseen-AA.jsonl' },
       { name: 'unseen-AB', file: 'reserved/semantic-pairs-unseen-AB.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
