@@ -236,7 +236,7 @@ function verifierAccuracy(set: string, scored: Scored[]) {
       const wrong = pair.label === 'paraphrase' ? !gateway.serves(pair) : gateway.serves(pair);
       if (wrong)
         process.stdout.write(
-          `  ${set} ${pair.label === 'paraphrase' ? 'refused' : 'SERVED '} ${pair.id} sim ${pair.similarity.toFixed(3)} verifier ${pair.alignedScore.toFixed(3)} [${pair.alignedRefusedBy.join(',')}] ${pair.a} | ${pair.aligned === pair.b ? pair.b : `${pair.b} (read as: ${pair.aligned})`}\n`,
+          `  ${set} ${pair.label === 'paraphrase' ? 'refused' : 'SERVED '} ${pair.id} sim ${pair.similarity.toFixed(3)} verifier ${pair.contextScore.toFixed(3)} (whole pair ${pair.alignedScore.toFixed(3)}) [${pair.alignedRefusedBy.join(',')}] ${pair.a} | ${pair.aligned === pair.b ? pair.b : `${pair.b} (read as: ${pair.aligned})`}\n`,
         );
     }
   }
@@ -511,6 +511,9 @@ async function main(): Promise<void> {
       { name: 'unseen-Z', file: 'reserved/semantic-pairs-unseen-Z.jsonl' },
       { name: 'unseen-AA', file: 'reserved/semantic-pairs-unseen-AA.jsonl' },
       { name: 'unseen-AB', file: 'reserved/semantic-pairs-unseen-AB.jsonl' },
+      { name: 'unseen-AC', file: 'reserved/semantic-pairs-unseen-AC.jsonl' },
+      { name: 'unseen-AD', file: 'reserved/semantic-pairs-unseen-AD.jsonl' },
+      { name: 'unseen-AE', file: 'reserved/semantic-pairs-unseen-AE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
