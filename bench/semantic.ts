@@ -514,6 +514,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AC', file: 'reserved/semantic-pairs-unseen-AC.jsonl' },
       { name: 'unseen-AD', file: 'reserved/semantic-pairs-unseen-AD.jsonl' },
       { name: 'unseen-AE', file: 'reserved/semantic-pairs-unseen-AE.jsonl' },
+      { name: 'unseen-AF', file: 'reserved/semantic-pairs-unseen-AF.jsonl' },
+      { name: 'unseen-AG', file: 'reserved/semantic-pairs-unseen-AG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds the semantic cache's pair verifier (models/pair-verifier/) from the project's data and
-# a seed, on the CPU: about 40 minutes on 2 cores (longer when the host is busy).
+# a seed, on the CPU: 40 to 58 minutes on 2 cores (7 of them the similarities, kept between runs).
 #
 #   scripts/train-pair-verifier.sh                # generate the data, train, export, quantise
 #   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo
@@ -26,6 +26,7 @@ layers="${VERIFIER_LAYERS:-3}"
 ffn="${VERIFIER_FFN:-768}"   # feed-forward units per layer: under 1536, a student distilled from a full-width teacher
 distill="${VERIFIER_DISTILL:-0.5}"  # the student's loss: this share matching the teacher's logits, the rest the labels
 epochs="${VERIFIER_EPOCHS:-2}"
+student_epochs="${VERIFIER_STUDENT_EPOCHS:-$epochs}"  # the student's passes over the data (it starts from the teacher)
 real_weight="${VERIFIER_REAL_WEIGHT:-3}"
 synonyms="${VERIFIER_SYNONYMS:-0}"  # questions paired with a synonym swap of themselves (dataset.py)
 out="${VERIFIER_OUT:-models/pair-verifier}"
@@ -59,7 +60,7 @@ if (( ffn < 1536 )); then
   teacher="$cache/teacher-$seed"
   mkdir -p "$teacher"
   "${train[@]}" --out "$teacher" --ffn 1536 --save-state "$teacher/teacher.pt"
-  "${train[@]}" --out "$out" --ffn "$ffn" --teacher "$teacher/teacher.pt" --distill "$distill"
+  "${train[@]}" --out "$out" --ffn "$ffn" --teacher "$teacher/teacher.pt" --distill "$distill" --epochs "$student_epochs"
 else
   "${train[@]}" --out "$out" --ffn "$ffn"
 fi
