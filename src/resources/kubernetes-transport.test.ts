@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createThrowawayCertificate } from '../../test/helpers/throwaway-tls.ts';
 import { KubeTransport } from './kubernetes-transport.ts';
 
 /**
@@ -84,5 +86,87 @@ describe('KubeTransport.close with requests in flight', () => {
     await expect(transport.request({ method: 'GET', path: '/no-answer' })).rejects.toThrow(
       'the Kubernetes transport is closed',
     );
+  });
+});
+
+/**
+ * The API server offers HTTP/2 in ALPN and undici 8 would take it; the transport asks for HTTP/1.1
+ * only (see the module comment), and a request made as close() starts is refused as closed.
+ */
+describe('KubeTransport over TLS to a server that offers HTTP/2', () => {
+  const certificate = createThrowawayCertificate();
+  let server: Http2SecureServer;
+  let transport: KubeTransport;
+  const versions: string[] = [];
+  const sockets: Socket[] = [];
+  let watchArrived: Promise<void>;
+
+  beforeEach(async () => {
+    versions.length = 0;
+    let arrived: () => void = () => {};
+    watchArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    server = createSecureServer({ ...certificate, allowHTTP1: true }, (request, response) => {
+      versions.push(request.httpVersion);
+      const path = new URL(request.url ?? '/', 'http://x').pathname;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      sockets.push(request.socket);
+      if (path === '/watch') {
+        response.write('{"type":"ADDED","object":{}}\n');
+        arrived();
+      } else {
+        response.end('{"kind":"Status","status":"Success"}');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: [
+        {
+          name: 'tls',
+          server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          caData: Buffer.from(certificate.cert).toString('base64'),
+        },
+      ],
+      users: [{ name: 'tls', token: 'fake-token' }],
+      contexts: [{ name: 'tls', cluster: 'tls', user: 'tls' }],
+      currentContext: 'tls',
+    });
+    transport = new KubeTransport(kubeConfig);
+  });
+  afterEach(async () => {
+    await transport.close();
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('speaks HTTP/1.1', async () => {
+    await expect(transport.request({ method: 'GET', path: '/api' })).resolves.toEqual({
+      kind: 'Status',
+      status: 'Success',
+    });
+    expect(versions).toEqual(['1.1']);
+  });
+
+  it('has settled every request and watch in flight by the time close resolves', async () => {
+    const settled: string[] = [];
+    const watch = transport.stream(
+      '/watch',
+      {},
+      new AbortController().signal,
+      () => {},
+      () => {},
+    );
+    watch.catch(() => settled.push('watch'));
+    await watchArrived;
+    // Started in the same tick as close: it is still reading its credentials when close runs.
+    const late = transport.request({ method: 'GET', path: '/api' });
+    late.catch(() => settled.push('late'));
+
+    await transport.close();
+
+    expect(settled.sort()).toEqual(['late', 'watch']);
+    await expect(late).rejects.toThrow('the Kubernetes transport is closed');
   });
 });

@@ -7,6 +7,12 @@
  * Agent (KubeConfig.createDispatcher, so a new TLS connection per call and per watch reconnect),
  * and Watch aborts any watch that is quiet for 30 s. Credentials still come from the KubeConfig on
  * every request (applyToHTTPSOptions), so rotated service-account tokens and exec plugins work.
+ *
+ * HTTP/1.1 only (`allowH2: false`; undici 8 offers h2 by default and the API server takes it):
+ * destroying an HTTP/2 session destroys its streams with the agent's error, and CI saw one of
+ * those escape as an uncaught ClientDestroyedError when an operator stopped. An operator keeps
+ * one connection per watch this way, a handful in all, as kubectl and client-go with
+ * DISABLE_HTTP2 do.
  */
 import { createHash } from 'node:crypto';
 import type { RequestOptions } from 'node:https';
@@ -105,6 +111,23 @@ async function readStatus(response: Awaited<ReturnType<typeof fetch>>): Promise<
   return new KubeApiError(response.status, message, status);
 }
 
+/** How long close lets aborted requests and watches settle before it destroys the agent. */
+const CLOSE_GRACE_MS = 2_000;
+
+/** Resolves when every promise has settled, or after `ms`, whichever is first. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  if (promises.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([Promise.allSettled(promises), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class KubeTransport {
   readonly #kubeConfig: KubeConfig;
   readonly #requestTimeoutMs: number;
@@ -114,6 +137,8 @@ export class KubeTransport {
   #closed = false;
   /** Aborts every request still in flight when the transport closes (close). */
   readonly #closing = new AbortController();
+  /** Each request and watch until it has settled, so that close can let them finish before the agent goes. */
+  readonly #inFlight = new Set<Promise<void>>();
 
   constructor(kubeConfig: KubeConfig, options: KubeTransportOptions = {}) {
     this.#kubeConfig = kubeConfig;
@@ -127,7 +152,11 @@ export class KubeTransport {
   }
 
   /** Sends the request and parses the JSON answer; throws KubeApiError for a status >= 400. */
-  async request<T>(request: KubeRequest): Promise<T> {
+  request<T>(request: KubeRequest): Promise<T> {
+    return this.#track(this.#request<T>(request));
+  }
+
+  async #request<T>(request: KubeRequest): Promise<T> {
     const response = await this.#send(request, false);
     if (!response.ok) throw await readStatus(response);
     const text = await response.text();
@@ -149,7 +178,17 @@ export class KubeTransport {
    * (liveness for a watchdog). Resolves when the server ends the stream; rejects on abort, on a
    * transport error, or with KubeApiError when the server refuses the watch.
    */
-  async stream(
+  stream(
+    path: string,
+    query: Record<string, QueryValue>,
+    signal: AbortSignal,
+    onLine: (line: string) => void,
+    onData: () => void,
+  ): Promise<void> {
+    return this.#track(this.#stream(path, query, signal, onLine, onData));
+  }
+
+  async #stream(
     path: string,
     query: Record<string, QueryValue>,
     signal: AbortSignal,
@@ -173,21 +212,37 @@ export class KubeTransport {
     if (buffer.trim() !== '') onLine(buffer.trim());
   }
 
+  /**
+   * Aborts every request and watch in flight, lets them settle (each caller's promise rejects
+   * through its own signal), then destroys the agent. The wait is bounded: a caller stuck in its
+   * own onLine does not hold close.
+   */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort(new Error('the Kubernetes transport is closed'));
+    await settledWithin([...this.#inFlight], CLOSE_GRACE_MS);
     const dispatcher = this.#dispatcher;
     this.#dispatcher = undefined;
-    // Abort what is in flight first, so that each caller's fetch rejects through its own signal
-    // before the agent goes (CI once saw an uncaught ClientDestroyedError from this destroy as an
-    // operator stopped; not reproduced since, kubernetes-transport.test.ts has the cases tried).
-    this.#closing.abort(new Error('the Kubernetes transport is closed'));
-    // destroy, not close: open watches would otherwise hold close() until the server ends them.
+    // destroy, not close: a watch that outlived the grace would otherwise hold close() until the
+    // server ends it.
     await dispatcher?.destroy().catch(() => {});
+  }
+
+  #track<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(
+      () => {},
+      () => {},
+    );
+    this.#inFlight.add(settled);
+    void settled.then(() => this.#inFlight.delete(settled));
+    return work;
   }
 
   async #send(request: KubeRequest, streaming: boolean): Promise<Awaited<ReturnType<typeof fetch>>> {
     if (this.#closed) throw new Error('the Kubernetes transport is closed');
     const credentials = await this.#credentials();
+    // close() may have run while the credentials were read (an exec plugin can take seconds).
+    if (this.#closed) throw new Error('the Kubernetes transport is closed');
     const url = new URL(`${this.server}${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -238,8 +293,11 @@ export class KubeTransport {
       const previous = this.#dispatcher;
       const connect = Object.fromEntries(Object.entries(tls).filter(([, value]) => value !== undefined));
       this.#dispatcher = cluster?.proxyUrl
-        ? new ProxyAgent({ uri: cluster.proxyUrl, requestTls: connect })
-        : new Agent({ connect: { ...connect, keepAlive: true, keepAliveInitialDelay: 30_000 } });
+        ? new ProxyAgent({ uri: cluster.proxyUrl, requestTls: connect, allowH2: false })
+        : new Agent({
+            allowH2: false,
+            connect: { ...connect, keepAlive: true, keepAliveInitialDelay: 30_000 },
+          });
       this.#dispatcherKey = key;
       // Requests still running on the old one finish; it closes after them.
       void previous?.close().catch(() => {});
