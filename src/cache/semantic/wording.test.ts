@@ -75,6 +75,14 @@ describe('alignWording', () => {
       'Should I open a health savings account this year?',
       'Should I open an HSA this year?',
     ],
+    // Thousands with a k, either way round.
+    [
+      'I have a budget of about $1,000; which tools first?',
+      'I have a budget of about $1k; which tools first?',
+      'I have a budget of about $1,000; which tools first?',
+    ],
+    ['Is a 2k run a good start?', 'Is a 2,000 run a good start?', 'Is a 2k run a good start?'],
+    ['I have $4,000 saved', 'I have $3k saved', 'I have $3k saved'],
     // British and American spellings.
     [
       'Is flavored yogurt safe for my baby?',

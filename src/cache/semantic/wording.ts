@@ -10,6 +10,7 @@
  * - acronyms spelt out in the other question: "PNW" / "Pacific Northwest", "QB" / "QuickBooks";
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
+ * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
  * - "a" and "an" before the same word: "a HSA" / "an HSA";
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
  * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage");
@@ -174,6 +175,18 @@ function contracted(text: string): readonly string[] {
   return (CONTRACTION_ENDINGS[ending] ?? []).map((expansion) => `${stem} ${expansion}`);
 }
 
+/** A number's value as compared ("1,000" and "1000" are 1000); NaN for a word. */
+const figureValue = (token: Token | undefined): number =>
+  token !== undefined && /^\p{N}/u.test(token.key) ? Number(token.key.replaceAll(',', '')) : Number.NaN;
+
+/** At `index`, a number written with a k right after it ("2k", "1.5K"): its value, else NaN. */
+function thousandsAt(tokens: readonly Token[], index: number): number {
+  const number = tokens[index];
+  const k = tokens[index + 1];
+  if (number === undefined || k?.key !== 'k' || k.start !== number.end) return Number.NaN;
+  return figureValue(number) * 1000;
+}
+
 /** Member phrases (as keys) of every synonym group, by first word: [words, group]. */
 const SYNONYM_INDEX = new Map<string, { words: string[]; group: number }[]>();
 SYNONYM_GROUPS.forEach((group, index) => {
@@ -318,6 +331,21 @@ export function alignWording(cached: string, asked: string): string {
       if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
     }
   }
+
+  // Thousands written with a k on one side, in full on the other ("$2k" / "$2,000").
+  const theirValues = new Set(theirs.map(figureValue));
+  mine.forEach((_, index) => {
+    const value = thousandsAt(mine, index);
+    if (Number.isNaN(value) || !theirValues.has(value)) return;
+    const at = theirs.findIndex((other) => figureValue(other) === value);
+    edit(index, index + 2, (theirs[at] as Token).text);
+  });
+  theirs.forEach((_, at) => {
+    const value = thousandsAt(theirs, at);
+    if (Number.isNaN(value)) return;
+    const index = mine.findIndex((token) => figureValue(token) === value);
+    if (index >= 0) edit(index, index + 1, theirText(at, at + 2));
+  });
 
   // Synonyms of one group, each only on its side.
   const theirSynonyms = synonymsIn(theirs);

@@ -160,6 +160,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // Scored 0.80 by the verifier: the changed-figure rule (lean) or the numbers rule (all) refuses it.
+        ['Who was the British Prime Minister in 1940?', 'Who was the British Prime Minister in 1938?'],
         [
           'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',
           'I commute 20 km a day on a touring bike; how often should I replace the brake cables?',
@@ -209,6 +211,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How much baggage can I check on a domestic flight?',
         ],
         ['Where should I go on vacation in March?', 'Where should I go on holiday in March?'],
+        ['Is a used BMW with 100,000 miles worth it?', 'Is a used BMW with 100k miles worth it?'],
         ['How do I reset my router to factory settings?', 'how do i reset my router to factory setings'],
         [
           'How much does a registered nurse earn in the United Kingdom?',

@@ -10,6 +10,7 @@ import { commonStart, sameFrame } from './word-sequences.ts';
 /** Why the guard refuses a candidate; several rules may give one reason. */
 export type RefusalReason =
   | 'numbers'
+  | 'changed-number'
   | 'quoted'
   | 'identifiers'
   | 'negation'

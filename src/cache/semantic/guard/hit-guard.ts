@@ -15,6 +15,7 @@
  * they miss on questions they were not built on.
  */
 
+import { changedNumber } from './changed-number.ts';
 import { reversedDirection } from './direction.ts';
 import { GuardPair, type GuardRule, type RefusalReason } from './guard-rule.ts';
 import { swappedIdentifiers } from './identifiers.ts';
@@ -54,6 +55,7 @@ export interface GuardBesideVerifier {
  */
 export const HIT_GUARD_RULES: readonly GuardRule[] = [
   differentNumbers,
+  changedNumber,
   missingQuote,
   reorderedNumbers,
   oneSideNegated,

@@ -1,0 +1,51 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { changedNumber } from './changed-number.ts';
+import { loadEnglishWords } from './english-words.ts';
+import { GuardPair } from './guard-rule.ts';
+import { checkHitGuard } from './hit-guard.ts';
+
+/** The rule as lean mode asks it (beside the verifier, where the numbers rule is not asked). */
+const ASKED_ALONE = { asked: new Set(['changed-number'] as const), overrulable: new Set([] as const) };
+
+describe('changedNumber', () => {
+  beforeAll(() => loadEnglishWords());
+
+  it.each([
+    ['My bike was worth about $900; should I claim?', 'My bike was worth about $1,900; should I claim?'],
+    ['Who was the British Prime Minister in 1940?', 'Who was the British Prime Minister in 1938?'],
+    [
+      'Is a 3-hour flight delay eligible for compensation?',
+      'Is a 2-hour flight delay eligible for compensation?',
+    ],
+    ['How long do I bake chicken at 400°F?', 'How long do I bake chicken at 350°F?'],
+    ['What is the pH of a 0.01 M solution?', 'What is the pH of a 0.001 M solution?'],
+    ['I have $3k saved; should I invest?', 'I have $5,000 saved; should I invest?'],
+    ['Is a late fee of $500 legal on a $1,500 rent?', 'Is a late fee of $50 legal on a $1,500 rent?'],
+  ])('refuses a figure replaced by another: %s / %s', (question, candidate) => {
+    expect(changedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
+    expect(checkHitGuard(question, candidate, ASKED_ALONE)).toEqual({ ok: false, reason: 'changed-number' });
+  });
+
+  it.each([
+    // The same values written another way.
+    [
+      'I have a budget of about $1k; which tools first?',
+      'I have a budget of about $1,000; which tools first?',
+    ],
+    ['Is a used BMW with 100k miles worth it?', 'Is a used BMW with 100,000 miles worth it?'],
+    ['I have 5 grand in card debt', 'I have $5,000 in card debt'],
+    ["How do I change the oil filter on a '98 Jeep?", 'How do I change the oil filter on a 1998 Jeep?'],
+    ['What happens to my 401(k) when I leave?', 'What happens to my 401k when I leave?'],
+    // A number on one side only, or in words: the verifier's to judge.
+    ["We're hosting 12 people; how many pizzas?", "We're hosting a dozen people; how many pizzas?"],
+    ['how 2 tell if my cat is sick', 'How do I tell if my cat is sick?'],
+    ['I am 24 and earn $55,000', 'I am twenty-four and earn 55k'],
+    // Figures inside names and ordinals are not figures.
+    ['Can I play my PS4 games on a PS5?', 'Can I play my PS5 games on a PS4?'],
+    ['Is the 4th of July a holiday?', 'Is the 5th of July a holiday?'],
+    // The same figures in another order are the number-order rule's.
+    ['What percentage of 80 is 20?', 'What percentage of 20 is 80?'],
+  ])('lets through: %s / %s', (question, candidate) => {
+    expect(changedNumber.refuses(new GuardPair(question, candidate))).toBe(false);
+  });
+});
