@@ -11,8 +11,13 @@
  * folder needs the tokenizer files beside its pair-verifier.onnx) it prints near misses served and
  * paraphrase hits kept at several pairs of cuts, then by set at the shipped cuts.
  *
+ * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to AG), as two
+ * more groups beside the validation sets: a second opinion on a change chosen on validation, from
+ * sets nobody tunes the model on. A set joins READ_SETS only after its one measurement.
+ *
  * Needs the embedding model (scripts/fetch-semcache-model.sh; GATEWAY_SEMCACHE_MODEL_DIR). Per-pair
- * scores go to bench/results/verifier-cuts-<stamp>.json. About 30 s a model on one core.
+ * scores go to bench/results/verifier-cuts-<stamp>.json. About 30 s a model on one core, 3 minutes
+ * with `--read`.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -86,6 +91,23 @@ function validationSets(): Record<string, Pair[]> {
   };
 }
 
+/** The unseen sets measured once (bench/data/reserved/README.md) and read since, by group. */
+const READ_SETS: Record<string, string[]> = {
+  'read R to Y': ['R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y'],
+  'read Z to AG': ['Z', 'AA', 'AB', 'AC', 'AD', 'AE', 'AF', 'AG'],
+};
+
+function readSets(): Record<string, Pair[]> {
+  return Object.fromEntries(
+    Object.entries(READ_SETS).map(([group, names]) => [
+      group,
+      names.flatMap((name) =>
+        readPairs(join(BENCH_DIR, 'data/reserved', `semantic-pairs-unseen-${name}.jsonl`)),
+      ),
+    ]),
+  );
+}
+
 /** The gateway's lean decision (pair-verifier.ts) at the given cuts. */
 function serves(pair: Decided, min: number, overrule: number): boolean {
   if (pair.refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason))) return false;
@@ -103,7 +125,8 @@ function counts(pairs: Decided[], min: number, overrule: number) {
 }
 
 async function main(): Promise<void> {
-  const sets = validationSets();
+  const validation = validationSets();
+  const sets = process.argv.includes('--read') ? { ...validation, ...readSets() } : validation;
   await loadEnglishWords();
   const embedder = await LocalEmbedder.start({ modelDir: MODEL_DIR, threads: 1, quantized: true });
   const decided: Decided[] = [];
@@ -145,11 +168,22 @@ async function main(): Promise<void> {
     `\nValidation sets at ${AT}: near misses served and paraphrase hits kept, by the verifier's cuts (min/overrule)\n${table(
       ['model', ...CUTS.map(([min, overrule]) => `${min}/${overrule}`)],
       models.map((model) => {
-        const mine = decided.filter((pair) => pair.model === model);
+        const mine = decided.filter((pair) => pair.model === model && pair.set in validation);
         return [model, ...CUTS.map(([min, overrule]) => counts(mine, min, overrule))];
       }),
     )}\n`,
   );
+  for (const group of Object.keys(sets).filter((set) => !(set in validation))) {
+    process.stdout.write(
+      `\n${group} at ${AT}, by the verifier's cuts (min/overrule)\n${table(
+        ['model', ...CUTS.map(([min, overrule]) => `${min}/${overrule}`)],
+        models.map((model) => {
+          const mine = decided.filter((pair) => pair.model === model && pair.set === group);
+          return [model, ...CUTS.map(([min, overrule]) => counts(mine, min, overrule))];
+        }),
+      )}\n`,
+    );
+  }
   process.stdout.write(
     `\nBy set, at the shipped cuts (${VERIFIER_MIN_SCORE}/${VERIFIER_OVERRULE_SCORE})\n${table(
       ['model', ...Object.keys(sets)],
