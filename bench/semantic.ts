@@ -516,6 +516,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AE', file: 'reserved/semantic-pairs-unseen-AE.jsonl' },
       { name: 'unseen-AF', file: 'reserved/semantic-pairs-unseen-AF.jsonl' },
       { name: 'unseen-AG', file: 'reserved/semantic-pairs-unseen-AG.jsonl' },
+      { name: 'unseen-AH', file: 'reserved/semantic-pairs-unseen-AH.jsonl' },
+      { name: 'unseen-AI', file: 'reserved/semantic-pairs-unseen-AI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
