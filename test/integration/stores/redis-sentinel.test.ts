@@ -31,17 +31,24 @@ describe.runIf(set !== undefined)('a Redis Sentinel failover under load', () => 
   let openai: FakeServer;
   let gateway: TestGateway;
   const sentinels = set as RedisSentinelSet;
+  /** The gateway's warnings and errors, printed if the balance ends wrong (CI saw it once: 175,340 micros short). */
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     openai = await startFakeOpenAi();
-    gateway = await startTestGateway({
-      REDIS_SENTINELS: sentinels.sentinels.join(','),
-      REDIS_SENTINEL_MASTER: sentinels.masterName,
-      GATEWAY_CACHE: 'on',
-      BOOTSTRAP_BALANCE_MICROS: String(STARTING_BALANCE),
-      OPENAI_API_KEY: 'sk-platform',
-      OPENAI_BASE_URL: `${openai.url}/v1`,
-    });
+    gateway = await startTestGateway(
+      {
+        REDIS_SENTINELS: sentinels.sentinels.join(','),
+        REDIS_SENTINEL_MASTER: sentinels.masterName,
+        GATEWAY_CACHE: 'on',
+        BOOTSTRAP_BALANCE_MICROS: String(STARTING_BALANCE),
+        OPENAI_API_KEY: 'sk-platform',
+        OPENAI_BASE_URL: `${openai.url}/v1`,
+        LOG_LEVEL: 'warn',
+      },
+      undefined,
+      { logLines },
+    );
   });
   afterAll(async () => {
     await gateway?.stop();
@@ -120,7 +127,31 @@ describe.runIf(set !== undefined)('a Redis Sentinel failover under load', () => 
       const balance = async () => Number(await client(first).get('gw:rt:bal:{default}'));
       // The journal is replayed once the breaker's probe reaches the new master: seconds, longer on
       // a loaded 2-core CI host.
-      await expect.poll(balance, { timeout: 45_000, interval: 100 }).toBe(STARTING_BALANCE - load.charged);
+      try {
+        await expect.poll(balance, { timeout: 45_000, interval: 100 }).toBe(STARTING_BALANCE - load.charged);
+      } catch (error) {
+        // What the journal did, and what the gateway warned of, for whoever reads the failure.
+        const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+        const readings = metrics
+          .split('\n')
+          .filter((line) => /^gateway_(spend_journal|runtime_store)/.test(line));
+        throw new Error(
+          [
+            `balance ${await balance()}, expected ${STARTING_BALANCE - load.charged}`,
+            `load: ${load.asked} asked, ${load.charged} micros charged, ${load.flagged} answered during the outage`,
+            ...readings,
+            ...logLines.slice(-40).map((line) => {
+              const entry = JSON.parse(line) as {
+                time: number;
+                msg: string;
+                err?: { type?: string; message?: string };
+              };
+              return `${new Date(entry.time).toISOString()} ${entry.msg}${entry.err ? ` (${entry.err.type}: ${entry.err.message})` : ''}`;
+            }),
+          ].join('\n'),
+          { cause: error },
+        );
+      }
       expect(load.charged).toBeGreaterThan(0);
     } finally {
       for (const connection of clients.values()) connection.disconnect();
