@@ -153,14 +153,12 @@ export class KubeTransport {
 
   /** Sends the request and parses the JSON answer; throws KubeApiError for a status >= 400. */
   request<T>(request: KubeRequest): Promise<T> {
-    return this.#track(this.#request<T>(request));
-  }
-
-  async #request<T>(request: KubeRequest): Promise<T> {
-    const response = await this.#send(request, false);
-    if (!response.ok) throw await readStatus(response);
-    const text = await response.text();
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return this.#track(async () => {
+      const response = await this.#send(request, false);
+      if (!response.ok) throw await readStatus(response);
+      const text = await response.text();
+      return (text === '' ? undefined : JSON.parse(text)) as T;
+    });
   }
 
   /** Like request, but a 404 is `undefined`. */
@@ -185,31 +183,23 @@ export class KubeTransport {
     onLine: (line: string) => void,
     onData: () => void,
   ): Promise<void> {
-    return this.#track(this.#stream(path, query, signal, onLine, onData));
-  }
-
-  async #stream(
-    path: string,
-    query: Record<string, QueryValue>,
-    signal: AbortSignal,
-    onLine: (line: string) => void,
-    onData: () => void,
-  ): Promise<void> {
-    const response = await this.#send({ method: 'GET', path, query, signal }, true);
-    if (!response.ok) throw await readStatus(response);
-    if (!response.body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of response.body) {
-      onData();
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-      for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, end).trim();
-        buffer = buffer.slice(end + 1);
-        if (line !== '') onLine(line);
+    return this.#track(async () => {
+      const response = await this.#send({ method: 'GET', path, query, signal }, true);
+      if (!response.ok) throw await readStatus(response);
+      if (!response.body) return;
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of response.body) {
+        onData();
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+          const line = buffer.slice(0, end).trim();
+          buffer = buffer.slice(end + 1);
+          if (line !== '') onLine(line);
+        }
       }
-    }
-    if (buffer.trim() !== '') onLine(buffer.trim());
+      if (buffer.trim() !== '') onLine(buffer.trim());
+    });
   }
 
   /**
@@ -228,7 +218,9 @@ export class KubeTransport {
     await dispatcher?.destroy().catch(() => {});
   }
 
-  #track<T>(work: Promise<T>): Promise<T> {
+  /** Runs `work`, counted in flight (for close) until it settles. */
+  #track<T>(run: () => Promise<T>): Promise<T> {
+    const work = run();
     const settled = work.then(
       () => {},
       () => {},
