@@ -35,6 +35,28 @@ describe('isUnavailability', () => {
     );
     expect(isUnavailability(reply('ERR READONLY is not a prefix here'))).toBe(false);
   });
+
+  it('counts a transaction such a server refused as unreachable, and one refused for a bad command not', () => {
+    const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
+    const aborted = (...previous: string[]) =>
+      Object.assign(reply('EXECABORT Transaction discarded because of previous errors.'), {
+        previousErrors: previous.map(reply),
+      });
+    expect(isUnavailability(aborted('NOREPLICAS Not enough good replicas to write.'))).toBe(true);
+    expect(
+      isUnavailability(
+        aborted(
+          "READONLY You can't write against a read only replica.",
+          "READONLY You can't write against a read only replica.",
+        ),
+      ),
+    ).toBe(true);
+    expect(isUnavailability(aborted("ERR wrong number of arguments for 'expire' command"))).toBe(false);
+    expect(
+      isUnavailability(aborted('NOREPLICAS Not enough good replicas to write.', 'ERR syntax error')),
+    ).toBe(false);
+    expect(isUnavailability(aborted())).toBe(false);
+  });
 });
 
 describe('StoreBreaker', () => {

@@ -47,8 +47,24 @@ const NOT_SERVING_REPLIES = /^(READONLY|LOADING|MASTERDOWN|NOREPLICAS) /;
 export function isUnavailability(error: unknown): boolean {
   if (error instanceof StoreUnavailableError) return true;
   if (error instanceof TypeError || error instanceof RangeError) return false;
-  if (error instanceof Error && error.name === 'ReplyError') return NOT_SERVING_REPLIES.test(error.message);
+  if (error instanceof Error && error.name === 'ReplyError')
+    return NOT_SERVING_REPLIES.test(error.message) || isRefusedTransaction(error);
   return error instanceof Error;
+}
+
+/**
+ * A MULTI that such a server refused: each queued write answered READONLY or NOREPLICAS, so EXEC
+ * ran nothing (`EXECABORT`; ioredis lists the queued commands' errors as `previousErrors`). A
+ * transaction refused for a bad argument is not one.
+ */
+function isRefusedTransaction(error: Error): boolean {
+  if (!error.message.startsWith('EXECABORT ')) return false;
+  const previous = (error as Error & { previousErrors?: unknown }).previousErrors;
+  return (
+    Array.isArray(previous) &&
+    previous.length > 0 &&
+    previous.every((each) => each instanceof Error && NOT_SERVING_REPLIES.test(each.message))
+  );
 }
 
 export interface StoreBreakerOptions {

@@ -5,9 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SpendJournal } from '../../../src/billing/spend-journal.ts';
+import { createLogger } from '../../../src/observability/logger.ts';
 import { ConfigView } from '../../../src/stores/config-view.ts';
 import { RedisConfigStore } from '../../../src/stores/redis-config-store.ts';
 import { RedisRuntimeStore } from '../../../src/stores/redis-runtime-store.ts';
+import { isUnavailability } from '../../../src/stores/store-breaker.ts';
 import { isChange, makeApiKey, makeTenant, recordChanges } from '../../contract/config-fixtures.ts';
 import {
   isCacheEventType,
@@ -120,6 +123,45 @@ describe.runIf(redis !== undefined)('Redis stores under failure', () => {
     await view.whenApplied('tenant', 't1', isAbsent, 10_000);
     await recorder.stop();
     await watched.close();
+  });
+});
+
+describe.runIf(redis !== undefined)('Redis spend on a master that refuses writes', () => {
+  // A master a failover left behind, short of the replicas min-replicas-to-write asks for (and, the
+  // same way, a demoted master answering READONLY): a counter with a TTL is a MULTI, which Redis
+  // refuses whole (EXECABORT) rather than command by command.
+  const url = redis?.url ?? '';
+  let raw: Redis;
+  let runtime: RedisRuntimeStore;
+
+  beforeEach(() => {
+    raw = new Redis(url, { maxRetriesPerRequest: null });
+    raw.on('error', () => {});
+    runtime = new RedisRuntimeStore({ url, keyPrefix: `gw:test:${randomUUID()}:` });
+  });
+  afterEach(async () => {
+    await raw.config('SET', 'min-replicas-to-write', '0');
+    await Promise.all([runtime.close(), raw.quit()]);
+  });
+
+  it('journals a counter with a TTL the master refused, and applies it once the master takes writes again', async () => {
+    expect(await runtime.incrementCounter('spend:token:t1', 5, 120)).toBe(5);
+    await raw.config('SET', 'min-replicas-to-write', '1');
+    const refused = await runtime.incrementCounter('spend:token:t1', 7, 120).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ message: expect.stringMatching(/^EXECABORT /) });
+    expect(isUnavailability(refused)).toBe(true);
+
+    const journal = new SpendJournal({ runtime, log: createLogger('silent', 'journal') });
+    expect(
+      await journal.apply({ kind: 'counter', name: 'spend:token:t1', by: 7, ttlSeconds: 120 }),
+    ).toBeUndefined();
+    expect(journal.stats).toMatchObject({ entries: 1, journaled: 1 });
+    expect(await runtime.getCounter('spend:token:t1')).toBe(5);
+
+    await raw.config('SET', 'min-replicas-to-write', '0');
+    await journal.replay();
+    expect(journal.size).toBe(0);
+    expect(await runtime.getCounter('spend:token:t1')).toBe(12);
   });
 });
 
