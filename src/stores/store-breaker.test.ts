@@ -20,7 +20,7 @@ describe('isUnavailability', () => {
     expect(isUnavailability(Object.assign(new Error('ERR syntax'), { name: 'ReplyError' }))).toBe(false);
   });
 
-  it('counts a server that cannot serve (a demoted master, one loading its data) as unreachable: it ran nothing', () => {
+  it('counts a server that cannot serve (a demoted master, one loading its data, a cluster that is down) as unreachable: it ran nothing', () => {
     const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
     expect(isUnavailability(reply("READONLY You can't write against a read only replica."))).toBe(true);
     expect(isUnavailability(reply('LOADING Redis is loading the dataset in memory'))).toBe(true);
@@ -30,6 +30,8 @@ describe('isUnavailability', () => {
       ),
     ).toBe(true);
     expect(isUnavailability(reply('NOREPLICAS Not enough good replicas to write.'))).toBe(true);
+    expect(isUnavailability(reply('CLUSTERDOWN The cluster is down'))).toBe(true);
+    expect(isUnavailability(reply('TRYAGAIN Multiple keys request during rehashing of slot'))).toBe(true);
     expect(isUnavailability(reply('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(
       false,
     );
@@ -43,6 +45,9 @@ describe('isUnavailability', () => {
         previousErrors: previous.map(reply),
       });
     expect(isUnavailability(aborted('NOREPLICAS Not enough good replicas to write.'))).toBe(true);
+    expect(
+      isUnavailability(aborted('CLUSTERDOWN The cluster is down', 'CLUSTERDOWN The cluster is down')),
+    ).toBe(true);
     expect(
       isUnavailability(
         aborted(

@@ -35,9 +35,11 @@ export class StoreTimeoutError extends StoreUnavailableError {
  * Reply errors of a server that cannot run the command at all and did not: a replica (a master
  * demoted by a failover, reached before the client moved on), a server still loading its data set,
  * a replica cut off from its master, a master short of the replicas `min-replicas-to-write` asks
- * for (one a failover left behind). Like a refused connection, they say where the data is not.
+ * for (one a failover left behind), a Redis Cluster node while the cluster is down (a master lost
+ * and not yet replaced) or while the slot's keys are being moved. Like a refused connection, they
+ * say where the data is not.
  */
-const NOT_SERVING_REPLIES = /^(READONLY|LOADING|MASTERDOWN|NOREPLICAS) /;
+const NOT_SERVING_REPLIES = /^(READONLY|LOADING|MASTERDOWN|NOREPLICAS|CLUSTERDOWN|TRYAGAIN) /;
 
 /**
  * Whether an error means the backend could not be reached (or could not serve: see
@@ -53,8 +55,8 @@ export function isUnavailability(error: unknown): boolean {
 }
 
 /**
- * A MULTI that such a server refused: each queued write answered READONLY or NOREPLICAS, so EXEC
- * ran nothing (`EXECABORT`; ioredis lists the queued commands' errors as `previousErrors`). A
+ * A MULTI that such a server refused: each queued write answered READONLY, NOREPLICAS or
+ * CLUSTERDOWN, so EXEC ran nothing (`EXECABORT`; ioredis lists the queued commands' errors as `previousErrors`). A
  * transaction refused for a bad argument is not one.
  */
 function isRefusedTransaction(error: Error): boolean {
