@@ -34,6 +34,7 @@ async function servingSlot(node: Redis, slot: number): Promise<{ master: number;
   const range = ranges.find(([first, last]) => first <= slot && slot <= last);
   if (range === undefined) throw new Error(`no node serves slot ${slot}`);
   const [, , master, ...replicas] = range;
+  if (master === undefined) throw new Error(`slot ${slot} has no master`);
   return { master: master[1], replicas: replicas.map((replica) => replica[1]) };
 }
 
