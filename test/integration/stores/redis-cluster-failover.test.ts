@@ -30,7 +30,7 @@ function replicationOffset(info: string, field: string): number {
 
 /** The master and the replicas serving `slot`, by port, as `node` sees them (CLUSTER SLOTS). */
 async function servingSlot(node: Redis, slot: number): Promise<{ master: number; replicas: number[] }> {
-  const ranges = (await node.cluster('SLOTS')) as [number, number, ...[string, number, string][]][];
+  const ranges = await node.cluster('SLOTS');
   const range = ranges.find(([first, last]) => first <= slot && slot <= last);
   if (range === undefined) throw new Error(`no node serves slot ${slot}`);
   const [, , master, ...replicas] = range;
