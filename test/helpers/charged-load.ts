@@ -4,6 +4,7 @@
  * tenant's balance must end down by) and keeping every non-200 answer. `flagged` counts the answers
  * served while the test's flag is up (during an outage or a stall).
  */
+import { expect } from 'vitest';
 import { postJson, type TestGateway } from './test-gateway.ts';
 
 export interface ChargedLoad {
@@ -56,4 +57,57 @@ export function startChargedLoad(gateway: TestGateway, workers = 4): ChargedLoad
 /** Resolves once `predicate` holds, checking every 10 ms (the load's counters have no events). */
 export async function until(predicate: () => boolean): Promise<void> {
   while (!predicate()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** `field` (`master_repl_offset`, `slave_repl_offset`) of an `INFO replication` reply. */
+export function replicationOffset(info: string, field: string): number {
+  return Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+}
+
+/** What the Redis failover suites give their gateway beside the Redis settings: a fake OpenAI and a balance. */
+export function chargedGatewaySettings(openAiUrl: string, startingBalance: number): Record<string, string> {
+  return {
+    GATEWAY_CACHE: 'on',
+    BOOTSTRAP_BALANCE_MICROS: String(startingBalance),
+    OPENAI_API_KEY: 'sk-platform',
+    OPENAI_BASE_URL: `${openAiUrl}/v1`,
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/**
+ * Waits (45 s at most: the journal is replayed once the breaker's probe reaches the new master,
+ * longer on a loaded 2-core CI host) for `balance` to read what the load's charges leave. If it
+ * does not, fails with the journal's readings and the gateway's last warnings (its `logLines`).
+ */
+export async function expectBalanceSettles(options: {
+  gateway: TestGateway;
+  load: ChargedLoad;
+  logLines: readonly string[];
+  startingBalance: number;
+  balance: () => Promise<number>;
+}): Promise<void> {
+  const { gateway, load, logLines, startingBalance, balance } = options;
+  const expected = startingBalance - load.charged;
+  try {
+    await expect.poll(balance, { timeout: 45_000, interval: 100 }).toBe(expected);
+  } catch (error) {
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    throw new Error(
+      [
+        `balance ${await balance()}, expected ${expected}`,
+        `load: ${load.asked} asked, ${load.charged} micros charged, ${load.flagged} answered during the outage`,
+        ...metrics.split('\n').filter((line) => /^gateway_(spend_journal|runtime_store)/.test(line)),
+        ...logLines.slice(-40).map((line) => {
+          const entry = JSON.parse(line) as {
+            time: number;
+            msg: string;
+            err?: { type?: string; message?: string };
+          };
+          return `${new Date(entry.time).toISOString()} ${entry.msg}${entry.err ? ` (${entry.err.type}: ${entry.err.message})` : ''}`;
+        }),
+      ].join('\n'),
+      { cause: error },
+    );
+  }
 }

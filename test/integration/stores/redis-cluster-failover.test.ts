@@ -14,7 +14,13 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
-import { startChargedLoad, until } from '../../helpers/charged-load.ts';
+import {
+  chargedGatewaySettings,
+  expectBalanceSettles,
+  replicationOffset,
+  startChargedLoad,
+  until,
+} from '../../helpers/charged-load.ts';
 import { type RedisCluster, startRedisCluster } from '../../helpers/redis-cluster.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
@@ -23,10 +29,6 @@ const STARTING_BALANCE = 100_000_000;
 const BALANCE_KEY = 'gw:rt:bal:{default}';
 
 const portOf = (node: string) => Number(node.split(':')[1]);
-
-function replicationOffset(info: string, field: string): number {
-  return Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(info)?.[1] ?? Number.NaN);
-}
 
 /** The master and the replicas serving `slot`, by port, as `node` sees them (CLUSTER SLOTS). */
 async function servingSlot(node: Redis, slot: number): Promise<{ master: number; replicas: number[] }> {
@@ -49,11 +51,7 @@ describe.runIf(cluster !== undefined)('a Redis Cluster failover under load', () 
     gateway = await startTestGateway(
       {
         REDIS_CLUSTER_NODES: nodes.join(','),
-        GATEWAY_CACHE: 'on',
-        BOOTSTRAP_BALANCE_MICROS: String(STARTING_BALANCE),
-        OPENAI_API_KEY: 'sk-platform',
-        OPENAI_BASE_URL: `${openai.url}/v1`,
-        LOG_LEVEL: 'warn',
+        ...chargedGatewaySettings(openai.url, STARTING_BALANCE),
       },
       undefined,
       { logLines },
@@ -75,6 +73,8 @@ describe.runIf(cluster !== undefined)('a Redis Cluster failover under load', () 
     for (const connection of clients.values()) connection.on('error', () => {});
     const client = (port: number) => clients.get(port) as Redis;
     const load = startChargedLoad(gateway);
+    /** The replica that takes the balance's slots over. */
+    let promoted = Number.NaN;
     try {
       await until(() => load.asked >= 40);
       const [any] = clients.values();
@@ -102,6 +102,7 @@ describe.runIf(cluster !== undefined)('a Redis Cluster failover under load', () 
       await expect
         .poll(async () => (await servingSlot(survivor, slot)).master, { timeout: 30_000, interval: 100 })
         .toBe(replica);
+      promoted = replica as number;
       await expect
         .poll(async () => String(await survivor.cluster('INFO')).includes('cluster_state:ok'), {
           timeout: 30_000,
@@ -117,31 +118,13 @@ describe.runIf(cluster !== undefined)('a Redis Cluster failover under load', () 
     try {
       expect(load.failures).toEqual([]);
       expect(load.flagged).toBeGreaterThan(60);
-      const slot = Number(await client(portOf(nodes[0] as string)).cluster('KEYSLOT', BALANCE_KEY));
-      const newMaster = async () =>
-        client(
-          (
-            await servingSlot(
-              client(portOf(nodes.find((node) => clients.get(portOf(node))?.status === 'ready') as string)),
-              slot,
-            )
-          ).master,
-        );
-      const balance = async () => Number(await (await newMaster()).get(BALANCE_KEY));
-      try {
-        await expect.poll(balance, { timeout: 45_000, interval: 100 }).toBe(STARTING_BALANCE - load.charged);
-      } catch (error) {
-        const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
-        throw new Error(
-          [
-            `balance ${await balance()}, expected ${STARTING_BALANCE - load.charged}`,
-            `load: ${load.asked} asked, ${load.charged} micros charged, ${load.flagged} answered during the outage`,
-            ...metrics.split('\n').filter((line) => /^gateway_(spend_journal|runtime_store)/.test(line)),
-            ...logLines.slice(-40),
-          ].join('\n'),
-          { cause: error },
-        );
-      }
+      await expectBalanceSettles({
+        gateway,
+        load,
+        logLines,
+        startingBalance: STARTING_BALANCE,
+        balance: async () => Number(await client(promoted).get(BALANCE_KEY)),
+      });
       expect(load.charged).toBeGreaterThan(0);
     } finally {
       for (const connection of clients.values()) connection.disconnect();

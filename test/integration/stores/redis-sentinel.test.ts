@@ -16,16 +16,18 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
-import { startChargedLoad, until } from '../../helpers/charged-load.ts';
+import {
+  chargedGatewaySettings,
+  expectBalanceSettles,
+  replicationOffset,
+  startChargedLoad,
+  until,
+} from '../../helpers/charged-load.ts';
 import { type RedisSentinelSet, startRedisSentinelSet } from '../../helpers/redis-sentinel.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/test-gateway.ts';
 
 const set: RedisSentinelSet | undefined = await startRedisSentinelSet();
 const STARTING_BALANCE = 100_000_000;
-
-function replicationOffset(info: string, field: string): number {
-  return Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(info)?.[1] ?? Number.NaN);
-}
 
 describe.runIf(set !== undefined)('a Redis Sentinel failover under load', () => {
   let openai: FakeServer;
@@ -40,11 +42,7 @@ describe.runIf(set !== undefined)('a Redis Sentinel failover under load', () => 
       {
         REDIS_SENTINELS: sentinels.sentinels.join(','),
         REDIS_SENTINEL_MASTER: sentinels.masterName,
-        GATEWAY_CACHE: 'on',
-        BOOTSTRAP_BALANCE_MICROS: String(STARTING_BALANCE),
-        OPENAI_API_KEY: 'sk-platform',
-        OPENAI_BASE_URL: `${openai.url}/v1`,
-        LOG_LEVEL: 'warn',
+        ...chargedGatewaySettings(openai.url, STARTING_BALANCE),
       },
       undefined,
       { logLines },
@@ -124,34 +122,13 @@ describe.runIf(set !== undefined)('a Redis Sentinel failover under load', () => 
       expect(load.flagged).toBeGreaterThan(60);
       // Every charge is on the master: those made before each failover (replicated), those
       // journaled during them (applied once the gateway reached the new master) and those after.
-      const balance = async () => Number(await client(first).get('gw:rt:bal:{default}'));
-      // The journal is replayed once the breaker's probe reaches the new master: seconds, longer on
-      // a loaded 2-core CI host.
-      try {
-        await expect.poll(balance, { timeout: 45_000, interval: 100 }).toBe(STARTING_BALANCE - load.charged);
-      } catch (error) {
-        // What the journal did, and what the gateway warned of, for whoever reads the failure.
-        const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
-        const readings = metrics
-          .split('\n')
-          .filter((line) => /^gateway_(spend_journal|runtime_store)/.test(line));
-        throw new Error(
-          [
-            `balance ${await balance()}, expected ${STARTING_BALANCE - load.charged}`,
-            `load: ${load.asked} asked, ${load.charged} micros charged, ${load.flagged} answered during the outage`,
-            ...readings,
-            ...logLines.slice(-40).map((line) => {
-              const entry = JSON.parse(line) as {
-                time: number;
-                msg: string;
-                err?: { type?: string; message?: string };
-              };
-              return `${new Date(entry.time).toISOString()} ${entry.msg}${entry.err ? ` (${entry.err.type}: ${entry.err.message})` : ''}`;
-            }),
-          ].join('\n'),
-          { cause: error },
-        );
-      }
+      await expectBalanceSettles({
+        gateway,
+        load,
+        logLines,
+        startingBalance: STARTING_BALANCE,
+        balance: async () => Number(await client(first).get('gw:rt:bal:{default}')),
+      });
       expect(load.charged).toBeGreaterThan(0);
     } finally {
       for (const connection of clients.values()) connection.disconnect();
