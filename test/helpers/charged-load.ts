@@ -111,3 +111,21 @@ export async function expectBalanceSettles(options: {
     );
   }
 }
+
+/**
+ * Waits (30 s at most) for the gateway to report its runtime store up and nothing journaled. An
+ * entry whose store was still moving when the rest were replayed (another Cluster shard) goes with
+ * the next replay: the breaker's next recovery, or the gateway's 5-second timer.
+ */
+export async function expectStoreRecovered(gateway: TestGateway): Promise<void> {
+  const readings = async () => {
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    return metrics
+      .split('\n')
+      .filter((line) => /^gateway_(runtime_store_up|spend_journal_entries) /.test(line))
+      .sort();
+  };
+  await expect
+    .poll(readings, { timeout: 30_000, interval: 200 })
+    .toEqual(['gateway_runtime_store_up 1', 'gateway_spend_journal_entries 0']);
+}
