@@ -4,6 +4,7 @@
  * tenant's balance must end down by) and keeping every non-200 answer. `flagged` counts the answers
  * served while the test's flag is up (during an outage or a stall).
  */
+import type { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import { postJson, type TestGateway } from './test-gateway.ts';
 
@@ -60,8 +61,24 @@ export async function until(predicate: () => boolean): Promise<void> {
 }
 
 /** `field` (`master_repl_offset`, `slave_repl_offset`) of an `INFO replication` reply. */
-export function replicationOffset(info: string, field: string): number {
+function replicationOffset(info: string, field: string): number {
   return Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+}
+
+/**
+ * The master stops executing writes (CLIENT PAUSE WRITE: its clients' commands wait, unexecuted)
+ * and its replica catches up with everything it executed: what a failover then loses is the
+ * gateway's doing, not asynchronous replication's.
+ */
+export async function pauseWritesUntilReplicated(master: Redis, replica: Redis): Promise<void> {
+  await master.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+  const executed = replicationOffset(await master.info('replication'), 'master_repl_offset');
+  await expect
+    .poll(async () => replicationOffset(await replica.info('replication'), 'slave_repl_offset'), {
+      timeout: 10_000,
+      interval: 20,
+    })
+    .toBeGreaterThanOrEqual(executed);
 }
 
 /** What the Redis failover suites give their gateway beside the Redis settings: a fake OpenAI and a balance. */

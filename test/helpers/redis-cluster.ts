@@ -26,24 +26,15 @@ export interface RedisCluster {
 const run = promisify(execFile);
 const READY_TIMEOUT_MS = 20_000;
 
-async function clusterIsReady(port: number): Promise<boolean> {
+/**
+ * Whether the node at `port` says `cluster_state:ok` and sees every slot range served by a master
+ * and `replicas` replicas, its own link to its master up if it is a replica.
+ */
+async function nodeIsReady(port: number, replicas: number): Promise<boolean> {
   const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
   try {
     await client.connect();
-    const info = await client.cluster('INFO');
-    return String(info).includes('cluster_state:ok');
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-
-/** Whether `port` sees every slot range served by a master and `replicas` replicas with their links up. */
-async function replicasInPlace(port: number, replicas: number): Promise<boolean> {
-  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
-  try {
-    await client.connect();
+    if (!String(await client.cluster('INFO')).includes('cluster_state:ok')) return false;
     const info = await client.info('replication');
     if (info.includes('role:slave') && !info.includes('master_link_status:up')) return false;
     const ranges = (await client.cluster('SLOTS')) as unknown[][];
@@ -104,9 +95,7 @@ export async function startRedisCluster(
     );
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
-      const ready = await Promise.all(
-        ports.map(async (port) => (await clusterIsReady(port)) && (await replicasInPlace(port, replicas))),
-      );
+      const ready = await Promise.all(ports.map((port) => nodeIsReady(port, replicas)));
       if (ready.every(Boolean)) break;
       if (Date.now() > deadline) throw new Error('the Redis Cluster did not reach cluster_state:ok in time');
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -18,7 +18,7 @@ import {
   chargedGatewaySettings,
   expectBalanceSettles,
   expectStoreRecovered,
-  replicationOffset,
+  pauseWritesUntilReplicated,
   startChargedLoad,
   until,
 } from '../../helpers/charged-load.ts';
@@ -88,15 +88,7 @@ describe.runIf(cluster !== undefined)('a Redis Cluster failover under load', () 
       );
 
       // The master stops executing writes and its replica catches up with all it executed; then it dies.
-      await client(master).call('CLIENT', 'PAUSE', '60000', 'WRITE');
-      const executed = replicationOffset(await client(master).info('replication'), 'master_repl_offset');
-      await expect
-        .poll(
-          async () =>
-            replicationOffset(await client(replica as number).info('replication'), 'slave_repl_offset'),
-          { timeout: 10_000, interval: 20 },
-        )
-        .toBeGreaterThanOrEqual(executed);
+      await pauseWritesUntilReplicated(client(master), client(replica as number));
       client(master).disconnect();
       await cluster?.crash(master);
       load.flag = true;

@@ -20,7 +20,7 @@ import {
   chargedGatewaySettings,
   expectBalanceSettles,
   expectStoreRecovered,
-  replicationOffset,
+  pauseWritesUntilReplicated,
   startChargedLoad,
   until,
 } from '../../helpers/charged-load.ts';
@@ -65,17 +65,8 @@ describe.runIf(set !== undefined)('a Redis Sentinel failover under load', () => 
     for (const connection of clients.values()) connection.on('error', () => {});
     const sentinel = new Redis({ host: '127.0.0.1', port: Number(sentinels.sentinels[0]?.split(':')[1]) });
     sentinel.on('error', () => {});
-    /** The master stops executing writes, and its replica catches up with all it executed. */
-    const quiesce = async (master: number, replica: number) => {
-      await client(master).call('CLIENT', 'PAUSE', '60000', 'WRITE');
-      const executed = replicationOffset(await client(master).info('replication'), 'master_repl_offset');
-      await expect
-        .poll(async () => replicationOffset(await client(replica).info('replication'), 'slave_repl_offset'), {
-          timeout: 10_000,
-          interval: 20,
-        })
-        .toBeGreaterThanOrEqual(executed);
-    };
+    const quiesce = (master: number, replica: number) =>
+      pauseWritesUntilReplicated(client(master), client(replica));
     const load = startChargedLoad(gateway);
     try {
       await until(() => load.asked >= 40);
