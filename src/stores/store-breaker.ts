@@ -56,8 +56,8 @@ export function isUnavailability(error: unknown): boolean {
 
 /**
  * A MULTI that such a server refused: each queued write answered READONLY, NOREPLICAS or
- * CLUSTERDOWN, so EXEC ran nothing (`EXECABORT`; ioredis lists the queued commands' errors as `previousErrors`). A
- * transaction refused for a bad argument is not one.
+ * CLUSTERDOWN, so EXEC ran nothing (`EXECABORT`; ioredis lists the queued commands' errors as
+ * `previousErrors`). A transaction refused for a bad argument is not one.
  */
 function isRefusedTransaction(error: Error): boolean {
   if (!error.message.startsWith('EXECABORT ')) return false;
