@@ -113,9 +113,13 @@ describe('SpendJournal', () => {
     const { store, inner } = flakyStore();
     const journal = new SpendJournal({ runtime: store, log });
     journal.record({ kind: 'balance', tenantId: 'postpaid', deltaMicros: -100 });
+    journal.record({ kind: 'counter', name: 'spend:postpaid', by: 100 });
     await journal.replay();
     expect(await inner.getBalance('postpaid')).toBeUndefined();
+    expect(await inner.getCounter('spend:postpaid')).toBe(100);
     expect(journal.size).toBe(0);
+    // Counted apart from what was applied: the metric an operator reads when a prepaid balance went missing.
+    expect(journal.stats).toMatchObject({ replayed: 1, withoutBalance: 1 });
   });
 
   it('drops and counts changes to more targets than it may hold', async () => {

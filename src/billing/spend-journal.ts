@@ -42,6 +42,12 @@ export interface SpendJournalStats {
   journaled: number;
   /** Operations applied by replays since start. */
   replayed: number;
+  /**
+   * Balance operations replayed where the tenant had no balance to change, since start: a postpaid
+   * tenant whose balance could not be read during the outage (as it should be), or a prepaid
+   * tenant's balance record gone from the store (worth a look).
+   */
+  withoutBalance: number;
   /** Changes dropped because the journal was full. */
   dropped: number;
   /** Changes sent to a store that has not answered yet (their calls timed out): neither applied nor journaled. */
@@ -59,7 +65,14 @@ export class SpendJournal {
   readonly #log: Logger;
   readonly #maxEntries: number;
   readonly #entries = new Map<string, Entry>();
-  readonly stats: SpendJournalStats = { entries: 0, journaled: 0, replayed: 0, dropped: 0, awaiting: 0 };
+  readonly stats: SpendJournalStats = {
+    entries: 0,
+    journaled: 0,
+    replayed: 0,
+    withoutBalance: 0,
+    dropped: 0,
+    awaiting: 0,
+  };
   #replaying: Promise<void> | undefined;
   #overflowLoggedAt = Number.NEGATIVE_INFINITY;
 
@@ -171,6 +184,7 @@ export class SpendJournal {
     if (this.#entries.size === 0) return;
     const started = this.#entries.size;
     let applied = 0;
+    let withoutBalance = 0;
     for (const [key, entry] of this.#entries) {
       if (entry.inFlight === undefined) {
         if (entry.pending === 0) {
@@ -182,8 +196,11 @@ export class SpendJournal {
       }
       const { operationId, amount } = entry.inFlight;
       try {
-        if (await this.#runtime.applySpendOnce(withAmount(entry.change, amount), operationId)) {
-          this.stats.replayed += 1;
+        const outcome = await this.#runtime.applySpendOnce(withAmount(entry.change, amount), operationId);
+        if (outcome === 'applied') this.stats.replayed += 1;
+        else if (outcome === 'no-balance') {
+          this.stats.withoutBalance += 1;
+          withoutBalance += 1;
         }
         applied += 1;
       } catch (error) {
@@ -196,6 +213,9 @@ export class SpendJournal {
       if (entry.pending === 0) this.#entries.delete(key);
     }
     this.stats.entries = this.#entries.size;
-    this.#log.info({ entries: started, applied }, 'spend journaled during the outage applied');
+    this.#log.info(
+      { entries: started, applied, withoutBalance },
+      'spend journaled during the outage applied',
+    );
   }
 }

@@ -19,6 +19,7 @@ export interface SpendJournalReadings {
   readonly stats: {
     readonly journaled: number;
     readonly replayed: number;
+    readonly withoutBalance: number;
     readonly dropped: number;
     readonly awaiting: number;
   };
@@ -78,6 +79,11 @@ export function registerStoreMetrics(
     'gateway_spend_journal_replayed_total',
     'Journaled spend operations applied after an outage, since start',
     () => journal.stats.replayed,
+  );
+  counter(
+    'gateway_spend_journal_without_balance_total',
+    'Journaled balance debits replayed where the tenant had no balance record (postpaid, or the record gone), since start',
+    () => journal.stats.withoutBalance,
   );
   counter(
     'gateway_spend_journal_dropped_total',

@@ -87,10 +87,11 @@ export interface RuntimeStore {
   /**
    * Applies a change to a balance or a counter once per `operationId`, however often it is sent
    * (a journaled change replayed after an outage, resent after a lost reply). A balance is changed
-   * only if it exists (a postpaid tenant has none). Returns whether this call took the operation;
-   * a repeat within a day is ignored.
+   * only if it exists (a postpaid tenant has none). Returns what this call did: `applied`;
+   * `no-balance`, the operation taken but the balance not there to change; `repeat`, the operation
+   * taken before (a repeat within a day is ignored).
    */
-  applySpendOnce(change: SpendChange, operationId: string): Promise<boolean>;
+  applySpendOnce(change: SpendChange, operationId: string): Promise<SpendOnceOutcome>;
 
   /** Records a minted ephemeral token's owner (for revocation checks); kept until it expires. Durable. */
   recordToken(record: TokenRecord): Promise<void>;
@@ -248,6 +249,13 @@ export type RuntimeCounters = Pick<
 export type SpendChange =
   | { kind: 'balance'; tenantId: string; deltaMicros: number }
   | { kind: 'counter'; name: string; by: number; ttlSeconds?: number; keep?: CounterKeep };
+
+/**
+ * What `applySpendOnce` did: changed the balance or counter; took the operation but found no
+ * balance to change (a postpaid tenant, or a balance record that is gone); or nothing, the
+ * operation having been taken before.
+ */
+export type SpendOnceOutcome = 'applied' | 'no-balance' | 'repeat';
 
 /** How long an applied operation id is remembered (a replay later than this would apply again). */
 export const SPEND_OPERATION_TTL_MS = 24 * 60 * 60 * 1000;

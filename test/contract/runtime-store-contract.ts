@@ -294,13 +294,16 @@ export function describeRuntimeStoreContract(name: string, createScope: CreateRu
       it('applies a journaled change to a balance or a counter once per operation id', async () => {
         await store.initBalance('t-once', 1000);
         const debit = { kind: 'balance' as const, tenantId: 't-once', deltaMicros: -30 };
-        expect(await store.applySpendOnce(debit, 'op-000001')).toBe(true);
-        expect(await store.applySpendOnce(debit, 'op-000001')).toBe(false);
-        expect(await store.applySpendOnce(debit, 'op-000002')).toBe(true);
+        expect(await store.applySpendOnce(debit, 'op-000001')).toBe('applied');
+        expect(await store.applySpendOnce(debit, 'op-000001')).toBe('repeat');
+        expect(await store.applySpendOnce(debit, 'op-000002')).toBe('applied');
         expect(await store.getBalance('t-once')).toBe(940);
-        // A tenant without a balance (postpaid) gets none from a replayed debit.
-        expect(await store.applySpendOnce({ ...debit, tenantId: 't-postpaid' }, 'op-000005')).toBe(true);
+        // A tenant without a balance (postpaid) gets none from a replayed debit, and the caller is told.
+        expect(await store.applySpendOnce({ ...debit, tenantId: 't-postpaid' }, 'op-000005')).toBe(
+          'no-balance',
+        );
         expect(await store.getBalance('t-postpaid')).toBeUndefined();
+        expect(await store.applySpendOnce({ ...debit, tenantId: 't-postpaid' }, 'op-000005')).toBe('repeat');
         const spend = {
           kind: 'counter' as const,
           name: 'spend:once',
@@ -308,14 +311,15 @@ export function describeRuntimeStoreContract(name: string, createScope: CreateRu
           ttlSeconds: 600,
           keep: 'durable' as const,
         };
-        expect(await store.applySpendOnce(spend, 'op-000003')).toBe(true);
-        expect(await store.applySpendOnce(spend, 'op-000003')).toBe(false);
+        expect(await store.applySpendOnce(spend, 'op-000003')).toBe('applied');
+        expect(await store.applySpendOnce(spend, 'op-000003')).toBe('repeat');
         expect(await store.getCounter('spend:once')).toBe(7);
         // Concurrent repeats of one operation: exactly one applies.
         const results = await Promise.all(
           Array.from({ length: 10 }, () => store.applySpendOnce({ ...spend, by: 1 }, 'op-000004')),
         );
-        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(results.filter((outcome) => outcome === 'applied')).toHaveLength(1);
+        expect(results.filter((outcome) => outcome === 'repeat')).toHaveLength(9);
         expect(await store.getCounter('spend:once')).toBe(8);
       });
 

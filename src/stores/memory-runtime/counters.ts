@@ -16,6 +16,7 @@ import {
   type RuntimeCounters,
   SPEND_OPERATION_TTL_MS,
   type SpendChange,
+  type SpendOnceOutcome,
 } from '../types.ts';
 import type { PersistedState } from './persistence.ts';
 
@@ -107,15 +108,16 @@ export class MemoryCounters implements RuntimeCounters {
     return { ok: true, reserved, value: this.#increment(name, reserved, ttlSeconds, keep) };
   }
 
-  async applySpendOnce(change: SpendChange, operationId: string): Promise<boolean> {
+  async applySpendOnce(change: SpendChange, operationId: string): Promise<SpendOnceOutcome> {
     assertSpendChange(change, operationId);
     const nowMs = Date.now();
-    if ((this.#appliedOperations.get(operationId) ?? 0) > nowMs) return false;
+    if ((this.#appliedOperations.get(operationId) ?? 0) > nowMs) return 'repeat';
     this.#appliedOperations.set(operationId, nowMs + SPEND_OPERATION_TTL_MS);
     if (change.kind === 'balance') {
-      if (this.#balances.has(change.tenantId)) await this.adjustBalance(change.tenantId, change.deltaMicros);
+      if (!this.#balances.has(change.tenantId)) return 'no-balance';
+      await this.adjustBalance(change.tenantId, change.deltaMicros);
     } else this.#increment(change.name, change.by, change.ttlSeconds, change.keep ?? 'durable');
-    return true;
+    return 'applied';
   }
 
   /** Drops the counters expired by `now`; the next write leaves them out anyway. */

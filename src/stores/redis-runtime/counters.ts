@@ -11,7 +11,12 @@ import {
   assertTtlSeconds,
 } from '../counter-records.ts';
 import { RedisScript } from '../redis-script.ts';
-import { type RuntimeCounters, SPEND_OPERATION_TTL_MS, type SpendChange } from '../types.ts';
+import {
+  type RuntimeCounters,
+  SPEND_OPERATION_TTL_MS,
+  type SpendChange,
+  type SpendOnceOutcome,
+} from '../types.ts';
 import { checkTransaction, parseInteger, type RedisRuntimeConnection } from './connection.ts';
 
 /** Lua: the counter KEYS[1] as `current` (0 when absent; an error when not an integer), and `raw`. */
@@ -57,11 +62,11 @@ return {1, reserved, value}`,
  * KEYS: the balance or counter, its operation marker (same hash slot). ARGV: delta, TTL in seconds
  * or '', the marker's life in ms, '1' to change only an existing key (a balance). Applies the delta
  * only if the marker was not there: a replay of the same operation does nothing. Returns 1 when
- * the operation was taken, 0 for a repeat.
+ * the operation was taken and applied, 2 when taken with no key to change, 0 for a repeat.
  */
 const APPLY_ONCE = new RedisScript(
   `if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return 0 end
-if ARGV[4] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return 1 end
+if ARGV[4] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return 2 end
 redis.call('INCRBY', KEYS[1], ARGV[1])
 if ARGV[2] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[2], 'NX') end
 return 1`,
@@ -105,7 +110,7 @@ export class RedisCounters implements RuntimeCounters {
     return value as number;
   }
 
-  async applySpendOnce(change: SpendChange, operationId: string): Promise<boolean> {
+  async applySpendOnce(change: SpendChange, operationId: string): Promise<SpendOnceOutcome> {
     assertSpendChange(change, operationId);
     const { client, keys } = this.#connection;
     const target = change.kind === 'balance' ? keys.balance(change.tenantId) : keys.counter(change.name);
@@ -116,7 +121,7 @@ export class RedisCounters implements RuntimeCounters {
       [target, keys.operationMarker(target, operationId)],
       [delta, ttl, SPEND_OPERATION_TTL_MS, change.kind === 'balance' ? '1' : '0'],
     );
-    return applied === 1;
+    return applied === 1 ? 'applied' : applied === 2 ? 'no-balance' : 'repeat';
   }
 
   async getCounter(name: string): Promise<number> {
