@@ -121,6 +121,7 @@ export function createRedisClient(options: RedisStoreOptions, connectionName: st
     let server: Redis;
     if (options.sentinel !== undefined) {
       server = new Redis(sentinelOptionsOf(options, options.sentinel, redisOptions));
+      reconnectAfterSentinelGaveUp(server);
     } else {
       if (options.url === undefined)
         throw new TypeError('a Redis store needs a url, clusterNodes or sentinel');
@@ -212,7 +213,35 @@ export function duplicateRedisClient(client: RedisClient, connectionName: string
     });
   }
   // A subscriber queues its SUBSCRIBE until it connects, whatever the first connection does.
-  return client.duplicate({ connectionName, autoResubscribe: false, enableOfflineQueue: true });
+  const subscriber = client.duplicate({ connectionName, autoResubscribe: false, enableOfflineQueue: true });
+  if (client.options.sentinels !== undefined) reconnectAfterSentinelGaveUp(subscriber);
+  return subscriber;
+}
+
+/** Clients closed on purpose (closeRedisClient, dropRedisClient): their end is final. */
+const closedOnPurpose = new WeakSet<RedisClient>();
+
+/** How long a Sentinel client waits before connecting again after ioredis gave up (see below). */
+const SENTINEL_RECONNECT_MS = 200;
+
+/**
+ * ioredis gives up on a Sentinel-managed connection for good (status `end`, every call failing
+ * with "Connection is closed." from then on) when a failover is announced while it is
+ * reconnecting: the `+switch-master` listener of the connection that dropped marks the connector
+ * closed while it asks a sentinel where the master is, and the answer then fails the whole
+ * connect. A master that crashes is exactly when both happen: the client reconnects while the
+ * sentinels promote a replica. So an end nobody asked for is followed by a new connect, which asks
+ * the sentinels again (test/integration/stores/redis-sentinel-stall.test.ts).
+ */
+function reconnectAfterSentinelGaveUp(server: Redis): void {
+  server.on('end', () => {
+    if (closedOnPurpose.has(server)) return;
+    setTimeout(() => {
+      if (closedOnPurpose.has(server) || server.status !== 'end') return;
+      // A failed connect ends the same way, and comes back here.
+      server.connect().catch(() => {});
+    }, SENTINEL_RECONNECT_MS).unref();
+  });
 }
 
 /**
@@ -220,6 +249,7 @@ export function duplicateRedisClient(client: RedisClient, connectionName: string
  * server never answers it), at once otherwise.
  */
 export async function closeRedisClient(client: RedisClient, politeMs = 2000): Promise<void> {
+  closedOnPurpose.add(client);
   if (client.status === 'ready') {
     const quit = client.quit().then(
       () => true,
@@ -227,6 +257,12 @@ export async function closeRedisClient(client: RedisClient, politeMs = 2000): Pr
     );
     if (await waitAtMost(quit, politeMs, false)) return;
   }
+  client.disconnect();
+}
+
+/** Closes at once, dropping what is in flight. */
+export function dropRedisClient(client: RedisClient): void {
+  closedOnPurpose.add(client);
   client.disconnect();
 }
 

@@ -4,7 +4,7 @@
  * change feed and the runtime store's revocation feed.
  */
 
-import { closeRedisClient, duplicateRedisClient, type RedisClient } from './redis-client.ts';
+import { closeRedisClient, dropRedisClient, duplicateRedisClient, type RedisClient } from './redis-client.ts';
 import type { Unsubscribe } from './types.ts';
 
 export interface RedisFeedOptions<E> {
@@ -118,7 +118,7 @@ export class RedisFeed<E> {
           this.#subscribing = undefined;
           this.#subscriber = undefined;
         }
-        subscriber.disconnect();
+        dropRedisClient(subscriber);
         throw error;
       },
     );

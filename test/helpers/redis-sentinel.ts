@@ -25,6 +25,12 @@ export interface RedisSentinelSet {
   masterPort(): Promise<number>;
   /** SIGKILL of a data node, as a crash. */
   crash(port: number): Promise<void>;
+  /**
+   * SIGSTOP of a sentinel (`index` into `sentinels`): it still accepts connections (the kernel
+   * does) and answers nothing, as a stalled or overloaded sentinel. `resumeSentinel` (SIGCONT).
+   */
+  stallSentinel(index: number): void;
+  resumeSentinel(index: number): void;
   stop(): Promise<void>;
 }
 
@@ -175,6 +181,12 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet | undefi
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
         child.kill('SIGKILL');
         await exited;
+      },
+      stallSentinel(index) {
+        children.get(sentinelPorts[index] as number)?.kill('SIGSTOP');
+      },
+      resumeSentinel(index) {
+        children.get(sentinelPorts[index] as number)?.kill('SIGCONT');
       },
       stop,
     };
