@@ -78,6 +78,7 @@ describe('sentinelOptionsOf', () => {
       enableTLSForSentinelMode: true,
       sentinelTLS: {},
       failoverDetector: true,
+      sentinelCommandTimeout: 3000,
     });
   });
 

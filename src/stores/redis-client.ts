@@ -165,10 +165,19 @@ function withoutCredentials(url: string): string {
 }
 
 /**
+ * How long a connection waits for a sentinel to say where the master is before it asks the next
+ * one. ioredis sets no bound by default: a sentinel that accepts the connection and answers nothing
+ * (stalled, or its host frozen) held every reconnect until it answered. A healthy sentinel answers
+ * in milliseconds; 3 s leaves room for a loaded one.
+ */
+const SENTINEL_QUESTION_TIMEOUT_MS = 3000;
+
+/**
  * ioredis's Sentinel options: the sentinels, the master's name, the data nodes' credentials and
  * database (from the url, then the overrides), TLS to both. `failoverDetector`: the client also
  * listens to the sentinels' `+switch-master`, so a failover that leaves the old master reachable
  * (demoted, answering READONLY) still moves every connection to the new one.
+ * `sentinelCommandTimeout`: a sentinel that does not answer is passed over for the next.
  */
 export function sentinelOptionsOf(
   options: RedisStoreOptions,
@@ -186,6 +195,7 @@ export function sentinelOptionsOf(
     ...(sentinel.password === undefined ? {} : { sentinelPassword: sentinel.password }),
     ...(auth.tls === undefined ? {} : { enableTLSForSentinelMode: true, sentinelTLS: auth.tls }),
     failoverDetector: true,
+    sentinelCommandTimeout: SENTINEL_QUESTION_TIMEOUT_MS,
   };
 }
 
