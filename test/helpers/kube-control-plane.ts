@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Agent, fetch } from 'undici';
 import { parseAllDocuments } from 'yaml';
-import { findFreePort } from './redis-server.ts';
+import { findFreePorts } from './redis-server.ts';
 
 export interface KubeControlPlane {
   /** `https://127.0.0.1:<port>` */
@@ -141,11 +141,7 @@ async function startOnce(options: { crdsDir?: string }): Promise<KubeControlPlan
   if (!('dir' in found)) throw new Error(found.reason);
   const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
   const work = await mkdtemp(join(base, 'kube-test-'));
-  const [etcdClientPort, etcdPeerPort, apiPort] = [
-    await findFreePort(),
-    await findFreePort(),
-    await findFreePort(),
-  ];
+  const [etcdClientPort, etcdPeerPort, apiPort] = (await findFreePorts(3)) as [number, number, number];
 
   const etcd = spawnLogged(join(found.dir, 'etcd'), [
     `--data-dir=${join(work, 'etcd')}`,

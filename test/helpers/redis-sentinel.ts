@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { findFreePort, findOnPath, killRedis } from './redis-server.ts';
+import { findFreePorts, findOnPath, killRedis } from './redis-server.ts';
 
 export interface RedisSentinelSet {
   /** The name the sentinels monitor the master under: what REDIS_SENTINEL_MASTER takes. */
@@ -112,7 +112,11 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet | undefi
     await rm(directory, { recursive: true, force: true });
   };
   try {
-    const [masterPort, replicaPort] = [await findFreePort(), await findFreePort()];
+    const [masterPort, replicaPort, ...sentinelPorts] = (await findFreePorts(5)) as [
+      number,
+      number,
+      ...number[],
+    ];
     for (const port of [masterPort, replicaPort]) {
       const dir = join(directory, `node-${port}`);
       await mkdir(dir);
@@ -130,7 +134,6 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet | undefi
     await waitFor(replicaPort, 'the replica to sync', async (client) =>
       (await client.info('replication')).includes('master_link_status:up'),
     );
-    const sentinelPorts = [await findFreePort(), await findFreePort(), await findFreePort()];
     for (const port of sentinelPorts) {
       const dir = join(directory, `sentinel-${port}`);
       await mkdir(dir);

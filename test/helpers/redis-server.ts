@@ -57,15 +57,36 @@ export function findOnPath(command: string): string | undefined {
 }
 
 export async function findFreePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('could not find a free port');
-  return address.port;
+  const [port] = await findFreePorts(1);
+  return port as number;
+}
+
+/**
+ * `count` distinct free loopback ports. Each is held open until all are chosen: one closed and
+ * asked for again at once can come back the same (the Sentinel set once got one port for both its
+ * data nodes).
+ */
+export async function findFreePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  try {
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(0, '127.0.0.1', resolve);
+          }),
+      ),
+    );
+    return servers.map((server) => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('could not find a free port');
+      return address.port;
+    });
+  } finally {
+    // A server that never listened calls back with an error: closed all the same.
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  }
 }
 
 /** Resolves once the server logs that it accepts connections; rejects if it exits or stalls. */
