@@ -238,10 +238,11 @@ const SENTINEL_RECONNECT_MS = 200;
  * ioredis gives up on a Sentinel-managed connection for good (status `end`, every call failing
  * with "Connection is closed." from then on) when a failover is announced while it is
  * reconnecting: the `+switch-master` listener of the connection that dropped marks the connector
- * closed while it asks a sentinel where the master is, and the answer then fails the whole
- * connect. A master that crashes is exactly when both happen: the client reconnects while the
- * sentinels promote a replica. So an end nobody asked for is followed by a new connect, which asks
- * the sentinels again (test/integration/stores/redis-sentinel-stall.test.ts).
+ * closed while it asks a sentinel where the master is, and the question's end (an answer, or no
+ * answer within SENTINEL_QUESTION_TIMEOUT_MS) then fails the whole connect. A master that crashes
+ * is exactly when both happen: the client reconnects while the sentinels promote a replica. So
+ * an end nobody asked for is followed by a new connect, which asks the sentinels again
+ * (test/integration/stores/redis-sentinel-stall.test.ts).
  */
 function reconnectAfterSentinelGaveUp(server: Redis): void {
   server.on('end', () => {
