@@ -130,6 +130,17 @@ export async function expectBalanceSettles(options: {
 }
 
 /**
+ * What the Redis failover suites check once the load has stopped: no request failed, more than 60
+ * were answered while the flag was up (the outage was served, degraded), and `balance` reads what
+ * the charges leave (expectBalanceSettles).
+ */
+export async function expectNothingLost(options: Parameters<typeof expectBalanceSettles>[0]): Promise<void> {
+  expect(options.load.failures).toEqual([]);
+  expect(options.load.flagged).toBeGreaterThan(60);
+  await expectBalanceSettles(options);
+}
+
+/**
  * Waits (30 s at most) for the gateway to report its runtime store up and nothing journaled. An
  * entry whose store was still moving when the rest were replayed (another Cluster shard) goes with
  * the next replay: the breaker's next recovery, or the gateway's 5-second timer.

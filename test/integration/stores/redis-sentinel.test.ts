@@ -18,7 +18,7 @@ import { startFakeOpenAi } from '../../fakes/fake-openai.ts';
 import type { FakeServer } from '../../fakes/fake-server.ts';
 import {
   chargedGatewaySettings,
-  expectBalanceSettles,
+  expectNothingLost,
   expectStoreRecovered,
   pauseWritesUntilReplicated,
   startChargedLoad,
@@ -114,11 +114,9 @@ describe.runIf(set !== undefined)('a Redis Sentinel failover under load', () => 
       await load.stop();
     }
     try {
-      expect(load.failures).toEqual([]);
-      expect(load.flagged).toBeGreaterThan(60);
       // Every charge is on the master: those made before each failover (replicated), those
       // journaled during them (applied once the gateway reached the new master) and those after.
-      await expectBalanceSettles({
+      await expectNothingLost({
         gateway,
         load,
         logLines,
