@@ -43,9 +43,11 @@ import { GuardPair, type RefusalReason } from '../src/cache/semantic/guard/guard
 import { checkHitGuard, HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
+  changedWords,
   DEFAULT_VERIFIER_DIR,
   LocalPairVerifier,
   sameWording,
+  VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
@@ -104,6 +106,8 @@ interface Scored extends Pair {
   alignedScore: number;
   /** The verifier's score for the aligned pair without the leading clauses both share (withoutSharedContext). */
   contextScore: number;
+  /** When a rule the verifier overrules refuses the aligned pair: the lower of the changed words' two scores (changedWords). */
+  wordsScore?: number;
 }
 
 function readPairs(file: string): Pair[] {
@@ -131,6 +135,13 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
         const asked = question === pair.b ? guardPair : new GuardPair(question, pair.a);
         return HIT_GUARD_RULES.filter((rule) => rule.refuses(asked)).map((rule) => rule.reason);
       };
+      const alignedRefusedBy = refusing(aligned);
+      const [mine, theirs] = changedWords(pair.a, aligned);
+      const wordsScore = alignedRefusedBy.some((reason) =>
+        VERIFIER_GUARD.overrulable.has(reason as RefusalReason),
+      )
+        ? Math.min(...(await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)])))
+        : undefined;
       return {
         ...pair,
         similarity: similarity(asked, quantise(cached)),
@@ -139,9 +150,10 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
         refusedBy: refusing(pair.b),
         verifierScore,
         aligned,
-        alignedRefusedBy: refusing(aligned),
+        alignedRefusedBy,
         alignedScore: alignedScore ?? verifierScore,
         contextScore: contextScore ?? alignedScore ?? verifierScore,
+        ...(wordsScore === undefined ? {} : { wordsScore }),
       };
     }),
   );
@@ -150,11 +162,17 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
 /** The verifier's answer as the gateway takes it: the same words in the same order need no model. */
 const verified = (pair: Scored, needs: number) => sameWording(pair.a, pair.b) || pair.verifierScore >= needs;
 
-/** Lean mode (VERIFIER_GUARD): the rules it keeps refuse, the one it overrules asks for a higher score. */
-function leanServes(refusedBy: string[], score: number, same: boolean): boolean {
+/**
+ * Lean mode (VERIFIER_GUARD): the rules it keeps refuse, the one it overrules asks for a higher
+ * score and, given `words` (the lower of the changed words' two scores), for the changed words read
+ * alone to reach VERIFIER_CHANGED_WORDS_SCORE.
+ */
+function leanServes(refusedBy: string[], score: number, same: boolean, words?: number): boolean {
+  if (same) return true;
   if (refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason))) return false;
   const overruled = refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason));
-  return same || score >= (overruled ? VERIFIER_OVERRULE_SCORE : VERIFIER_MIN_SCORE);
+  if (!overruled) return score >= VERIFIER_MIN_SCORE;
+  return score >= VERIFIER_OVERRULE_SCORE && (words === undefined || words >= VERIFIER_CHANGED_WORDS_SCORE);
 }
 
 /**
@@ -163,7 +181,7 @@ function leanServes(refusedBy: string[], score: number, same: boolean): boolean 
  * (GATEWAY_SEMCACHE_VERIFIER_RULES=all), and lean mode (the gateway's default, VERIFIER_GUARD: the
  * rules it keeps refuse, the substitution rule asks for the verifier's higher score instead).
  */
-const GATEWAY_DECIDER = 'verifier, lean rules, aligned, shared context dropped (default)';
+const GATEWAY_DECIDER = 'verifier, lean rules, aligned, shared context dropped, changed words read (default)';
 const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
   { name: 'rules (all)', serves: (pair) => pair.refusedBy.length === 0 },
   { name: 'verifier', serves: (pair) => verified(pair, VERIFIER_MIN_SCORE) },
@@ -186,10 +204,21 @@ const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
     serves: (pair) => leanServes(pair.alignedRefusedBy, pair.alignedScore, sameWording(pair.a, pair.aligned)),
   },
   {
-    // As semantic-cache.ts runs it: the asked question aligned to the cached one's wording first,
-    // and the verifier reading the pair without the leading clauses both share.
-    name: GATEWAY_DECIDER,
+    name: 'verifier, lean rules, aligned, shared context dropped',
     serves: (pair) => leanServes(pair.alignedRefusedBy, pair.contextScore, sameWording(pair.a, pair.aligned)),
+  },
+  {
+    // As semantic-cache.ts runs it: the asked question aligned to the cached one's wording first,
+    // the verifier reading the pair without the leading clauses both share, and, where it
+    // overrules the substitution rule, the changed words alone.
+    name: GATEWAY_DECIDER,
+    serves: (pair) =>
+      leanServes(
+        pair.alignedRefusedBy,
+        pair.contextScore,
+        sameWording(pair.a, pair.aligned),
+        pair.wordsScore ?? 0,
+      ),
   },
 ];
 
@@ -252,6 +281,22 @@ async function verifyTimes(verifier: LocalPairVerifier) {
     const cached = THIRTY_WORDS.replace('two', String(index));
     const started = performance.now();
     await verifier.score(cached, other);
+    samples[index] = performance.now() - started;
+  }
+  return summarise(samples);
+}
+
+/**
+ * The changed words of that pair read alone, in both orders (changedWords): what a lookup adds
+ * when the verifier overrules the substitution rule.
+ */
+async function changedWordsTimes(verifier: LocalPairVerifier) {
+  const other = THIRTY_WORDS.replace('spring', 'autumn').replace('children', 'parents');
+  const samples = new Float64Array(EMBED_SAMPLES);
+  for (let index = 0; index < EMBED_SAMPLES; index += 1) {
+    const [mine, theirs] = changedWords(THIRTY_WORDS.replace('two', String(index)), other);
+    const started = performance.now();
+    await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)]);
     samples[index] = performance.now() - started;
   }
   return summarise(samples);
@@ -600,6 +645,14 @@ async function main(): Promise<void> {
             f3(verification.max),
           ],
         ],
+      )}\n`,
+    );
+
+    const words = await changedWordsTimes(verifier);
+    process.stdout.write(
+      `\nReading that pair's changed words alone, both orders (ms): added where the verifier overrules\n${table(
+        ['samples', 'p50', 'p90', 'p99', 'max'],
+        [[String(words.count), f3(words.p50), f3(words.p90), f3(words.p99), f3(words.max)]],
       )}\n`,
     );
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  changedWords,
   LocalPairVerifier,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
@@ -70,6 +71,40 @@ describe('LocalPairVerifier (the shipped model, in a worker)', () => {
     expect(empty.missingFiles()).toEqual(['pair-verifier.onnx', 'tokenizer.json', 'tokenizer_config.json']);
     await expect(empty.score('a', 'b')).rejects.toThrow(/lacks pair-verifier.onnx/);
     await empty.close();
+  });
+});
+
+describe('changedWords', () => {
+  it.each([
+    [
+      "My printer says there's a paper jam, how do I fix it?",
+      "My printer says there's a carriage jam, how do I fix it?",
+      ['paper', 'carriage'],
+    ],
+    ['Write a haiku about autumn', 'Write a haiku about spring', ['autumn', 'spring']],
+    [
+      'How do I cancel one item from my order?',
+      'How do I cancel my entire order?',
+      ['one item from my', 'my entire'],
+    ],
+    // Case and punctuation aside; a word's apostrophe stays.
+    ["Why WON'T it start?", "why won't it boot", ['start', 'boot']],
+    // A word added or dropped: one more word either side.
+    [
+      'Which foods contain gluten?',
+      'Which foods do not contain gluten?',
+      ['foods contain', 'foods do not contain'],
+    ],
+    ['How much does it cost?', 'How much does it cost in total?', ['cost', 'cost in total']],
+    ['Is it safe?', 'So is it safe?', ['is', 'so is']],
+    // Reordered: everything between the first and the last word that differ.
+    [
+      'In Boston, how much renters insurance do I need?',
+      'How much renters insurance do I need in Boston?',
+      ['in boston how much renters insurance do i need', 'how much renters insurance do i need in boston'],
+    ],
+  ])('%s / %s: %j', (cached, asked, expected) => {
+    expect(changedWords(cached, asked)).toEqual(expected);
   });
 });
 

@@ -60,6 +60,36 @@ export const VERIFIER_GUARD: GuardBesideVerifier = {
 };
 
 /**
+ * The lower score the changed words alone need, in both orders, for a pair served by the overrule
+ * (changedWords). The verifier reads one changed noun in a long question as a rewording: it scored
+ * "...a paper jam even though..." / "...a carriage jam even though..." 1.0, and the two words alone
+ * 0.01 and 0.005. Chosen on the swap authors' first four files only (training/verifier/data/swap/,
+ * bench/README.md "The changed words read alone"): of the 608 pairs there that the overrule served
+ * above 0.8, the near misses went from 243 to 104 and the paraphrases from 365 to 340.
+ */
+export const VERIFIER_CHANGED_WORDS_SCORE = 0.01;
+
+/**
+ * What the two questions change: each one's words (lowercase, case and punctuation aside) without
+ * the leading and trailing words both share, and with one more word either side when one of them
+ * is then empty (a word added or dropped). "My printer says there's a paper jam, how do I fix it?" /
+ * "...a carriage jam..." is "paper" / "carriage".
+ */
+export function changedWords(cached: string, asked: string): [cached: string, asked: string] {
+  const first = cached.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  const second = asked.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  const shorter = Math.min(first.length, second.length);
+  let start = 0;
+  while (start < shorter && first[start] === second[start]) start += 1;
+  let end = 0;
+  while (end < shorter - start && first[first.length - 1 - end] === second[second.length - 1 - end]) end += 1;
+  const around = start === first.length - end || start === second.length - end ? 1 : 0;
+  const from = Math.max(0, start - around);
+  const cut = (words: string[]) => words.slice(from, words.length - Math.max(0, end - around)).join(' ');
+  return [cut(first), cut(second)];
+}
+
+/**
  * Whether two questions are the same words in the same order, case, spacing and punctuation
  * aside ("List the moons of Jupiter" / "list the moons of jupiter?"): the same question, served
  * without asking the model (which reads near misses as "almost the same words, one changed").

@@ -23,8 +23,10 @@ import { type Embedder, quantise, similarity } from './embedder.ts';
 import { loadEnglishWords } from './guard/english-words.ts';
 import { checkHitGuard, type GuardVerdict } from './guard/hit-guard.ts';
 import {
+  changedWords,
   type PairVerifier,
   sameWording,
+  VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
@@ -199,12 +201,12 @@ export class SemanticCache {
         continue;
       }
       // One verification per lookup: the first candidate that got this far is served or nothing is.
-      // A pair only the rules the verifier overrules refused needs a higher score.
-      // The same words in the same order need no model.
-      const needs = verdict.overruled === undefined ? VERIFIER_MIN_SCORE : VERIFIER_OVERRULE_SCORE;
+      // A pair only the rules the verifier overrules refused needs a higher score, and its changed
+      // words read alone must not be two different things. The same words in the same order need
+      // no model.
       const refused = sameWording(cached, asked)
         ? undefined
-        : await this.#verify(cached, asked, needs, requestTrace);
+        : await this.#verify(cached, asked, verdict.overruled !== undefined, requestTrace);
       if (refused !== undefined) {
         reason = refused;
         break;
@@ -266,31 +268,51 @@ export class SemanticCache {
 
   /**
    * Undefined when the verifier lets the candidate answer the question, else the miss's reason:
-   * `verifier` (it scored the pair below `needs`), `verifier_loading` (its model is
-   * loading), `verify_failed` (no answer within the timeout, or an error). Never throws.
+   * `verifier` (it scored the pair below VERIFIER_MIN_SCORE, or below VERIFIER_OVERRULE_SCORE when
+   * a rule it overrules refused the pair), `verifier_words` (overruled, and the changed words read
+   * alone scored below VERIFIER_CHANGED_WORDS_SCORE in either order), `verifier_loading` (its model
+   * is loading), `verify_failed` (no answer within the timeout, or an error). Never throws.
    */
   async #verify(
     cached: string,
     asked: string,
-    needs: number,
+    overruled: boolean,
     requestTrace: RequestTrace | undefined,
   ): Promise<string | undefined> {
     const { verifier, metrics } = this.#options;
     if (verifier === undefined) return undefined;
     const started = performance.now();
     try {
-      // The verifier reads what the two do not share word for word at the front.
-      const pair = withoutSharedContext(cached, asked);
-      const score = await traced(requestTrace, 'gateway.cache.verify', () =>
-        bounded(verifier.score(...pair), this.#options.verifyTimeoutMs ?? 250, 'verification'),
+      const reason = await traced(requestTrace, 'gateway.cache.verify', () =>
+        bounded(
+          this.#decide(verifier, cached, asked, overruled),
+          this.#options.verifyTimeoutMs ?? 250,
+          'verification',
+        ),
       );
       metrics.verifySeconds.observe((performance.now() - started) / 1000);
-      return score >= needs ? undefined : 'verifier';
+      return reason;
     } catch (error) {
       if (verifier.warming === true) return 'verifier_loading';
       this.#warn(error, 'pair verification failed: the candidate is not served');
       return 'verify_failed';
     }
+  }
+
+  /** The verifier's decision on one pair (#verify bounds its time). */
+  async #decide(
+    verifier: PairVerifier,
+    cached: string,
+    asked: string,
+    overruled: boolean,
+  ): Promise<string | undefined> {
+    // The verifier reads what the two do not share word for word at the front.
+    const score = await verifier.score(...withoutSharedContext(cached, asked));
+    if (score < (overruled ? VERIFIER_OVERRULE_SCORE : VERIFIER_MIN_SCORE)) return 'verifier';
+    if (!overruled) return undefined;
+    const [mine, theirs] = changedWords(cached, asked);
+    const [one, other] = await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)]);
+    return Math.min(one, other) < VERIFIER_CHANGED_WORDS_SCORE ? 'verifier_words' : undefined;
   }
 
   async #embed(plan: SemanticPlan): Promise<Float32Array | undefined> {

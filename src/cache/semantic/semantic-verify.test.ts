@@ -12,7 +12,12 @@ import { ResponseCache } from '../response-cache.ts';
 import { CacheScopeMirror } from '../scope-mirror.ts';
 import { DepthValve } from './depth-valve.ts';
 import { type Embedder, normalise } from './embedder.ts';
-import { type PairVerifier, VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE } from './pair-verifier.ts';
+import {
+  type PairVerifier,
+  VERIFIER_CHANGED_WORDS_SCORE,
+  VERIFIER_MIN_SCORE,
+  VERIFIER_OVERRULE_SCORE,
+} from './pair-verifier.ts';
 import { SemanticCache } from './semantic-cache.ts';
 import { createSemanticMetrics } from './semantic-metrics.ts';
 
@@ -186,7 +191,12 @@ describe('SemanticCache verification', () => {
       "We're taking the sleeper train to Inverness next month; what's included in the fare?",
     );
     expect(hit?.entry.question).toBe(train);
-    expect(asked).toEqual([["what's included in the ticket price?", "what's included in the fare?"]]);
+    // Then, as the substitution rule refused the pair (price / fare), its changed words alone.
+    expect(asked).toEqual([
+      ["what's included in the ticket price?", "what's included in the fare?"],
+      ['ticket price', 'fare'],
+      ['fare', 'ticket price'],
+    ]);
   });
 
   it('misses, without an error, when the verifier is slower than its timeout or fails', async () => {
@@ -230,6 +240,8 @@ describe('SemanticCache verification', () => {
         'How much luggage can I check on a domestic flight?',
         'How much luggage can I check on an internal flight?',
       ],
+      ['a domestic', 'an internal'],
+      ['an internal', 'a domestic'],
     ]);
     // Above VERIFIER_MIN_SCORE but below the overrule score: refused by the verifier.
     const unsure = answering(async () => (VERIFIER_MIN_SCORE + VERIFIER_OVERRULE_SCORE) / 2);
@@ -237,6 +249,42 @@ describe('SemanticCache verification', () => {
     expect(await leanUnsure.lookup('How much luggage can I check on an internal flight?')).toBeUndefined();
     expect(unsure.asked).toHaveLength(1);
     expect(await leanUnsure.misses('verifier')).toBe(1);
+  });
+
+  it.each([
+    ['in the order given', [0.001, 0.5]],
+    ['in the other order', [0.5, 0.001]],
+  ] as const)(
+    'in lean mode, refuses an overruled pair whose changed words alone score under VERIFIER_CHANGED_WORDS_SCORE %s',
+    async (_case, words) => {
+      const printer = 'My printer says there is a paper jam but nothing is stuck inside. How do I fix this?';
+      const scores = [0.999, ...words];
+      const { verifier, asked } = answering(async () => scores.shift() ?? 1);
+      const { lookup, misses } = await setUp(verifier, 'lean', [printer]);
+      const question =
+        'My printer says there is a carriage jam but nothing is stuck inside. How do I fix this?';
+      expect(await lookup(question)).toBeUndefined();
+      expect(asked).toEqual([
+        [printer, question],
+        ['paper', 'carriage'],
+        ['carriage', 'paper'],
+      ]);
+      expect(await misses('verifier_words')).toBe(1);
+      expect(await misses('verifier')).toBe(0);
+    },
+  );
+
+  it('in lean mode, serves an overruled pair whose changed words alone reach VERIFIER_CHANGED_WORDS_SCORE both ways', async () => {
+    const printer = 'My printer says there is a paper jam but nothing is stuck inside. How do I fix this?';
+    const scores = [0.999, VERIFIER_CHANGED_WORDS_SCORE, 0.9];
+    const { verifier, asked } = answering(async () => scores.shift() ?? 0);
+    const { lookup } = await setUp(verifier, 'lean', [printer]);
+    const question = 'My printer says there is a paper jam but nothing is jammed inside. How do I fix this?';
+    expect((await lookup(question))?.entry.question).toBe(printer);
+    expect(asked.slice(1)).toEqual([
+      ['stuck', 'jammed'],
+      ['jammed', 'stuck'],
+    ]);
   });
 
   it('in lean mode, refuses a figure replaced by another (50 / 70 dollars) without a verification', async () => {

@@ -194,6 +194,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "We're taking the sleeper train to Inverness next month; what's included in the ticket price?",
           "We're taking the sleeper train to Inverness next month; what's included in the fare?",
         ],
+        // One word changed in a long question, its changed words read alone passing both ways.
+        [
+          'Should I turn off automatic updates on my Android phone to save mobile data, or is that a security risk?',
+          'Should I turn off auto updates on my Android phone to save mobile data, or is that a security risk?',
+        ],
+        [
+          "Why won't my AirPods connect to my MacBook even though they work perfectly with my iPhone?",
+          "Why won't my AirPods connect to my MacBook even though they work fine with my iPhone?",
+        ],
       ];
       const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES !== 'all';
       for (const [cached, asked] of afterContext) {
@@ -203,6 +212,29 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           lean ? 'semantic-hit' : 'miss',
         );
       }
+      // One noun changed in a long question: the whole pair scores 1.0, so in lean mode the
+      // substitution rule's refusal would be overruled; the changed words read alone refuse it.
+      const wordsRefusedBefore = await metric(
+        /^gateway_semcache_misses_total\{reason="verifier_words"\} (\d+)$/m,
+      );
+      const oneNoun: [string, string][] = [
+        [
+          'My golden retriever ate a few grapes off the kitchen floor about an hour ago, does he need to see a vet?',
+          'My golden retriever ate a few blueberries off the kitchen floor about an hour ago, does he need to see a vet?',
+        ],
+        [
+          'While breastfeeding, is it safe for me to take pseudoephedrine for a blocked nose and sinus pressure?',
+          'While pregnant, is it safe for me to take pseudoephedrine for a blocked nose and sinus pressure?',
+        ],
+      ];
+      for (const [cached, asked] of oneNoun) {
+        const ns = fresh();
+        await ask(ns, cached);
+        expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe('miss');
+      }
+      expect(await metric(/^gateway_semcache_misses_total\{reason="verifier_words"\} (\d+)$/m)).toBe(
+        wordsRefusedBefore + (lean ? oneNoun.length : 0),
+      );
       // A synonym of SYNONYM_GROUPS, a typo, an acronym spelt out: the question is read as the cached
       // one writes it (wording.ts), in either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
