@@ -32,7 +32,7 @@ export function createSemanticMetrics(registry: Registry): SemanticMetrics {
     }),
     misses: new Counter({
       name: 'gateway_semcache_misses_total',
-      help: 'Semantic misses by reason: no_candidates, below_threshold, guard, verifier (the pair verifier refused the candidate), verifier_loading, verify_failed (the verifier timed out or failed), entry_gone, embed_failed, embedder_loading (the model loading at its first use), store_failed, and the turns not eligible (tool_use, non_text, too_long, no_user_message, operation)',
+      help: 'Semantic misses by reason: no_candidates, below_threshold, guard, verifier (the pair verifier refused the candidate), verifier_words (the changed words read alone refused it), verifier_loading, verify_failed (the verifier timed out or failed), entry_gone, embed_failed, embedder_loading (the model loading at its first use), store_failed, and the turns not eligible (tool_use, non_text, too_long, no_user_message, operation)',
       labelNames: ['reason'],
       registers: [registry],
     }),
