@@ -563,6 +563,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AG', file: 'reserved/semantic-pairs-unseen-AG.jsonl' },
       { name: 'unseen-AH', file: 'reserved/semantic-pairs-unseen-AH.jsonl' },
       { name: 'unseen-AI', file: 'reserved/semantic-pairs-unseen-AI.jsonl' },
+      { name: 'unseen-AJ', file: 'reserved/semantic-pairs-unseen-AJ.jsonl' },
+      { name: 'unseen-AK', file: 'reserved/semantic-pairs-unseen-AK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
