@@ -43,7 +43,7 @@ import { GuardPair, type RefusalReason } from '../src/cache/semantic/guard/guard
 import { checkHitGuard, HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
-  changedWords,
+  changedWordsScore,
   DEFAULT_VERIFIER_DIR,
   LocalPairVerifier,
   sameWording,
@@ -136,11 +136,10 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
         return HIT_GUARD_RULES.filter((rule) => rule.refuses(asked)).map((rule) => rule.reason);
       };
       const alignedRefusedBy = refusing(aligned);
-      const [mine, theirs] = changedWords(pair.a, aligned);
       const wordsScore = alignedRefusedBy.some((reason) =>
         VERIFIER_GUARD.overrulable.has(reason as RefusalReason),
       )
-        ? Math.min(...(await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)])))
+        ? await changedWordsScore(verifier, pair.a, aligned)
         : undefined;
       return {
         ...pair,
@@ -296,9 +295,8 @@ async function changedWordsTimes(verifier: LocalPairVerifier) {
   const samples = new Float64Array(EMBED_SAMPLES);
   for (let index = 0; index < EMBED_SAMPLES; index += 1) {
     const other = THIRTY_WORDS.replace('spring', seasons[index % seasons.length] as string);
-    const [mine, theirs] = changedWords(THIRTY_WORDS, other);
     const started = performance.now();
-    await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)]);
+    await changedWordsScore(verifier, THIRTY_WORDS, other);
     samples[index] = performance.now() - started;
   }
   return summarise(samples);

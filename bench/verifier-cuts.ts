@@ -34,7 +34,7 @@ import { GuardPair, type RefusalReason } from '../src/cache/semantic/guard/guard
 import { HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
-  changedWords,
+  changedWordsScore,
   LocalPairVerifier,
   sameWording,
   VERIFIER_CHANGED_WORDS_SCORE,
@@ -184,10 +184,7 @@ async function main(): Promise<void> {
               (rule) => rule.reason,
             );
             const overruled = refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason));
-            const [mine, theirs] = changedWords(pair.a, aligned);
-            const words = overruled
-              ? Math.min(await verifier.score(mine, theirs), await verifier.score(theirs, mine))
-              : undefined;
+            const words = overruled ? await changedWordsScore(verifier, pair.a, aligned) : undefined;
             decided.push({
               model: model || 'shipped',
               set,

@@ -92,6 +92,17 @@ export function changedWords(cached: string, asked: string): [cached: string, as
   return [cut(first), cut(second)];
 }
 
+/** The lower of the two scores `verifier` gives the pair's changed words read alone, in both orders. */
+export async function changedWordsScore(
+  verifier: PairVerifier,
+  cached: string,
+  asked: string,
+): Promise<number> {
+  const [mine, theirs] = changedWords(cached, asked);
+  const [one, other] = await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)]);
+  return Math.min(one, other);
+}
+
 /**
  * Whether two questions are the same words in the same order, case, spacing and punctuation
  * aside ("List the moons of Jupiter" / "list the moons of jupiter?"): the same question, served

@@ -23,7 +23,7 @@ import { type Embedder, quantise, similarity } from './embedder.ts';
 import { loadEnglishWords } from './guard/english-words.ts';
 import { checkHitGuard, type GuardVerdict } from './guard/hit-guard.ts';
 import {
-  changedWords,
+  changedWordsScore,
   type PairVerifier,
   sameWording,
   VERIFIER_CHANGED_WORDS_SCORE,
@@ -310,9 +310,8 @@ export class SemanticCache {
     const score = await verifier.score(...withoutSharedContext(cached, asked));
     if (score < (overruled ? VERIFIER_OVERRULE_SCORE : VERIFIER_MIN_SCORE)) return 'verifier';
     if (!overruled) return undefined;
-    const [mine, theirs] = changedWords(cached, asked);
-    const [one, other] = await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)]);
-    return Math.min(one, other) < VERIFIER_CHANGED_WORDS_SCORE ? 'verifier_words' : undefined;
+    const words = await changedWordsScore(verifier, cached, asked);
+    return words < VERIFIER_CHANGED_WORDS_SCORE ? 'verifier_words' : undefined;
   }
 
   async #embed(plan: SemanticPlan): Promise<Float32Array | undefined> {

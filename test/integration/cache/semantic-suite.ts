@@ -148,8 +148,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         Number(pattern.exec(await (await fetch(`${gateway.url}/metrics`)).text())?.[1] ?? 0);
       const verifications = () => metric(/^gateway_semcache_verify_seconds_count (\d+)$/m);
       const refusals = () => metric(/^gateway_semcache_misses_total\{reason="verifier"\} (\d+)$/m);
-      const [verifiedBefore, refusedBefore] = [await verifications(), await refusals()];
+      const wordRefusals = () => metric(/^gateway_semcache_misses_total\{reason="verifier_words"\} (\d+)$/m);
       // Each pair in a namespace of its own: its first question is the only candidate.
+      const expectEach = async (pairs: [string, string][], outcome: string) => {
+        for (const [cached, asked] of pairs) {
+          const ns = fresh();
+          await ask(ns, cached);
+          expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe(outcome);
+        }
+      };
+      const [verifiedBefore, refusedBefore] = [await verifications(), await refusals()];
       const near: [string, string][] = [
         ['Convert 30 centimeters to inches', 'Convert 30 inches to centimeters'],
         ['Which foods contain gluten?', 'Which foods do not contain gluten?'],
@@ -167,22 +175,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I commute 20 km a day on a touring bike; how often should I replace the brake cables?',
         ],
       ];
-      for (const [cached, asked] of near) {
-        const ns = fresh();
-        await ask(ns, cached);
-        expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe('miss');
-      }
+      await expectEach(near, 'miss');
       const synonyms: [string, string][] = [
         ['How do I reset my router?', 'Could you tell me how to reset my router?'],
         ['How many moons does Jupiter have?', "what's the number of moons orbiting jupiter"],
       ];
-      for (const [cached, asked] of synonyms) {
-        const ns = fresh();
-        await ask(ns, cached);
-        expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe(
-          'semantic-hit',
-        );
-      }
+      await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in
       // lean mode serves it; with every rule, the substitution rule refuses it first.
       const afterContext: [string, string][] = [
@@ -205,18 +203,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
       ];
       const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES !== 'all';
-      for (const [cached, asked] of afterContext) {
-        const ns = fresh();
-        await ask(ns, cached);
-        expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe(
-          lean ? 'semantic-hit' : 'miss',
-        );
-      }
+      await expectEach(afterContext, lean ? 'semantic-hit' : 'miss');
       // One noun changed in a long question: the whole pair scores 1.0, so in lean mode the
       // substitution rule's refusal would be overruled; the changed words read alone refuse it.
-      const wordsRefusedBefore = await metric(
-        /^gateway_semcache_misses_total\{reason="verifier_words"\} (\d+)$/m,
-      );
+      const wordsRefusedBefore = await wordRefusals();
       const oneNoun: [string, string][] = [
         [
           'My golden retriever ate a few grapes off the kitchen floor about an hour ago, does he need to see a vet?',
@@ -227,14 +217,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'While pregnant, is it safe for me to take pseudoephedrine for a blocked nose and sinus pressure?',
         ],
       ];
-      for (const [cached, asked] of oneNoun) {
-        const ns = fresh();
-        await ask(ns, cached);
-        expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe('miss');
-      }
-      expect(await metric(/^gateway_semcache_misses_total\{reason="verifier_words"\} (\d+)$/m)).toBe(
-        wordsRefusedBefore + (lean ? oneNoun.length : 0),
-      );
+      await expectEach(oneNoun, 'miss');
+      expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS, a typo, an acronym spelt out: the question is read as the cached
       // one writes it (wording.ts), in either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
@@ -251,13 +235,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
       ];
       const beforeAligned = await verifications();
-      for (const [cached, asked] of aligned) {
-        const ns = fresh();
-        await ask(ns, cached);
-        expect((await ask(ns, asked)).headers.get('x-service-cache'), `${cached} / ${asked}`).toBe(
-          'semantic-hit',
-        );
-      }
+      await expectEach(aligned, 'semantic-hit');
       expect(await verifications()).toBe(beforeAligned);
       // Every one above the threshold was verified once; the near misses the rules let through were refused by the model.
       expect(beforeAligned).toBeGreaterThanOrEqual(verifiedBefore + synonyms.length + 1);
