@@ -166,13 +166,28 @@ const verified = (pair: Scored, needs: number) => sameWording(pair.a, pair.b) ||
  * score and, given `words` (the lower of the changed words' two scores), for the changed words read
  * alone to reach VERIFIER_CHANGED_WORDS_SCORE.
  */
-function leanServes(refusedBy: string[], score: number, same: boolean, words?: number): boolean {
+function leanServes(
+  refusedBy: string[],
+  score: number,
+  same: boolean,
+  words?: number,
+  [min, overrule, wordsNeeded]: Cuts = GATEWAY_CUTS,
+): boolean {
   if (same) return true;
   if (refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason))) return false;
   const overruled = refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason));
-  if (!overruled) return score >= VERIFIER_MIN_SCORE;
-  return score >= VERIFIER_OVERRULE_SCORE && (words === undefined || words >= VERIFIER_CHANGED_WORDS_SCORE);
+  if (!overruled) return score >= min;
+  return score >= overrule && (words === undefined || words >= wordsNeeded);
 }
+
+/** The verifier's cuts: its score, the overrule's, and what the changed words need where it overrules. */
+type Cuts = [min: number, overrule: number, words: number];
+const GATEWAY_CUTS: Cuts = [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIER_CHANGED_WORDS_SCORE];
+/**
+ * The gateway's decision at other cuts, a row each: the lower overrule, measured beside the default
+ * on unseen-AJ and AK and not shipped (bench/README.md, "The lower overrule, and unseen-AJ and AK").
+ */
+const OTHER_CUTS: Cuts[] = [[0.7, 0.8, 0.05]];
 
 /**
  * What a hit at 0.8 needs besides the similarity, compared: the guard's rules alone, the verifier
@@ -219,6 +234,17 @@ const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
         pair.wordsScore ?? 0,
       ),
   },
+  ...OTHER_CUTS.map((cuts) => ({
+    name: `the default's decision at ${cuts.join(' / ')}`,
+    serves: (pair: Scored) =>
+      leanServes(
+        pair.alignedRefusedBy,
+        pair.contextScore,
+        sameWording(pair.a, pair.aligned),
+        pair.wordsScore ?? 0,
+        cuts,
+      ),
+  })),
 ];
 
 /** At 0.8: near misses served and paraphrase hits kept, per decider, overall and by kind. */
