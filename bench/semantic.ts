@@ -591,6 +591,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AI', file: 'reserved/semantic-pairs-unseen-AI.jsonl' },
       { name: 'unseen-AJ', file: 'reserved/semantic-pairs-unseen-AJ.jsonl' },
       { name: 'unseen-AK', file: 'reserved/semantic-pairs-unseen-AK.jsonl' },
+      { name: 'unseen-AL', file: 'reserved/semantic-pairs-unseen-AL.jsonl' },
+      { name: 'unseen-AM', file: 'reserved/semantic-pairs-unseen-AM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
