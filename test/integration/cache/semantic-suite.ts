@@ -237,6 +237,18 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       const beforeAligned = await verifications();
       await expectEach(aligned, 'semantic-hit');
       expect(await verifications()).toBe(beforeAligned);
+      // A possessor moved (guard/possessor.ts): the verifier scored both 0.99 or more, the guard
+      // refuses them before any verification, in either mode.
+      const possessors: [string, string][] = [
+        ["What is my grandmother's niece to me?", "What is my niece's grandmother to me?"],
+        [
+          "My neighbor's new security camera points straight into my backyard; is that legal, and what can I do about it?",
+          "My new security camera points straight into my neighbor's backyard; is that legal, and what can I do about it?",
+        ],
+      ];
+      const beforePossessors = await verifications();
+      await expectEach(possessors, 'miss');
+      expect(await verifications()).toBe(beforePossessors);
       // Every one above the threshold was verified once; the near misses the rules let through were refused by the model.
       expect(beforeAligned).toBeGreaterThanOrEqual(verifiedBefore + synonyms.length + 1);
       expect(await refusals()).toBeGreaterThanOrEqual(refusedBefore + 1);

@@ -25,6 +25,7 @@ import { oneSideNegated } from './negation.ts';
 import { reorderedNumbers } from './number-order.ts';
 import { differentNumbers } from './numbers.ts';
 import { oppositeWords } from './opposites.ts';
+import { movedPossessor } from './possessor.ts';
 import { allAgainstOne } from './quantity.ts';
 import { otherQuestionWord } from './question-word.ts';
 import { missingQuote } from './quoted.ts';
@@ -66,6 +67,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   renamed,
   allAgainstOne,
   swappedRoles,
+  movedPossessor,
   swappedVoice,
   objectAsSubject,
   substitutedContent,

@@ -1,0 +1,57 @@
+/**
+ * A possessor moved: the same words in another order, with the possessive 's on another word ("my
+ * grandmother's niece" / "my niece's grandmother") or carried with its owner to another noun ("my
+ * neighbor's tree fell on my fence" / "my tree fell on my neighbor's fence"). Whose thing it is
+ * changed, the words did not, so the verifier reads the two as a rewording (0.99 and 1.0). A
+ * reordered paraphrase moves a whole phrase with its possessor ("for my son's school, ..." /
+ * "... for my son's school"): the same words carry the 's, and more than the owner moved.
+ */
+import type { GuardRule } from './guard-rule.ts';
+
+/** Each word that carries a possessive 's ("grandmother" in "grandmother s niece"), counted. */
+function possessors(tokens: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  tokens.forEach((token, index) => {
+    const owner = tokens[index - 1];
+    if (token === 's' && owner !== undefined) counts.set(owner, (counts.get(owner) ?? 0) + 1);
+  });
+  return counts;
+}
+
+const sameCounts = (left: Map<string, number>, right: Map<string, number>): boolean =>
+  left.size === right.size && [...left].every(([word, count]) => right.get(word) === count);
+
+const sorted = (tokens: readonly string[]) => [...tokens].sort().join(' ');
+
+/**
+ * Whether `b` is `a` with one owner and its 's (two tokens) moved elsewhere and nothing else: past
+ * what the two share at either end, one side is the owner then the rest, the other the rest then the
+ * owner, or the reverse.
+ */
+function ownerMoved(a: readonly string[], b: readonly string[]): boolean {
+  let start = 0;
+  while (a[start] === b[start]) start += 1;
+  let end = a.length;
+  while (end > start && a[end - 1] === b[end - 1]) end -= 1;
+  const inner = a.slice(start, end).join(' ');
+  const other = b.slice(start, end);
+  const rotations = [other.slice(0, 2), other.slice(-2)];
+  return rotations.some(
+    (owner, index) =>
+      owner[1] === 's' &&
+      inner === (index === 0 ? [...other.slice(2), ...owner] : [...owner, ...other.slice(0, -2)]).join(' '),
+  );
+}
+
+function possessorMoved(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length || a.join(' ') === b.join(' ') || sorted(a) !== sorted(b)) return false;
+  return !sameCounts(possessors(a), possessors(b)) || ownerMoved(a, b);
+}
+
+/** Lowercase letter runs as written: "my neighbor's" is "my", "neighbor", "s" (the guard's features drop the 's). */
+const lettersOf = (text: string): string[] => text.toLowerCase().match(/[a-z]+/g) ?? [];
+
+export const movedPossessor: GuardRule = {
+  reason: 'swapped',
+  refuses: ({ question, candidate }) => possessorMoved(lettersOf(question), lettersOf(candidate)),
+};
