@@ -17,7 +17,7 @@
  * changed words' score (VERIFIER_CHANGED_WORDS_SCORE) was chosen on the first four files of each
  * author, so their last files are the group to judge it by.
  *
- * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to AK), as three
+ * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to AM), as three
  * more groups beside the validation sets: a second opinion on a change chosen on validation, from
  * sets nobody tunes the model on. A set joins READ_SETS only after its one measurement.
  *
@@ -129,7 +129,7 @@ function swapSet(): Record<string, Pair[]> {
 const READ_SETS: Record<string, string[]> = {
   'read R to Y': ['R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y'],
   'read Z to AG': ['Z', 'AA', 'AB', 'AC', 'AD', 'AE', 'AF', 'AG'],
-  'read AH to AK': ['AH', 'AI', 'AJ', 'AK'],
+  'read AH to AM': ['AH', 'AI', 'AJ', 'AK', 'AL', 'AM'],
 };
 
 function readSets(): Record<string, Pair[]> {
