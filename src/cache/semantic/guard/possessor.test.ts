@@ -4,7 +4,7 @@ import { itFollowsTable } from './rule-table.ts';
 
 describe('movedPossessor', () => {
   itFollowsTable(movedPossessor, [
-    // The 's on another word: whose relative, whose food.
+    // The 's on another word: whose relative, whose pull.
     ['What is my grandmother’s niece to me?', "What is my niece's grandmother to me?", 'swapped'],
     ["How strong is the Moon's pull on Earth?", "How strong is Earth's pull on the Moon?", 'swapped'],
     // The owner and its 's moved to another noun, nothing else.

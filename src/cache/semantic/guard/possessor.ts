@@ -30,7 +30,7 @@ const sorted = (tokens: readonly string[]) => [...tokens].sort().join(' ');
  */
 function ownerMoved(a: readonly string[], b: readonly string[]): boolean {
   let start = 0;
-  while (a[start] === b[start]) start += 1;
+  while (start < a.length && a[start] === b[start]) start += 1;
   let end = a.length;
   while (end > start && a[end - 1] === b[end - 1]) end -= 1;
   const inner = a.slice(start, end).join(' ');
