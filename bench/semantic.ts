@@ -593,6 +593,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AK', file: 'reserved/semantic-pairs-unseen-AK.jsonl' },
       { name: 'unseen-AL', file: 'reserved/semantic-pairs-unseen-AL.jsonl' },
       { name: 'unseen-AM', file: 'reserved/semantic-pairs-unseen-AM.jsonl' },
+      { name: 'unseen-AN', file: 'reserved/semantic-pairs-unseen-AN.jsonl' },
+      { name: 'unseen-AO', file: 'reserved/semantic-pairs-unseen-AO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
