@@ -184,10 +184,14 @@ function leanServes(
 type Cuts = [min: number, overrule: number, words: number];
 const GATEWAY_CUTS: Cuts = [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIER_CHANGED_WORDS_SCORE];
 /**
- * The gateway's decision at other cuts, a row each: the lower overrule, measured beside the default
- * on unseen-AJ and AK and not shipped (bench/README.md, "The lower overrule, and unseen-AJ and AK").
+ * The gateway's decision at other cuts, a row each: the changed words at 0.01 (the default before
+ * 0.03), and the lower overrule, not shipped (bench/README.md, "The lower overrule, and unseen-AJ
+ * and AK").
  */
-const OTHER_CUTS: Cuts[] = [[0.7, 0.8, 0.05]];
+const OTHER_CUTS: Cuts[] = [
+  [0.7, 0.99, 0.01],
+  [0.7, 0.8, 0.05],
+];
 
 /**
  * What a hit at 0.8 needs besides the similarity, compared: the guard's rules alone, the verifier
