@@ -197,6 +197,65 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
 });
 
 /**
+ * US states by their postal code, read only as written in capitals ("CA" / "California", never
+ * "in" / "Indiana"). LA is Los Angeles and DC Washington in ABBREVIATIONS; MT there is "mount" in
+ * lowercase.
+ */
+export const STATE_CODES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    AL: 'Alabama',
+    AK: 'Alaska',
+    AZ: 'Arizona',
+    AR: 'Arkansas',
+    CA: 'California',
+    CO: 'Colorado',
+    CT: 'Connecticut',
+    DE: 'Delaware',
+    FL: 'Florida',
+    GA: 'Georgia',
+    HI: 'Hawaii',
+    ID: 'Idaho',
+    IL: 'Illinois',
+    IN: 'Indiana',
+    IA: 'Iowa',
+    KS: 'Kansas',
+    KY: 'Kentucky',
+    ME: 'Maine',
+    MD: 'Maryland',
+    MA: 'Massachusetts',
+    MI: 'Michigan',
+    MN: 'Minnesota',
+    MS: 'Mississippi',
+    MO: 'Missouri',
+    MT: 'Montana',
+    NE: 'Nebraska',
+    NV: 'Nevada',
+    NH: 'New Hampshire',
+    NJ: 'New Jersey',
+    NM: 'New Mexico',
+    NY: 'New York',
+    NC: 'North Carolina',
+    ND: 'North Dakota',
+    OH: 'Ohio',
+    OK: 'Oklahoma',
+    OR: 'Oregon',
+    PA: 'Pennsylvania',
+    RI: 'Rhode Island',
+    SC: 'South Carolina',
+    SD: 'South Dakota',
+    TN: 'Tennessee',
+    TX: 'Texas',
+    UT: 'Utah',
+    VT: 'Vermont',
+    VA: 'Virginia',
+    WA: 'Washington',
+    WV: 'West Virginia',
+    WI: 'Wisconsin',
+    WY: 'Wyoming',
+  }),
+);
+
+/**
  * Numbers written in figures and in words: "2 kids" / "two kids", "1st class" / "first class" (the
  * figures are keys, so an ordinal is its word's abbreviation: "1st" is the tokens "1" and "st").
  */

@@ -112,6 +112,24 @@ describe('alignWording', () => {
     ],
     ['Why was my payment declined?', 'Why was my payment decilned?', 'Why was my payment declined?'],
     ['Why is my car overheeting?', 'Why is my car overheating?', 'Why is my car overheeting?'],
+    // A US state's postal code in capitals, either way round; "&" for "and".
+    [
+      'What is the sales tax in California?',
+      'What is the sales tax in CA?',
+      'What is the sales tax in California?',
+    ],
+    [
+      'Best hikes in CO for beginners?',
+      'Best hikes in Colorado for beginners?',
+      'Best hikes in CO for beginners?',
+    ],
+    ['Moving from New York to Ohio', 'Moving from NY to OH', 'Moving from New York to Ohio'],
+    [
+      'My wife and I both work; do we file jointly?',
+      'My wife & I both work; do we file jointly?',
+      'My wife and I both work; do we file jointly?',
+    ],
+    ['Is salt & pepper enough?', 'Is salt and pepper enough?', 'Is salt & pepper enough?'],
   ])('%s / %s', (cached, asked, aligned) => {
     expect(alignWording(cached, asked)).toBe(aligned);
   });
@@ -134,6 +152,11 @@ describe('alignWording', () => {
     ['Convert 10 miles to km', 'Convert 20 miles to km'],
     ['How many mg of caffeine in coffee?', 'How many mcg of caffeine in coffee?'],
     ['Which foods contain gluten?', 'Which foods do not contain gluten?'],
+    // A postal code only in capitals, and only for the state the cached question names; LA is Los Angeles.
+    ['Is Indiana cold in winter?', 'Is it cold in winter?'],
+    ['Which parks in Maine allow dogs?', 'Which parks in me allow dogs?'],
+    ['Flights from Louisiana to Texas', 'Flights from LA to Texas'],
+    ['What is the sales tax in California?', 'What is the sales tax in TX?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

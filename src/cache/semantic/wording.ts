@@ -9,6 +9,7 @@
  * - apostrophes and joined words: "Ive" / "I've", "log in" / "login";
  * - acronyms spelt out in the other question: "PNW" / "Pacific Northwest", "QB" / "QuickBooks";
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit";
+ * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
  * - "a" and "an" before the same word: "a HSA" / "an HSA";
@@ -24,7 +25,14 @@
 import { isEnglishWord } from './guard/english-words.ts';
 import { americanSpelling } from './guard/spelling.ts';
 import { SYNONYM_GROUPS } from './synonym-groups.ts';
-import { ABBREVIATIONS, CONTRACTION_ENDINGS, CONTRACTIONS, NUMERALS, SPELLINGS } from './wording-lists.ts';
+import {
+  ABBREVIATIONS,
+  CONTRACTION_ENDINGS,
+  CONTRACTIONS,
+  NUMERALS,
+  SPELLINGS,
+  STATE_CODES,
+} from './wording-lists.ts';
 
 interface Token {
   /** As written. */
@@ -37,21 +45,21 @@ interface Token {
 
 /** Words (with inner apostrophes), numbers, degrees ("°C") and "w/"; "350F" is "350" and "F". */
 const TOKEN =
-  /°\s?[CF](?!\p{L})|(?<!\p{L})[Ww]\/[Oo]?(?!\p{L})|\p{L}+(?:['’]\p{L}+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
+  /°\s?[CF](?!\p{L})|(?<!\p{L})[Ww]\/[Oo]?(?!\p{L})|\p{L}+(?:['’]\p{L}+)*|\p{N}+(?:[.,]\p{N}+)*|&/gu;
 /** Words an acronym's letters may skip ("Department of Agriculture" is "DA", "USDA" with "US"). */
 const CONNECTORS: ReadonlySet<string> = new Set(['of', 'and', 'the', 'for', 'in', 'on', 'to', 'a', 'an']);
 
 function tokensOf(text: string): Token[] {
   return [...text.matchAll(TOKEN)].map((match) => ({
     text: match[0],
-    key: match[0].toLowerCase().replace(/['’\s/]/g, ''),
+    key: match[0] === '&' ? 'and' : match[0].toLowerCase().replace(/['’\s/]/g, ''),
     start: match.index,
     end: match.index + match[0].length,
   }));
 }
 
 const isLetters = (token: Token | undefined): token is Token =>
-  token !== undefined && /^\p{L}+$/u.test(token.key);
+  token !== undefined && token.text !== '&' && /^\p{L}+$/u.test(token.key);
 
 /** A phrase's words as keys ("degrees Fahrenheit": "degrees", "fahrenheit"). */
 const keysOf = (phrase: string): string[] => tokensOf(phrase).map((token) => token.key);
@@ -264,7 +272,8 @@ export function alignWording(cached: string, asked: string): string {
   mine.forEach((token, index) => {
     const same = theirWord.get(token.key);
     if (same !== undefined) {
-      if (/['’]/.test(same.text) !== /['’]/.test(token.text)) edit(index, index + 1, same.text);
+      // An apostrophe or an ampersand one side only: "Ive" / "I've", "&" / "and".
+      if (/['’&]/.test(same.text) !== /['’&]/.test(token.text)) edit(index, index + 1, same.text);
       return;
     }
     if (!isLetters(token)) return;
@@ -299,6 +308,22 @@ export function alignWording(cached: string, asked: string): string {
       if (end !== undefined && spelledOut(mine, at, end) && !theirKeys.has(mine[at]?.key ?? ''))
         edit(at, end, other.text);
     }
+  }
+
+  // A US state's postal code, in capitals, on one side and its name on the other.
+  mine.forEach((token, index) => {
+    const name = STATE_CODES.get(token.text);
+    if (name === undefined || theirKeys.has(token.key)) return;
+    const words = keysOf(name);
+    const at = findRun(theirs, words);
+    if (at >= 0 && findRun(mine, words) < 0) edit(index, index + 1, theirText(at, at + words.length));
+  });
+  for (const other of theirs) {
+    const name = STATE_CODES.get(other.text);
+    if (name === undefined || myKeys.has(other.key)) continue;
+    const words = keysOf(name);
+    const at = findRun(mine, words);
+    if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
   }
 
   // Abbreviations and contractions, either way round.
