@@ -233,6 +233,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How much does a registered nurse earn in the United Kingdom?',
           'How much does a registered nurse earn in the UK?',
         ],
+        ['What is the sales tax on a used car in California?', 'What is the sales tax on a used car in CA?'],
       ];
       const beforeAligned = await verifications();
       await expectEach(aligned, 'semantic-hit');
