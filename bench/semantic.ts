@@ -599,6 +599,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AM', file: 'reserved/semantic-pairs-unseen-AM.jsonl' },
       { name: 'unseen-AN', file: 'reserved/semantic-pairs-unseen-AN.jsonl' },
       { name: 'unseen-AO', file: 'reserved/semantic-pairs-unseen-AO.jsonl' },
+      { name: 'unseen-AP', file: 'reserved/semantic-pairs-unseen-AP.jsonl' },
+      { name: 'unseen-AQ', file: 'reserved/semantic-pairs-unseen-AQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
