@@ -172,9 +172,10 @@ function leanServes(
   same: boolean,
   words?: number,
   [min, overrule, wordsNeeded]: Cuts = GATEWAY_CUTS,
+  asked: ReadonlySet<RefusalReason> = VERIFIER_GUARD.asked,
 ): boolean {
   if (same) return true;
-  if (refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason))) return false;
+  if (refusedBy.some((reason) => asked.has(reason as RefusalReason))) return false;
   const overruled = refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason));
   if (!overruled) return score >= min;
   return score >= overrule && (words === undefined || words >= wordsNeeded);
@@ -188,6 +189,14 @@ const GATEWAY_CUTS: Cuts = [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIE
  * 0.03), and the lower overrule, not shipped (bench/README.md, "The lower overrule, and unseen-AJ
  * and AK").
  */
+/** The rules lean mode asked before identifiers and narrowing joined them (bench/README.md). */
+const ASKED_BEFORE: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
+  'negation',
+  'opposite',
+  'swapped',
+  'direction',
+  'changed-number',
+]);
 const OTHER_CUTS: Cuts[] = [
   [0.7, 0.99, 0.01],
   [0.7, 0.8, 0.05],
@@ -249,6 +258,18 @@ const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
         cuts,
       ),
   })),
+  {
+    name: "the default's decision without identifiers and narrowing asked",
+    serves: (pair) =>
+      leanServes(
+        pair.alignedRefusedBy,
+        pair.contextScore,
+        sameWording(pair.a, pair.aligned),
+        pair.wordsScore ?? 0,
+        GATEWAY_CUTS,
+        ASKED_BEFORE,
+      ),
+  },
 ];
 
 /** At 0.8: near misses served and paraphrase hits kept, per decider, overall and by kind. */

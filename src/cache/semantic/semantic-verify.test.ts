@@ -295,6 +295,25 @@ describe('SemanticCache verification', () => {
     expect(await misses('guard')).toBe(1);
   });
 
+  it.each([
+    [
+      'a changed unit (identifiers)',
+      "What's a Powerwall 3's capacity in kWh?",
+      "What's a Powerwall 3's capacity in kW?",
+    ],
+    [
+      'a narrower subject (narrower)',
+      'What are the rules of volleyball?',
+      'What are the rules of beach volleyball?',
+    ],
+  ])('in lean mode, refuses %s without a verification', async (_case, cached, question) => {
+    const { verifier, asked } = answering(async () => 0.99);
+    const { lookup, misses } = await setUp(verifier, 'lean', [cached]);
+    expect(await lookup(question)).toBeUndefined();
+    expect(asked).toHaveLength(0);
+    expect(await misses('guard')).toBe(1);
+  });
+
   it('in lean mode, leaves a number on one side only to the verifier, which refuses it', async () => {
     const { verifier, asked } = answering(async () => 0.02);
     const { lookup, misses } = await setUp(verifier, 'lean');
