@@ -622,6 +622,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AO', file: 'reserved/semantic-pairs-unseen-AO.jsonl' },
       { name: 'unseen-AP', file: 'reserved/semantic-pairs-unseen-AP.jsonl' },
       { name: 'unseen-AQ', file: 'reserved/semantic-pairs-unseen-AQ.jsonl' },
+      { name: 'unseen-AR', file: 'reserved/semantic-pairs-unseen-AR.jsonl' },
+      { name: 'unseen-AS', file: 'reserved/semantic-pairs-unseen-AS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
