@@ -184,11 +184,6 @@ function leanServes(
 /** The verifier's cuts: its score, the overrule's, and what the changed words need where it overrules. */
 type Cuts = [min: number, overrule: number, words: number];
 const GATEWAY_CUTS: Cuts = [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIER_CHANGED_WORDS_SCORE];
-/**
- * The gateway's decision at other cuts, a row each: the changed words at 0.01 (the default before
- * 0.03), and the lower overrule, not shipped (bench/README.md, "The lower overrule, and unseen-AJ
- * and AK").
- */
 /** The rules lean mode asked before identifiers and narrowing joined them (bench/README.md). */
 const ASKED_BEFORE: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
   'negation',
@@ -197,9 +192,32 @@ const ASKED_BEFORE: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
   'direction',
   'changed-number',
 ]);
-const OTHER_CUTS: Cuts[] = [
-  [0.7, 0.99, 0.01],
-  [0.7, 0.8, 0.05],
+
+/**
+ * The default's decision, as semantic-cache.ts runs it: the asked question aligned to the cached
+ * one's wording first, the verifier reading the pair without the leading clauses both share, and,
+ * where it overrules the substitution rule, the changed words alone; at other cuts or asked rules
+ * for the rows below it.
+ */
+const defaultServes = (pair: Scored, cuts: Cuts = GATEWAY_CUTS, asked = VERIFIER_GUARD.asked) =>
+  leanServes(
+    pair.alignedRefusedBy,
+    pair.contextScore,
+    sameWording(pair.a, pair.aligned),
+    pair.wordsScore ?? 0,
+    cuts,
+    asked,
+  );
+
+/**
+ * The default's decision varied, a row each: the changed words at 0.01 (the cut before 0.03), the
+ * lower overrule, not shipped (bench/README.md, "The lower overrule, and unseen-AJ and AK"), and
+ * the rules lean mode asked before.
+ */
+const DEFAULT_VARIANTS: { name: string; cuts?: Cuts; asked?: ReadonlySet<RefusalReason> }[] = [
+  { name: "the default's decision at 0.7 / 0.99 / 0.01", cuts: [0.7, 0.99, 0.01] },
+  { name: "the default's decision at 0.7 / 0.8 / 0.05", cuts: [0.7, 0.8, 0.05] },
+  { name: "the default's decision without identifiers and narrowing asked", asked: ASKED_BEFORE },
 ];
 
 /**
@@ -234,42 +252,11 @@ const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
     name: 'verifier, lean rules, aligned, shared context dropped',
     serves: (pair) => leanServes(pair.alignedRefusedBy, pair.contextScore, sameWording(pair.a, pair.aligned)),
   },
-  {
-    // As semantic-cache.ts runs it: the asked question aligned to the cached one's wording first,
-    // the verifier reading the pair without the leading clauses both share, and, where it
-    // overrules the substitution rule, the changed words alone.
-    name: GATEWAY_DECIDER,
-    serves: (pair) =>
-      leanServes(
-        pair.alignedRefusedBy,
-        pair.contextScore,
-        sameWording(pair.a, pair.aligned),
-        pair.wordsScore ?? 0,
-      ),
-  },
-  ...OTHER_CUTS.map((cuts) => ({
-    name: `the default's decision at ${cuts.join(' / ')}`,
-    serves: (pair: Scored) =>
-      leanServes(
-        pair.alignedRefusedBy,
-        pair.contextScore,
-        sameWording(pair.a, pair.aligned),
-        pair.wordsScore ?? 0,
-        cuts,
-      ),
+  { name: GATEWAY_DECIDER, serves: (pair) => defaultServes(pair) },
+  ...DEFAULT_VARIANTS.map(({ name, cuts, asked }) => ({
+    name,
+    serves: (pair: Scored) => defaultServes(pair, cuts, asked),
   })),
-  {
-    name: "the default's decision without identifiers and narrowing asked",
-    serves: (pair) =>
-      leanServes(
-        pair.alignedRefusedBy,
-        pair.contextScore,
-        sameWording(pair.a, pair.aligned),
-        pair.wordsScore ?? 0,
-        GATEWAY_CUTS,
-        ASKED_BEFORE,
-      ),
-  },
 ];
 
 /** At 0.8: near misses served and paraphrase hits kept, per decider, overall and by kind. */
