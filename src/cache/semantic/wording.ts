@@ -7,7 +7,7 @@
  * question shows the other form, so nothing is guessed:
  *
  * - apostrophes and joined words: "Ive" / "I've", "log in" / "login";
- * - acronyms spelt out in the other question: "PNW" / "Pacific Northwest", "QB" / "QuickBooks";
+ * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks";
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit";
  * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
