@@ -51,6 +51,7 @@ import {
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  VERIFIER_WORDS_OVERRULE,
   withoutSharedContext,
 } from '../src/cache/semantic/pair-verifier.ts';
 import { SemanticCache } from '../src/cache/semantic/semantic-cache.ts';
@@ -164,26 +165,36 @@ const verified = (pair: Scored, needs: number) => sameWording(pair.a, pair.b) ||
 /**
  * Lean mode (VERIFIER_GUARD): the rules it keeps refuse, the one it overrules asks for a higher
  * score and, given `words` (the lower of the changed words' two scores), for the changed words read
- * alone to reach VERIFIER_CHANGED_WORDS_SCORE.
+ * alone to reach VERIFIER_CHANGED_WORDS_SCORE, or, at the second way's lower score, its words.
  */
 function leanServes(
   refusedBy: string[],
   score: number,
   same: boolean,
   words?: number,
-  [min, overrule, wordsNeeded]: Cuts = GATEWAY_CUTS,
+  [min, overrule, wordsNeeded, second]: Cuts = GATEWAY_CUTS,
   asked: ReadonlySet<RefusalReason> = VERIFIER_GUARD.asked,
 ): boolean {
   if (same) return true;
   if (refusedBy.some((reason) => asked.has(reason as RefusalReason))) return false;
   const overruled = refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason));
   if (!overruled) return score >= min;
-  return score >= overrule && (words === undefined || words >= wordsNeeded);
+  if (score >= overrule) return words === undefined || words >= wordsNeeded;
+  return second !== undefined && words !== undefined && score >= second[0] && words >= second[1];
 }
 
-/** The verifier's cuts: its score, the overrule's, and what the changed words need where it overrules. */
-type Cuts = [min: number, overrule: number, words: number];
-const GATEWAY_CUTS: Cuts = [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIER_CHANGED_WORDS_SCORE];
+/**
+ * The verifier's cuts: its score, the overrule's, what the changed words need where it overrules,
+ * and the overrule's second way where there is one (a lower score with the changed words reading
+ * as the same, VERIFIER_WORDS_OVERRULE).
+ */
+type Cuts = [min: number, overrule: number, words: number, second?: readonly [score: number, words: number]];
+const GATEWAY_CUTS: Cuts = [
+  VERIFIER_MIN_SCORE,
+  VERIFIER_OVERRULE_SCORE,
+  VERIFIER_CHANGED_WORDS_SCORE,
+  [VERIFIER_WORDS_OVERRULE.score, VERIFIER_WORDS_OVERRULE.words],
+];
 /** The rules lean mode asked before identifiers and narrowing joined them (bench/README.md). */
 const ASKED_BEFORE: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
   'negation',
@@ -210,14 +221,21 @@ const defaultServes = (pair: Scored, cuts: Cuts = GATEWAY_CUTS, asked = VERIFIER
   );
 
 /**
- * The default's decision varied, a row each: the changed words at 0.01 (the cut before 0.03), the
- * lower overrule, not shipped (bench/README.md, "The lower overrule, and unseen-AJ and AK"), and
- * the rules lean mode asked before.
+ * The default's decision varied, a row each: without the overrule's second way (the default before
+ * it, bench/README.md "A second overrule, and unseen-AT and AU"), and, without it too, the changed
+ * words at 0.01 (the cut before 0.03), the lower overrule, not shipped (bench/README.md, "The lower
+ * overrule, and unseen-AJ and AK"), and the rules lean mode asked before.
  */
+const BEFORE_SECOND: Cuts = [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIER_CHANGED_WORDS_SCORE];
 const DEFAULT_VARIANTS: { name: string; cuts?: Cuts; asked?: ReadonlySet<RefusalReason> }[] = [
-  { name: "the default's decision at 0.7 / 0.99 / 0.01", cuts: [0.7, 0.99, 0.01] },
+  { name: "the default's decision without the second overrule (0.8 / 0.9)", cuts: BEFORE_SECOND },
+  { name: "the default's decision at 0.7 / 0.99 / 0.01, no second overrule", cuts: [0.7, 0.99, 0.01] },
   { name: "the default's decision at 0.7 / 0.8 / 0.05", cuts: [0.7, 0.8, 0.05] },
-  { name: "the default's decision without identifiers and narrowing asked", asked: ASKED_BEFORE },
+  {
+    name: "the default's decision without identifiers and narrowing asked, no second overrule",
+    cuts: BEFORE_SECOND,
+    asked: ASKED_BEFORE,
+  },
 ];
 
 /**

@@ -41,6 +41,7 @@ import {
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  VERIFIER_WORDS_OVERRULE,
   withoutSharedContext,
 } from '../src/cache/semantic/pair-verifier.ts';
 import { alignWording } from '../src/cache/semantic/wording.ts';
@@ -67,8 +68,20 @@ interface Decided {
 }
 
 const AT = 0.8;
-/** The verifier's cuts: its score, the overrule's, and what the changed words need when it overrules. */
-const CUTS: [min: number, overrule: number, words: number][] = [
+/**
+ * The verifier's cuts: its score, the overrule's, what the changed words need when it overrules,
+ * and the overrule's second way (VERIFIER_WORDS_OVERRULE: a lower score with the changed words
+ * reading as the same), where a cut has one.
+ */
+type Cut = [min: number, overrule: number, words: number, second?: readonly [score: number, words: number]];
+const SHIPPED_SECOND = [VERIFIER_WORDS_OVERRULE.score, VERIFIER_WORDS_OVERRULE.words] as const;
+const SHIPPED: Cut = [
+  VERIFIER_MIN_SCORE,
+  VERIFIER_OVERRULE_SCORE,
+  VERIFIER_CHANGED_WORDS_SCORE,
+  SHIPPED_SECOND,
+];
+const CUTS: Cut[] = [
   [0.5, 0.95, 0],
   [0.5, 0.99, 0],
   [0.7, 0.97, 0],
@@ -78,11 +91,15 @@ const CUTS: [min: number, overrule: number, words: number][] = [
   [0.7, 0.99, 0.02],
   [0.7, 0.99, VERIFIER_CHANGED_WORDS_SCORE],
   [0.7, 0.99, 0.05],
-  [0.8, 0.99, VERIFIER_CHANGED_WORDS_SCORE],
-  [0.9, 0.99, VERIFIER_CHANGED_WORDS_SCORE],
+  [0.7, 0.99, VERIFIER_CHANGED_WORDS_SCORE, [0.8, 0.8]],
+  SHIPPED,
+  [0.7, 0.99, VERIFIER_CHANGED_WORDS_SCORE, [0.8, 0.95]],
+  [0.7, 0.99, VERIFIER_CHANGED_WORDS_SCORE, [0.9, 0.9]],
+  [0.8, 0.99, VERIFIER_CHANGED_WORDS_SCORE, SHIPPED_SECOND],
+  [0.9, 0.99, VERIFIER_CHANGED_WORDS_SCORE, SHIPPED_SECOND],
 ];
-const cutName = ([min, overrule, words]: (typeof CUTS)[number]) =>
-  `${min}/${overrule}${words > 0 ? `/${words}` : ''}`;
+const cutName = ([min, overrule, words, second]: Cut) =>
+  `${min}/${overrule}${words > 0 ? `/${words}` : ''}${second ? ` or ${second[0]}/${second[1]}` : ''}`;
 const MODEL_DIR =
   process.env.GATEWAY_SEMCACHE_MODEL_DIR ||
   join(homedir(), '.cache/gateway-semcache/all-minilm-l6-v2-int8-v1');
@@ -146,20 +163,22 @@ function readSets(): Record<string, Pair[]> {
 }
 
 /** The gateway's lean decision (pair-verifier.ts, semantic-cache.ts) at the given cuts. */
-function serves(pair: Decided, min: number, overrule: number, words: number): boolean {
+function serves(pair: Decided, [min, overrule, words, second]: Cut): boolean {
   if (pair.same) return true;
   if (pair.refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason))) return false;
   const overruled = pair.refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason));
   if (!overruled) return pair.score >= min;
-  return pair.score >= overrule && (pair.words ?? 0) >= words;
+  const read = pair.words ?? 0;
+  if (pair.score >= overrule) return read >= words;
+  return second !== undefined && pair.score >= second[0] && read >= second[1];
 }
 
-function counts(pairs: Decided[], min: number, overrule: number, words: number) {
+function counts(pairs: Decided[], cut: Cut) {
   const above = pairs.filter((pair) => pair.similarity >= AT);
   const nearMisses = above.filter((pair) => pair.label === 'near-miss');
   const paraphrases = above.filter((pair) => pair.label === 'paraphrase');
-  const served = nearMisses.filter((pair) => serves(pair, min, overrule, words)).length;
-  const kept = paraphrases.filter((pair) => serves(pair, min, overrule, words)).length;
+  const served = nearMisses.filter((pair) => serves(pair, cut)).length;
+  const kept = paraphrases.filter((pair) => serves(pair, cut)).length;
   return `${served}/${nearMisses.length} served, ${kept}/${paraphrases.length} kept`;
 }
 
@@ -210,45 +229,47 @@ async function main(): Promise<void> {
   }
   const models = [...new Set(decided.map((pair) => pair.model))];
   process.stdout.write(
-    `\nValidation sets at ${AT}: near misses served and paraphrase hits kept, by the verifier's cuts (min/overrule)\n${table(
+    `\nValidation sets at ${AT}: near misses served and paraphrase hits kept, by the verifier's cuts (min/overrule/changed words, or a second overrule)\n${table(
       ['model', ...CUTS.map(cutName)],
       models.map((model) => {
         const mine = decided.filter((pair) => pair.model === model && pair.set in validation);
-        return [model, ...CUTS.map(([min, overrule, words]) => counts(mine, min, overrule, words))];
+        return [model, ...CUTS.map((cut) => counts(mine, cut))];
       }),
     )}\n`,
   );
   for (const group of Object.keys(sets).filter((set) => !(set in validation))) {
     process.stdout.write(
-      `\n${group} at ${AT}, by the verifier's cuts (min/overrule)\n${table(
+      `\n${group} at ${AT}, by the verifier's cuts (min/overrule/changed words, or a second overrule)\n${table(
         ['model', ...CUTS.map(cutName)],
         models.map((model) => {
           const mine = decided.filter((pair) => pair.model === model && pair.set === group);
-          return [model, ...CUTS.map(([min, overrule, words]) => counts(mine, min, overrule, words))];
+          return [model, ...CUTS.map((cut) => counts(mine, cut))];
         }),
       )}\n`,
     );
   }
-  const shipped: [string, number][] = [
+  const shipped: [string, Cut][] = [
+    [cutName(SHIPPED), SHIPPED],
     [
-      `${VERIFIER_MIN_SCORE}/${VERIFIER_OVERRULE_SCORE}/${VERIFIER_CHANGED_WORDS_SCORE}`,
-      VERIFIER_CHANGED_WORDS_SCORE,
+      `${cutName([VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIER_CHANGED_WORDS_SCORE])}, no second overrule`,
+      [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIER_CHANGED_WORDS_SCORE],
     ],
-    [`${VERIFIER_MIN_SCORE}/${VERIFIER_OVERRULE_SCORE}, changed words not read`, 0],
+    [
+      `${VERIFIER_MIN_SCORE}/${VERIFIER_OVERRULE_SCORE}, changed words not read`,
+      [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, 0],
+    ],
   ];
   process.stdout.write(
-    `\nBy set, at the shipped cuts (min/overrule/changed words)\n${table(
+    `\nBy set, at the shipped cuts (min/overrule/changed words, or the second overrule's score/changed words)\n${table(
       ['model', 'cuts', ...Object.keys(sets)],
       models.flatMap((model) =>
-        shipped.map(([name, words]) => [
+        shipped.map(([name, cut]) => [
           model,
           name,
           ...Object.keys(sets).map((set) =>
             counts(
               decided.filter((pair) => pair.model === model && pair.set === set),
-              VERIFIER_MIN_SCORE,
-              VERIFIER_OVERRULE_SCORE,
-              words,
+              cut,
             ),
           ),
         ]),

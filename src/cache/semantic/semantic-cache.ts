@@ -24,12 +24,12 @@ import { loadEnglishWords } from './guard/english-words.ts';
 import { checkHitGuard, type GuardVerdict } from './guard/hit-guard.ts';
 import {
   changedWordsScore,
+  overrules,
   type PairVerifier,
   sameWording,
-  VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
-  VERIFIER_OVERRULE_SCORE,
+  VERIFIER_WORDS_OVERRULE,
   withoutSharedContext,
 } from './pair-verifier.ts';
 import type { SemanticMetrics } from './semantic-metrics.ts';
@@ -268,9 +268,9 @@ export class SemanticCache {
 
   /**
    * Undefined when the verifier lets the candidate answer the question, else the miss's reason:
-   * `verifier` (it scored the pair below VERIFIER_MIN_SCORE, or below VERIFIER_OVERRULE_SCORE when
-   * a rule it overrules refused the pair), `verifier_words` (overruled, and the changed words read
-   * alone scored below VERIFIER_CHANGED_WORDS_SCORE in either order), `verifier_loading` (its model
+   * `verifier` (it scored the pair below VERIFIER_MIN_SCORE, or below VERIFIER_WORDS_OVERRULE's
+   * score when a rule it overrules refused the pair), `verifier_words` (overruled, and the changed
+   * words read alone scored below what the pair's score needs, `overrules`), `verifier_loading` (its model
    * is loading), `verify_failed` (no answer within the timeout, or an error). Never throws.
    */
   async #verify(
@@ -308,10 +308,10 @@ export class SemanticCache {
   ): Promise<string | undefined> {
     // The verifier reads what the two do not share word for word at the front.
     const score = await verifier.score(...withoutSharedContext(cached, asked));
-    if (score < (overruled ? VERIFIER_OVERRULE_SCORE : VERIFIER_MIN_SCORE)) return 'verifier';
-    if (!overruled) return undefined;
+    if (!overruled) return score < VERIFIER_MIN_SCORE ? 'verifier' : undefined;
+    if (score < VERIFIER_WORDS_OVERRULE.score) return 'verifier';
     const words = await changedWordsScore(verifier, cached, asked);
-    return words < VERIFIER_CHANGED_WORDS_SCORE ? 'verifier_words' : undefined;
+    return overrules(score, words) ? undefined : 'verifier_words';
   }
 
   async #embed(plan: SemanticPlan): Promise<Float32Array | undefined> {

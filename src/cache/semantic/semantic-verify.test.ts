@@ -17,6 +17,7 @@ import {
   VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  VERIFIER_WORDS_OVERRULE,
 } from './pair-verifier.ts';
 import { SemanticCache } from './semantic-cache.ts';
 import { createSemanticMetrics } from './semantic-metrics.ts';
@@ -243,8 +244,9 @@ describe('SemanticCache verification', () => {
       ['a domestic', 'an internal'],
       ['an internal', 'a domestic'],
     ]);
-    // Above VERIFIER_MIN_SCORE but below the overrule score: refused by the verifier.
-    const unsure = answering(async () => (VERIFIER_MIN_SCORE + VERIFIER_OVERRULE_SCORE) / 2);
+    // Above VERIFIER_MIN_SCORE but below either overrule's score: refused by the verifier, the
+    // changed words not read.
+    const unsure = answering(async () => (VERIFIER_MIN_SCORE + VERIFIER_WORDS_OVERRULE.score) / 2);
     const leanUnsure = await setUp(unsure.verifier, 'lean', LUGGAGE);
     expect(await leanUnsure.lookup('How much luggage can I check on an internal flight?')).toBeUndefined();
     expect(unsure.asked).toHaveLength(1);
@@ -286,6 +288,27 @@ describe('SemanticCache verification', () => {
       ['jammed', 'stuck'],
     ]);
   });
+
+  it.each([
+    ['served when they reach VERIFIER_WORDS_OVERRULE.words both ways', [0.95, 0.92], true],
+    ['refused when one order is under it', [0.95, 0.85], false],
+  ] as const)(
+    'in lean mode, an overruled pair scored under VERIFIER_OVERRULE_SCORE but at VERIFIER_WORDS_OVERRULE.score reads its changed words: %s',
+    async (_case, words, served) => {
+      const cleanser = 'My daughter has acne on her forehead; what gentle cleanser would you suggest?';
+      const question = 'My daughter has acne on her forehead; what mild cleanser would you suggest?';
+      const score = (VERIFIER_WORDS_OVERRULE.score + VERIFIER_OVERRULE_SCORE) / 2;
+      const scores = [score, ...words];
+      const { verifier, asked } = answering(async () => scores.shift() ?? 0);
+      const { lookup, misses } = await setUp(verifier, 'lean', [cleanser]);
+      expect((await lookup(question))?.entry.question).toBe(served ? cleanser : undefined);
+      expect(asked.slice(1)).toEqual([
+        ['gentle', 'mild'],
+        ['mild', 'gentle'],
+      ]);
+      expect(await misses('verifier_words')).toBe(served ? 0 : 1);
+    },
+  );
 
   it('in lean mode, refuses a figure replaced by another (50 / 70 dollars) without a verification', async () => {
     const { verifier, asked } = answering(async () => 0.99);

@@ -219,6 +219,19 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(oneNoun, 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
+      // One adjective or noun replaced by a synonym no list knows: the verifier scores the pair
+      // 0.96 whole, under the overrule score, and the changed words alone 0.97 and more both ways,
+      // so in lean mode the overrule's second way serves it (VERIFIER_WORDS_OVERRULE); with every
+      // rule, the substitution rule refuses it.
+      const wordSynonyms: [string, string][] = [
+        ['Is brown rice a healthy side dish?', 'Is brown rice a nutritious side dish?'],
+        [
+          'What is the fee for replacing a lost passport?',
+          'What is the charge for replacing a lost passport?',
+        ],
+      ];
+      await expectEach(wordSynonyms, lean ? 'semantic-hit' : 'miss');
+      expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS, a typo, an acronym spelt out: the question is read as the cached
       // one writes it (wording.ts), in either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
