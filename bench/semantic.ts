@@ -629,6 +629,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AQ', file: 'reserved/semantic-pairs-unseen-AQ.jsonl' },
       { name: 'unseen-AR', file: 'reserved/semantic-pairs-unseen-AR.jsonl' },
       { name: 'unseen-AS', file: 'reserved/semantic-pairs-unseen-AS.jsonl' },
+      { name: 'unseen-AT', file: 'reserved/semantic-pairs-unseen-AT.jsonl' },
+      { name: 'unseen-AU', file: 'reserved/semantic-pairs-unseen-AU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
