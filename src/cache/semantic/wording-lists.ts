@@ -197,6 +197,22 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
 });
 
 /**
+ * Currency signs by the names a figure may be followed by instead ("$200" / "200 dollars"), read
+ * only with a figure of the same value on the other side. Not "pounds": "a 30 pound bag" is a
+ * weight.
+ */
+export const CURRENCY_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    dollars: '$',
+    dollar: '$',
+    bucks: '$',
+    euros: '€',
+    euro: '€',
+    quid: '£',
+  }),
+);
+
+/**
  * US states by their postal code, read only as written in capitals ("CA" / "California", never
  * "in" / "Indiana"). LA is Los Angeles and DC Washington in ABBREVIATIONS; MT there is "mount" in
  * lowercase.

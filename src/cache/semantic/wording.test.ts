@@ -130,6 +130,24 @@ describe('alignWording', () => {
       'My wife and I both work; do we file jointly?',
     ],
     ['Is salt & pepper enough?', 'Is salt and pepper enough?', 'Is salt & pepper enough?'],
+    // A price with a currency sign on one side and the currency's name on the other, either way round.
+    [
+      'What is the best microphone for podcasting under 100 dollars?',
+      'What is the best mic for podcasting under $100?',
+      'What is the best microphone for podcasting under 100 dollars?',
+    ],
+    [
+      'Best binoculars for birding under $200?',
+      'Best binoculars for birding under 200 dollars?',
+      'Best binoculars for birding under $200?',
+    ],
+    [
+      'Which digital piano is best for about 1,000 dollars?',
+      'Which digital piano is best for about $1k?',
+      'Which digital piano is best for about 1,000 dollars?',
+    ],
+    ['Is a €50 gift too much?', 'Is a 50 euro gift too much?', 'Is a €50 gift too much?'],
+    ['Is £20 enough for a taxi?', 'Is 20 quid enough for a taxi?', 'Is £20 enough for a taxi?'],
   ])('%s / %s', (cached, asked, aligned) => {
     expect(alignWording(cached, asked)).toBe(aligned);
   });
@@ -157,6 +175,11 @@ describe('alignWording', () => {
     ['Which parks in Maine allow dogs?', 'Which parks in me allow dogs?'],
     ['Flights from Louisiana to Texas', 'Flights from LA to Texas'],
     ['What is the sales tax in California?', 'What is the sales tax in TX?'],
+    // A price only with the same value and the same currency; pounds may be a weight.
+    ['Best blender under $100?', 'Best blender under 150 dollars?'],
+    ['Best blender under $100?', 'Best blender under 100 euros?'],
+    ['Is a 30 pound bag of dog food worth it?', 'Is a £30 bag of dog food worth it?'],
+    ['Is $20 or 20 dollars more polite to write?', 'Is 20 dollars or $20 more polite to write?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

@@ -12,6 +12,7 @@
  * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
+ * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars";
  * - "a" and "an" before the same word: "a HSA" / "an HSA";
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
  * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage");
@@ -29,6 +30,7 @@ import {
   ABBREVIATIONS,
   CONTRACTION_ENDINGS,
   CONTRACTIONS,
+  CURRENCY_NAMES,
   NUMERALS,
   SPELLINGS,
   STATE_CODES,
@@ -195,6 +197,39 @@ function thousandsAt(tokens: readonly Token[], index: number): number {
   return figureValue(number) * 1000;
 }
 
+/**
+ * A price in `tokens`: a figure (a k read as thousands) with a currency sign just before it ("$200",
+ * `named` false) or the currency's name right after it ("200 dollars", `named` true); `start` and
+ * `end` are its tokens, `from` where its text begins (the sign, or the figure).
+ */
+interface Price {
+  value: number;
+  sign: string;
+  named: boolean;
+  start: number;
+  end: number;
+  from: number;
+}
+
+function pricesIn(text: string, tokens: readonly Token[]): Price[] {
+  const prices: Price[] = [];
+  tokens.forEach((token, start) => {
+    const thousands = thousandsAt(tokens, start);
+    const value = Number.isNaN(thousands) ? figureValue(token) : thousands;
+    if (Number.isNaN(value)) return;
+    const end = Number.isNaN(thousands) ? start + 1 : start + 2;
+    const sign = text[token.start - 1];
+    if (sign === '$' || sign === '€' || sign === '£') {
+      prices.push({ value, sign, named: false, start, end, from: token.start - 1 });
+      return;
+    }
+    const name = tokens[end] === undefined ? undefined : CURRENCY_NAMES.get(tokens[end].key);
+    if (name !== undefined)
+      prices.push({ value, sign: name, named: true, start, end: end + 1, from: token.start });
+  });
+  return prices;
+}
+
 /** Member phrases (as keys) of every synonym group, by first word: [words, group]. */
 const SYNONYM_INDEX = new Map<string, { words: string[]; group: number }[]>();
 SYNONYM_GROUPS.forEach((group, index) => {
@@ -250,13 +285,16 @@ export function alignWording(cached: string, asked: string): string {
   const theirs = tokensOf(cached);
   const theirKeys = new Set(theirs.map((token) => token.key));
   const myKeys = new Set(mine.map((token) => token.key));
-  /** Replacements by the index of the first asked token they cover: [end token, text]. */
-  const edits = new Map<number, { end: number; text: string }>();
+  /**
+   * Replacements by the index of the first asked token they cover: [end token, text, and where the
+   * replaced text starts when it is before that token (a currency sign)].
+   */
+  const edits = new Map<number, { end: number; text: string; from?: number }>();
   const taken = new Set<number>();
-  const edit = (start: number, end: number, text: string): void => {
+  const edit = (start: number, end: number, text: string, from?: number): void => {
     for (let index = start; index < end; index += 1) if (taken.has(index)) return;
     for (let index = start; index < end; index += 1) taken.add(index);
-    edits.set(start, { end, text });
+    edits.set(start, from === undefined ? { end, text } : { end, text, from });
   };
   const theirText = (start: number, end: number) => spanText(cached, theirs, start, end);
 
@@ -357,6 +395,22 @@ export function alignWording(cached: string, asked: string): string {
     }
   }
 
+  // A price with a currency sign on one side and the currency's name on the other ("$200" / "200
+  // dollars", "$1k" / "1,000 dollars"), each only on its side.
+  const theirPrices = pricesIn(cached, theirs);
+  for (const price of pricesIn(asked, mine)) {
+    const other = theirPrices.find(
+      (candidate) =>
+        candidate.value === price.value && candidate.sign === price.sign && !candidate.named !== !price.named,
+    );
+    if (
+      other === undefined ||
+      theirPrices.some((same) => same.value === price.value && !same.named === !price.named)
+    )
+      continue;
+    edit(price.start, price.end, cached.slice(other.from, theirs[other.end - 1]?.end), price.from);
+  }
+
   // Thousands written with a k on one side, in full on the other ("$2k" / "$2,000").
   const theirValues = new Set(theirs.map(figureValue));
   mine.forEach((_, index) => {
@@ -417,8 +471,8 @@ export function alignWording(cached: string, asked: string): string {
   let text = '';
   let written = 0;
   for (const start of [...edits.keys()].sort((left, right) => left - right)) {
-    const { end, text: replacement } = edits.get(start) as { end: number; text: string };
-    const before = asked.slice(written, mine[start]?.start);
+    const { end, text: replacement, from } = edits.get(start) as { end: number; text: string; from?: number };
+    const before = asked.slice(written, from ?? mine[start]?.start);
     // "25°C" spelt out is "25 degrees Celsius".
     const joined = /[\p{L}\p{N}]$/u.test(text + before) && /^\p{L}/u.test(replacement);
     text += before + (joined ? ' ' : '') + replacement;

@@ -232,8 +232,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(wordSynonyms, lean ? 'semantic-hit' : 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
-      // A synonym of SYNONYM_GROUPS, a typo, an acronym spelt out: the question is read as the cached
-      // one writes it (wording.ts), in either mode, and the same wording needs no verification.
+      // A synonym of SYNONYM_GROUPS, a typo, an acronym spelt out, a state's code, a price's
+      // currency sign or name: the question is read as the cached one writes it (wording.ts), in
+      // either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
         [
           'How much luggage can I check on a domestic flight?',
@@ -247,6 +248,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How much does a registered nurse earn in the UK?',
         ],
         ['What is the sales tax on a used car in California?', 'What is the sales tax on a used car in CA?'],
+        ['What is the best blender under $100?', 'What is the best blender under 100 dollars?'],
       ];
       const beforeAligned = await verifications();
       await expectEach(aligned, 'semantic-hit');
