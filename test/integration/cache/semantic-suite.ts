@@ -254,9 +254,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       await expectEach(aligned, 'semantic-hit');
       expect(await verifications()).toBe(beforeAligned);
       // A possessor moved (guard/possessor.ts): the verifier scored both 0.99 or more, the guard
-      // refuses them before any verification, in either mode.
+      // refuses them before any verification, in either mode; so figures exchanged in place.
       const possessors: [string, string][] = [
         ["What is my grandmother's niece to me?", "What is my niece's grandmother to me?"],
+        // Figures exchanged in place (guard/swapped-numbers.ts): the verifier scored it 0.85.
+        ['Can I use a 48V charger on a 36V scooter?', 'Can I use a 36V charger on a 48V scooter?'],
         [
           "My neighbor's new security camera points straight into my backyard; is that legal, and what can I do about it?",
           "My new security camera points straight into my neighbor's backyard; is that legal, and what can I do about it?",

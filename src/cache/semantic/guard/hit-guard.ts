@@ -31,6 +31,7 @@ import { otherQuestionWord } from './question-word.ts';
 import { missingQuote } from './quoted.ts';
 import { objectAsSubject } from './subject-object.ts';
 import { substitutedContent } from './substitution.ts';
+import { exchangedNumbers } from './swapped-numbers.ts';
 import { swappedRoles } from './swapped-roles.ts';
 import { swappedVoice } from './voice.ts';
 
@@ -68,6 +69,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   allAgainstOne,
   swappedRoles,
   movedPossessor,
+  exchangedNumbers,
   swappedVoice,
   objectAsSubject,
   substitutedContent,
