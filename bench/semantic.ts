@@ -631,6 +631,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AS', file: 'reserved/semantic-pairs-unseen-AS.jsonl' },
       { name: 'unseen-AT', file: 'reserved/semantic-pairs-unseen-AT.jsonl' },
       { name: 'unseen-AU', file: 'reserved/semantic-pairs-unseen-AU.jsonl' },
+      { name: 'unseen-AV', file: 'reserved/semantic-pairs-unseen-AV.jsonl' },
+      { name: 'unseen-AW', file: 'reserved/semantic-pairs-unseen-AW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
