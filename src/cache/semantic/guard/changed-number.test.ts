@@ -21,6 +21,13 @@ describe('changedNumber', () => {
     ['What is the pH of a 0.01 M solution?', 'What is the pH of a 0.001 M solution?'],
     ['I have $3k saved; should I invest?', 'I have $5,000 saved; should I invest?'],
     ['Is a late fee of $500 legal on a $1,500 rent?', 'Is a late fee of $50 legal on a $1,500 rent?'],
+    // Number words are their value.
+    [
+      'How much will a $1,500 laptop be worth after one year?',
+      'How much will a $1,500 laptop be worth after five years?',
+    ],
+    ['Is twenty-five too old to start ballet?', 'Is thirty too old to start ballet?'],
+    ['Can I take two ibuprofen at once?', 'Can I take 3 ibuprofen at once?'],
   ])('refuses a figure replaced by another: %s / %s', (question, candidate) => {
     expect(changedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
     expect(checkHitGuard(question, candidate, ASKED_ALONE)).toEqual({ ok: false, reason: 'changed-number' });
@@ -36,10 +43,16 @@ describe('changedNumber', () => {
     ['I have 5 grand in card debt', 'I have $5,000 in card debt'],
     ["How do I change the oil filter on a '98 Jeep?", 'How do I change the oil filter on a 1998 Jeep?'],
     ['What happens to my 401(k) when I leave?', 'What happens to my 401k when I leave?'],
-    // A number on one side only, or in words: the verifier's to judge.
+    // A number on one side only, or the same value in words: the verifier's to judge.
     ["We're hosting 12 people; how many pizzas?", "We're hosting a dozen people; how many pizzas?"],
     ['how 2 tell if my cat is sick', 'How do I tell if my cat is sick?'],
     ['I am 24 and earn $55,000', 'I am twenty-four and earn 55k'],
+    [
+      'How do I start investing with only $500?',
+      'I only have five hundred dollars; how can I begin investing?',
+    ],
+    ['Can I take 2 ibuprofen at once?', 'Can I take two ibuprofen at once?'],
+    ['My package has shown zero updates for a week', 'My package has had no updates for 1 week'],
     // Figures inside names and ordinals are not figures.
     ['Can I play my PS4 games on a PS5?', 'Can I play my PS5 games on a PS4?'],
     ['Is the 4th of July a holiday?', 'Is the 5th of July a holiday?'],

@@ -1,9 +1,10 @@
 /**
- * A number changed: each question has a number written in figures that the other lacks ("worth
- * about $900" / "worth about $1,900", "a 10-minute walk" / "a 15-minute walk"). The numbers rule
- * refuses more (a number on one side only, number words, shorthand), and beside the verifier it
+ * A number changed: each question has a number written in figures or words that the other lacks
+ * ("worth about $900" / "worth about $1,900", "a 10-minute walk" / "a 15-minute walk", "after one
+ * year" / "after five years"; "five hundred" is 500, "a dozen" 12, "zero" is left to the verifier).
+ * The numbers rule refuses more (a number on one side only, shorthand), and beside the verifier it
  * cost paraphrases ("a dozen people" / "12 people", "how 2 tell" / "how to tell"); this one asks
- * only that a figure was replaced by another. Thousands with a k or "grand" are their value ("$2k"
+ * only that a number was replaced by another. Thousands with a k or "grand" are their value ("$2k"
  * and "2 grand" are 2000; "401k" may also be the plan, "401(k)"); figures inside words are names,
  * not numbers ("PS4", "B12", "mp3", "4th", "11pm").
  */
@@ -23,6 +24,48 @@ function figuresOf(text: string): number[][] {
   });
 }
 
+const UNITS = ['', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const TEENS = [
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+/** Number words by value: "five" 5, "twelve" and "dozen" 12, "forty" 40. */
+const NUMBER_WORDS = new Map<string, number>([
+  ...UNITS.slice(1).map((word, index): [string, number] => [word, 1 + index]),
+  ...TEENS.map((word, index): [string, number] => [word, 10 + index]),
+  ...TENS.map((word, index): [string, number] => [word, 20 + 10 * index]),
+  ['dozen', 12],
+]);
+/**
+ * A number word, a ten and a unit joined ("twenty-five", "thirty one"), either with "hundred" or
+ * "thousand" after it ("five hundred"). "Zero" is left out: "zero updates" is "no updates".
+ */
+const WORDS = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:(${TENS.join('|')})[- ](${UNITS.slice(1).join('|')})|(${[...NUMBER_WORDS.keys()].join('|')}))(?: (hundred|thousand))?(?![\\p{L}\\p{N}])`,
+  'giu',
+);
+const MULTIPLIERS: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000 };
+
+/** The values of a question's number words ("after five years": 5; "twenty-four": 24; "five hundred": 500). */
+function numberWordsOf(text: string): number[][] {
+  return [...text.matchAll(WORDS)].map(([, ten, unit, word, multiplier]) => {
+    const value =
+      ten !== undefined && unit !== undefined
+        ? (NUMBER_WORDS.get(ten.toLowerCase()) ?? 0) + (NUMBER_WORDS.get(unit.toLowerCase()) ?? 0)
+        : (NUMBER_WORDS.get((word ?? '').toLowerCase()) ?? Number.NaN);
+    return [value * (MULTIPLIERS[(multiplier ?? '').toLowerCase()] ?? 1)];
+  });
+}
+
 /** Whether `mine` has a figure `theirs` lacks, counting repeats. */
 function hasOwn(mine: readonly number[][], theirs: readonly number[][]): boolean {
   const left = [...theirs];
@@ -37,8 +80,8 @@ function hasOwn(mine: readonly number[][], theirs: readonly number[][]): boolean
 export const changedNumber: GuardRule = {
   reason: 'changed-number',
   refuses: ({ question, candidate }) => {
-    const asked = figuresOf(question);
-    const cached = figuresOf(candidate);
+    const asked = [...figuresOf(question), ...numberWordsOf(question)];
+    const cached = [...figuresOf(candidate), ...numberWordsOf(candidate)];
     return hasOwn(asked, cached) && hasOwn(cached, asked);
   },
 };
