@@ -170,6 +170,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
         // Scored 0.80 by the verifier: the changed-figure rule (lean) or the numbers rule (all) refuses it.
         ['Who was the British Prime Minister in 1940?', 'Who was the British Prime Minister in 1938?'],
+        // The same figure, another unit (guard/changed-unit.ts).
+        [
+          "I'm changing trains at Zurich HB and have 8 minutes between arrival and departure; what can I do in that time?",
+          "I'm changing trains at Zurich HB and have 8 hours between arrival and departure; what can I do in that time?",
+        ],
+        // Scored 0.95: a number in words, read by the same rules.
+        [
+          'How much will a $1,500 laptop be worth after one year?',
+          'How much will a $1,500 laptop be worth after five years?',
+        ],
         [
           'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',
           'I commute 20 km a day on a touring bike; how often should I replace the brake cables?',

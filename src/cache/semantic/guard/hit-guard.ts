@@ -16,6 +16,7 @@
  */
 
 import { changedNumber } from './changed-number.ts';
+import { changedUnit } from './changed-unit.ts';
 import { reversedDirection } from './direction.ts';
 import { GuardPair, type GuardRule, type RefusalReason } from './guard-rule.ts';
 import { swappedIdentifiers } from './identifiers.ts';
@@ -62,6 +63,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   reorderedNumbers,
   oneSideNegated,
   swappedIdentifiers,
+  changedUnit,
   oppositeWords,
   reversedDirection,
   otherQuestionWord,

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { changedUnit } from './changed-unit.ts';
+import { GuardPair } from './guard-rule.ts';
+import { itFollowsTable } from './rule-table.ts';
+
+describe('changedUnit', () => {
+  itFollowsTable(changedUnit, [
+    // The same figure, a unit of another kind.
+    [
+      "I'm changing trains and have 8 minutes between arrival and departure; what can I do?",
+      "I'm changing trains and have 8 hours between arrival and departure; what can I do?",
+      'identifiers',
+    ],
+    [
+      'How much water should my 30-pound dog drink?',
+      'How much water should my 30-kilo dog drink?',
+      'identifiers',
+    ],
+    ['My carry-on is 24 inches tall; will it fit?', 'My carry-on is 24 cm tall; will it fit?', 'identifiers'],
+    ['How long to walk 5 miles?', 'How long to walk 5 km?', 'identifiers'],
+    ['Is 1 TB of cloud storage enough?', 'Is 1 GB of cloud storage enough?', 'identifiers'],
+    // A unit and its abbreviation are one unit.
+    ['How much should a 10 pound cat eat?', 'How much should a 10 lb cat eat?', 'ok'],
+    ['Can I take it every 12 hours?', 'Can I take it every 12 hrs?', 'ok'],
+  ]);
+
+  it.each([
+    [
+      'My puppy is 12 weeks old; how much should she eat?',
+      'My puppy is 12 wks old; how much should she eat?',
+    ],
+    // One-letter units are not read; a figure with a unit on one side only; both units on one side.
+    ['Is 5G safe near my kids?', 'Is 5 GB enough for my kids?'],
+    ['I have a 20L tank; how many fish?', 'I have a 20 liter tank; how many fish?'],
+    ['Is 10 miles far for a day hike?', 'Is 10 a lot for a day hike?'],
+    ['Is 5 km (about 3 miles) a good first run?', 'Is 5 km a good first run?'],
+    [
+      'My dog weighs 30 pounds (14 kg); how much should he eat?',
+      'My dog weighs 14 kg; how much should he eat?',
+    ],
+  ])('does not refuse %s / %s by itself', (question, candidate) => {
+    expect(changedUnit.refuses(new GuardPair(question, candidate))).toBe(false);
+  });
+});

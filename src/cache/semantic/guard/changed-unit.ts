@@ -1,0 +1,78 @@
+/**
+ * A unit changed: the same figure with a unit of another kind after it on each side ("8 minutes" /
+ * "8 hours between trains", "my 30-pound dog" / "my 30-kilo dog", "24 inches" / "24 cm tall"). The
+ * changed-figure rule sees the same figure and lets it pass, and the verifier reads the two units
+ * alone as near words (0.99 and more whole). A unit and its abbreviation are one unit ("12 hrs" /
+ * "12 hours", "a 10 lb cat" / "a 10 pound cat"); one-letter units are not read ("5G", "1990s",
+ * "5m" as millions), nor units where either side also writes the figure with the other's unit.
+ */
+import type { GuardRule } from './guard-rule.ts';
+
+/** Unit words by the unit they name. */
+const UNITS: Readonly<Record<string, readonly string[]>> = {
+  second: ['second', 'seconds', 'sec', 'secs'],
+  minute: ['minute', 'minutes', 'min', 'mins'],
+  hour: ['hour', 'hours', 'hr', 'hrs'],
+  day: ['day', 'days'],
+  week: ['week', 'weeks', 'wk', 'wks'],
+  month: ['month', 'months', 'mo', 'mos'],
+  year: ['year', 'years', 'yr', 'yrs'],
+  millimetre: ['mm', 'millimeter', 'millimeters', 'millimetre', 'millimetres'],
+  centimetre: ['cm', 'centimeter', 'centimeters', 'centimetre', 'centimetres'],
+  metre: ['meter', 'meters', 'metre', 'metres'],
+  kilometre: ['km', 'kms', 'kilometer', 'kilometers', 'kilometre', 'kilometres'],
+  inch: ['inch', 'inches'],
+  foot: ['ft', 'foot', 'feet'],
+  yard: ['yd', 'yds', 'yard', 'yards'],
+  mile: ['mi', 'mile', 'miles'],
+  gram: ['gram', 'grams'],
+  kilogram: ['kg', 'kgs', 'kilo', 'kilos', 'kilogram', 'kilograms'],
+  pound: ['lb', 'lbs', 'pound', 'pounds'],
+  ounce: ['oz', 'ounce', 'ounces'],
+  millilitre: ['ml', 'milliliter', 'milliliters', 'millilitre', 'millilitres'],
+  litre: ['liter', 'liters', 'litre', 'litres'],
+  gallon: ['gal', 'gallon', 'gallons'],
+  quart: ['qt', 'quart', 'quarts'],
+  pint: ['pint', 'pints'],
+  cup: ['cup', 'cups'],
+  tablespoon: ['tbsp', 'tablespoon', 'tablespoons'],
+  teaspoon: ['tsp', 'teaspoon', 'teaspoons'],
+  kilobyte: ['kb'],
+  megabyte: ['mb'],
+  gigabyte: ['gb'],
+  terabyte: ['tb'],
+};
+const UNIT_OF = new Map(
+  Object.entries(UNITS).flatMap(([unit, words]) => words.map((word): [string, string] => [word, unit])),
+);
+
+/** Lowercase words and figures: "30-pound" is "30", "pound"; "1,500" one figure. */
+const tokensOf = (text: string): string[] => text.toLowerCase().match(/\p{L}+|\p{N}+(?:[.,]\p{N}+)*/gu) ?? [];
+
+/** Each figure followed by a unit word, with the units it is written with ("8 minutes": 8, minute). */
+function measuresOf(text: string): Map<string, Set<string>> {
+  const measures = new Map<string, Set<string>>();
+  const tokens = tokensOf(text);
+  tokens.forEach((token, index) => {
+    const unit = UNIT_OF.get(tokens[index + 1] ?? '');
+    if (!/^\p{N}/u.test(token) || unit === undefined) return;
+    const figure = token.replaceAll(',', '');
+    measures.set(figure, (measures.get(figure) ?? new Set()).add(unit));
+  });
+  return measures;
+}
+
+function unitChanged(asked: string, cached: string): boolean {
+  const mine = measuresOf(asked);
+  const theirs = measuresOf(cached);
+  for (const [figure, units] of mine) {
+    const other = theirs.get(figure);
+    if (other !== undefined && ![...units].some((unit) => other.has(unit))) return true;
+  }
+  return false;
+}
+
+export const changedUnit: GuardRule = {
+  reason: 'identifiers',
+  refuses: ({ question, candidate }) => unitChanged(question, candidate),
+};
