@@ -633,6 +633,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AU', file: 'reserved/semantic-pairs-unseen-AU.jsonl' },
       { name: 'unseen-AV', file: 'reserved/semantic-pairs-unseen-AV.jsonl' },
       { name: 'unseen-AW', file: 'reserved/semantic-pairs-unseen-AW.jsonl' },
+      { name: 'unseen-AX', file: 'reserved/semantic-pairs-unseen-AX.jsonl' },
+      { name: 'unseen-AY', file: 'reserved/semantic-pairs-unseen-AY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
