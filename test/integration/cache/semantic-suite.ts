@@ -189,6 +189,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       const synonyms: [string, string][] = [
         ['How do I reset my router?', 'Could you tell me how to reset my router?'],
         ['How many moons does Jupiter have?', "what's the number of moons orbiting jupiter"],
+        // Whole clauses moved: a reorder, not swapped roles (guard/swapped-roles.ts).
+        [
+          'My car was stolen from my driveway last night; does my insurance pay for a rental while they investigate?',
+          'While they investigate, does my insurance pay for a rental? My car was stolen from my driveway last night.',
+        ],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in

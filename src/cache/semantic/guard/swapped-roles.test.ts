@@ -29,5 +29,22 @@ describe('swappedRoles', () => {
     // A person and a verb trading places.
     ['What happens when I mute someone on Slack?', 'What happens when someone mutes me on Slack?', 'swapped'],
     ['How do I see who I have muted on Twitter?', 'How do I see who has muted me on Twitter?', 'swapped'],
+    // Whole clauses moved, each keeping its own roles: a reorder.
+    [
+      "We're planning an outdoor wedding in July, and we're worried about the heat; how can we keep guests cool?",
+      "We're worried about the heat, and we're planning an outdoor wedding in July; how can we keep guests cool?",
+      'ok',
+    ],
+    [
+      'My car was stolen from my driveway last night; does my insurance pay for a rental while they investigate?',
+      'While they investigate, does my insurance pay for a rental? My car was stolen from my driveway last night.',
+      'ok',
+    ],
+    // Roles swapped inside a clause, the clauses where they were.
+    [
+      'My coworker keeps taking credit for my work; how do I bring it up with my manager?',
+      'My manager keeps taking credit for my work; how do I bring it up with my coworker?',
+      'swapped',
+    ],
   ]);
 });

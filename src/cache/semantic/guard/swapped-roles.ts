@@ -64,7 +64,44 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
   return false;
 }
 
+/** Lowercase words and figures, apostrophes kept ("we're"). */
+const wordsOf = (text: string): string[] =>
+  text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? [];
+/** Words that open a clause without belonging to it ("..., and we're worried"). */
+const JOINING: ReadonlySet<string> = new Set(['and', 'but', 'so', 'or', 'then']);
+
+/** A question's clauses as words, split at , ; : . ? ! and a joining word opening one dropped. */
+function clausesOf(text: string): string[][] {
+  return text
+    .split(/[,;:.?!]+(?:\s+|$)/u)
+    .map((clause) => {
+      const words = wordsOf(clause);
+      return JOINING.has(words[0] ?? '') ? words.slice(1) : words;
+    })
+    .filter((words) => words.length > 0);
+}
+
+/** Whether `words` occur in a row in `text`. */
+const occursIn = (text: readonly string[], words: readonly string[]): boolean =>
+  text.some((_, start) => words.every((word, offset) => text[start + offset] === word));
+
+/**
+ * Whether one question is the other's clauses put in another order: the same words, and each clause
+ * of one a run of words in the other ("We're planning a wedding in July, and we're worried about the
+ * heat; how ..." / "We're worried about the heat, and we're planning a wedding in July; how ...").
+ * Roles swap inside a clause; a clause moved whole keeps its own.
+ */
+function clausesMoved(question: string, candidate: string): boolean {
+  const [mine, theirs] = [wordsOf(question), wordsOf(candidate)];
+  if (mine.length !== theirs.length || [...mine].sort().join(' ') !== [...theirs].sort().join(' '))
+    return false;
+  const whole = (clauses: string[][], text: readonly string[]) =>
+    clauses.length > 1 && clauses.every((clause) => occursIn(text, clause));
+  return whole(clausesOf(question), theirs) || whole(clausesOf(candidate), mine);
+}
+
 export const swappedRoles: GuardRule = {
   reason: 'swapped',
-  refuses: ({ asked, cached }) => rolesSwapped(asked, cached),
+  refuses: ({ asked, cached, question, candidate }) =>
+    rolesSwapped(asked, cached) && !clausesMoved(question, candidate),
 };
