@@ -635,6 +635,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AW', file: 'reserved/semantic-pairs-unseen-AW.jsonl' },
       { name: 'unseen-AX', file: 'reserved/semantic-pairs-unseen-AX.jsonl' },
       { name: 'unseen-AY', file: 'reserved/semantic-pairs-unseen-AY.jsonl' },
+      { name: 'unseen-AZ', file: 'reserved/semantic-pairs-unseen-AZ.jsonl' },
+      { name: 'unseen-BA', file: 'reserved/semantic-pairs-unseen-BA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
