@@ -170,6 +170,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
         // Scored 0.80 by the verifier: the changed-figure rule (lean) or the numbers rule (all) refuses it.
         ['Who was the British Prime Minister in 1940?', 'Who was the British Prime Minister in 1938?'],
+        // An opposite a helper wrote blind (hit-guard-words.ts).
+        ['How do I see which invoices are paid?', 'How do I see which invoices are unpaid?'],
         // The same figure, another unit (guard/changed-unit.ts).
         [
           "I'm changing trains at Zurich HB and have 8 minutes between arrival and departure; what can I do in that time?",

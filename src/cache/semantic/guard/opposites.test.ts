@@ -10,6 +10,18 @@ describe('oppositeWords', () => {
       'ok',
     ],
     ['How do I turn on dark mode?', 'How do I turn off dark mode?', 'opposite'],
+    // Pairs a helper wrote blind (hit-guard-words.ts, "More opposites").
+    ['How do I see which invoices are paid?', 'How do I see which invoices are unpaid?', 'opposite'],
+    [
+      "What's the safest way to park on a hill in a manual car?",
+      "What's the safest way to park on a hill in an automatic car?",
+      'opposite',
+    ],
+    [
+      'Why does my printer make a quiet grinding noise?',
+      'Why does my printer make a loud grinding noise?',
+      'opposite',
+    ],
     [
       "What's the best time of year to visit Norway?",
       "What's the worst time of year to visit Norway?",
