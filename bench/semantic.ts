@@ -637,6 +637,8 @@ async function main(): Promise<void> {
       { name: 'unseen-AY', file: 'reserved/semantic-pairs-unseen-AY.jsonl' },
       { name: 'unseen-AZ', file: 'reserved/semantic-pairs-unseen-AZ.jsonl' },
       { name: 'unseen-BA', file: 'reserved/semantic-pairs-unseen-BA.jsonl' },
+      { name: 'unseen-BB', file: 'reserved/semantic-pairs-unseen-BB.jsonl' },
+      { name: 'unseen-BC', file: 'reserved/semantic-pairs-unseen-BC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
