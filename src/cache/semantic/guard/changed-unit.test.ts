@@ -19,6 +19,16 @@ describe('changedUnit', () => {
     ['My carry-on is 24 inches tall; will it fit?', 'My carry-on is 24 cm tall; will it fit?', 'identifiers'],
     ['How long to walk 5 miles?', 'How long to walk 5 km?', 'identifiers'],
     ['Is 1 TB of cloud storage enough?', 'Is 1 GB of cloud storage enough?', 'identifiers'],
+    [
+      'Will a parka rated to -20°F be warm enough in Winnipeg?',
+      'Will a parka rated to -20°C be warm enough in Winnipeg?',
+      'identifiers',
+    ],
+    [
+      'Can I bake bread at 200 degrees Celsius?',
+      'Can I bake bread at 200 degrees Fahrenheit?',
+      'identifiers',
+    ],
     // A unit and its abbreviation are one unit.
     ['How much should a 10 pound cat eat?', 'How much should a 10 lb cat eat?', 'ok'],
     ['Can I take it every 12 hours?', 'Can I take it every 12 hrs?', 'ok'],
@@ -29,6 +39,8 @@ describe('changedUnit', () => {
       'My puppy is 12 weeks old; how much should she eat?',
       'My puppy is 12 wks old; how much should she eat?',
     ],
+    ['What is the pH of water at 25 degrees Celsius?', 'What is the pH of water at 25°C?'],
+    ['Does washing at 60 degrees kill dust mites?', 'Does washing at 60°C kill dust mites?'],
     // One-letter units are not read; a figure with a unit on one side only; both units on one side.
     ['Is 5G safe near my kids?', 'Is 5 GB enough for my kids?'],
     ['I have a 20L tank; how many fish?', 'I have a 20 liter tank; how many fish?'],

@@ -4,7 +4,8 @@
  * changed-figure rule sees the same figure and lets it pass, and the verifier reads the two units
  * alone as near words (0.99 and more whole). A unit and its abbreviation are one unit ("12 hrs" /
  * "12 hours", "a 10 lb cat" / "a 10 pound cat"); one-letter units are not read ("5G", "1990s",
- * "5m" as millions), nor units where either side also writes the figure with the other's unit.
+ * "5m" as millions) but for a temperature's scale after a degree sign ("-20°F" / "-20°C"), nor
+ * units where either side also writes the figure with the other's unit.
  */
 import type { GuardRule } from './guard-rule.ts';
 
@@ -49,16 +50,28 @@ const UNIT_OF = new Map(
 /** Lowercase words and figures: "30-pound" is "30", "pound"; "1,500" one figure. */
 const tokensOf = (text: string): string[] => text.toLowerCase().match(/\p{L}+|\p{N}+(?:[.,]\p{N}+)*/gu) ?? [];
 
-/** Each figure followed by a unit word, with the units it is written with ("8 minutes": 8, minute). */
+/** A temperature: a figure with a degree sign and F or C, or "degrees" and the scale's name or letter. */
+const TEMPERATURES =
+  /(\p{N}+(?:[.,]\p{N}+)*)\s*(?:°\s*([FC])(?![\p{L}\p{N}])|degrees? (fahrenheit|celsius|centigrade|[FC](?![\p{L}\p{N}])))/giu;
+const SCALES: Readonly<Record<string, string>> = { f: 'fahrenheit', c: 'celsius', centigrade: 'celsius' };
+
+/** Each figure followed by a unit word, with the units it is written with ("8 minutes": 8, minute; "-20°F": 20, fahrenheit). */
 function measuresOf(text: string): Map<string, Set<string>> {
   const measures = new Map<string, Set<string>>();
+  const add = (figure: string, unit: string) =>
+    measures.set(
+      figure.replaceAll(',', ''),
+      (measures.get(figure.replaceAll(',', '')) ?? new Set()).add(unit),
+    );
   const tokens = tokensOf(text);
   tokens.forEach((token, index) => {
     const unit = UNIT_OF.get(tokens[index + 1] ?? '');
-    if (!/^\p{N}/u.test(token) || unit === undefined) return;
-    const figure = token.replaceAll(',', '');
-    measures.set(figure, (measures.get(figure) ?? new Set()).add(unit));
+    if (/^\p{N}/u.test(token) && unit !== undefined) add(token, unit);
   });
+  for (const [, figure = '', sign, named] of text.matchAll(TEMPERATURES)) {
+    const scale = (sign ?? named ?? '').toLowerCase();
+    add(figure, SCALES[scale] ?? scale);
+  }
   return measures;
 }
 
