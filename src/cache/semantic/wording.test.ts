@@ -130,6 +130,14 @@ describe('alignWording', () => {
       'My wife and I both work; do we file jointly?',
     ],
     ['Is salt & pepper enough?', 'Is salt and pepper enough?', 'Is salt & pepper enough?'],
+    // "DC" and "Washington, D.C.", either way round.
+    [
+      'What is the income tax rate in Washington, D.C.?',
+      'What is the income tax rate in DC?',
+      'What is the income tax rate in Washington, D.C?',
+    ],
+    ['Where can I park in DC?', 'Where can I park in Washington, D.C.?', 'Where can I park in DC.?'],
+    ['Best museums in DC w/ kids?', 'Best museums in Washington DC w/ kids?', 'Best museums in DC w/ kids?'],
     // A price with a currency sign on one side and the currency's name on the other, either way round.
     [
       'What is the best microphone for podcasting under 100 dollars?',

@@ -9,7 +9,8 @@
  * - apostrophes and joined words: "Ive" / "I've", "log in" / "login";
  * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks";
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit";
- * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and";
+ * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and"; "DC" /
+ *   "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
  * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars";
@@ -230,6 +231,29 @@ function pricesIn(text: string, tokens: readonly Token[]): Price[] {
   return prices;
 }
 
+/**
+ * Where `tokens` name the District of Columbia: "DC" or "D.C." in capitals, with "Washington" before
+ * it or not (`washington`), as a span of tokens.
+ */
+function districtOf(
+  tokens: readonly Token[],
+): { start: number; end: number; washington: boolean } | undefined {
+  for (let at = 0; at < tokens.length; at += 1) {
+    const token = tokens[at] as Token;
+    const next = tokens[at + 1];
+    const end =
+      token.text === 'DC'
+        ? at + 1
+        : token.text === 'D' && next?.text === 'C' && next.start === token.end + 1
+          ? at + 2
+          : -1;
+    if (end < 0) continue;
+    const washington = tokens[at - 1]?.key === 'washington';
+    return { start: washington ? at - 1 : at, end, washington };
+  }
+  return undefined;
+}
+
 /** Member phrases (as keys) of every synonym group, by first word: [words, group]. */
 const SYNONYM_INDEX = new Map<string, { words: string[]; group: number }[]>();
 SYNONYM_GROUPS.forEach((group, index) => {
@@ -297,6 +321,11 @@ export function alignWording(cached: string, asked: string): string {
     edits.set(start, from === undefined ? { end, text } : { end, text, from });
   };
   const theirText = (start: number, end: number) => spanText(cached, theirs, start, end);
+
+  // "DC" on one side, "Washington, DC" (or "D.C.") on the other: one place, either way round.
+  const [myDc, theirDc] = [districtOf(mine), districtOf(theirs)];
+  if (myDc !== undefined && theirDc !== undefined && myDc.washington !== theirDc.washington)
+    edit(myDc.start, myDc.end, theirText(theirDc.start, theirDc.end));
 
   // The same word but for case or apostrophes ("Ive" / "I've"), and words written joined or apart.
   const theirWord = new Map<string, Token>();

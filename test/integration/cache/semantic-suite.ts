@@ -266,6 +266,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['What is the sales tax on a used car in California?', 'What is the sales tax on a used car in CA?'],
         ['What is the best blender under $100?', 'What is the best blender under 100 dollars?'],
+        [
+          "I'm moving to Washington, DC next month for an internship; should I get a SmarTrip card?",
+          "I'm moving to DC next month for an internship; should I get a SmarTrip card?",
+        ],
       ];
       const beforeAligned = await verifications();
       await expectEach(aligned, 'semantic-hit');
