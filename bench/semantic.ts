@@ -639,6 +639,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BA', file: 'reserved/semantic-pairs-unseen-BA.jsonl' },
       { name: 'unseen-BB', file: 'reserved/semantic-pairs-unseen-BB.jsonl' },
       { name: 'unseen-BC', file: 'reserved/semantic-pairs-unseen-BC.jsonl' },
+      { name: 'unseen-BD', file: 'reserved/semantic-pairs-unseen-BD.jsonl' },
+      { name: 'unseen-BE', file: 'reserved/semantic-pairs-unseen-BE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
