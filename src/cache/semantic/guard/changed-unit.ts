@@ -8,6 +8,7 @@
  * units where either side also writes the figure with the other's unit.
  */
 import type { GuardRule } from './guard-rule.ts';
+import { wordsAndFigures } from './word-sequences.ts';
 
 /** Unit words by the unit they name. */
 const UNITS: Readonly<Record<string, readonly string[]>> = {
@@ -47,9 +48,6 @@ const UNIT_OF = new Map(
   Object.entries(UNITS).flatMap(([unit, words]) => words.map((word): [string, string] => [word, unit])),
 );
 
-/** Lowercase words and figures: "30-pound" is "30", "pound"; "1,500" one figure. */
-const tokensOf = (text: string): string[] => text.toLowerCase().match(/\p{L}+|\p{N}+(?:[.,]\p{N}+)*/gu) ?? [];
-
 /** A temperature: a figure with a degree sign and F or C, or "degrees" and the scale's name or letter. */
 const TEMPERATURES =
   /(\p{N}+(?:[.,]\p{N}+)*)\s*(?:°\s*([FC])(?![\p{L}\p{N}])|degrees? (fahrenheit|celsius|centigrade|[FC](?![\p{L}\p{N}])))/giu;
@@ -58,12 +56,11 @@ const SCALES: Readonly<Record<string, string>> = { f: 'fahrenheit', c: 'celsius'
 /** Each figure followed by a unit word, with the units it is written with ("8 minutes": 8, minute; "-20°F": 20, fahrenheit). */
 function measuresOf(text: string): Map<string, Set<string>> {
   const measures = new Map<string, Set<string>>();
-  const add = (figure: string, unit: string) =>
-    measures.set(
-      figure.replaceAll(',', ''),
-      (measures.get(figure.replaceAll(',', '')) ?? new Set()).add(unit),
-    );
-  const tokens = tokensOf(text);
+  const add = (figure: string, unit: string) => {
+    const value = figure.replaceAll(',', '');
+    measures.set(value, (measures.get(value) ?? new Set()).add(unit));
+  };
+  const tokens = wordsAndFigures(text);
   tokens.forEach((token, index) => {
     const unit = UNIT_OF.get(tokens[index + 1] ?? '');
     if (/^\p{N}/u.test(token) && unit !== undefined) add(token, unit);

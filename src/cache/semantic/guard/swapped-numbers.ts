@@ -8,9 +8,8 @@
  * or Level 1 charging enough?" / "Is Level 1 or Level 2 ...") is one question.
  */
 import type { GuardRule } from './guard-rule.ts';
+import { wordsAndFigures } from './word-sequences.ts';
 
-/** Lowercase words and figures as written: "48V" is "48", "v"; "1,500" one figure. */
-const tokensOf = (text: string): string[] => text.toLowerCase().match(/\p{L}+|\p{N}+(?:[.,]\p{N}+)*/gu) ?? [];
 const isFigure = (token: string): boolean => /^\p{N}/u.test(token);
 
 /** Words joining two alike things either way round ("Level 2 or Level 1"). */
@@ -49,5 +48,5 @@ function exchanged(asked: readonly string[], cached: readonly string[]): boolean
 
 export const exchangedNumbers: GuardRule = {
   reason: 'swapped',
-  refuses: ({ question, candidate }) => exchanged(tokensOf(question), tokensOf(candidate)),
+  refuses: ({ question, candidate }) => exchanged(wordsAndFigures(question), wordsAndFigures(candidate)),
 };

@@ -8,7 +8,7 @@
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
 import { isActor, isContent, isPerson, normaliseWord } from './normalise.ts';
-import { sameWords } from './word-sequences.ts';
+import { containsPhrase, sameWords } from './word-sequences.ts';
 
 /**
  * Words that join two things without giving either a role: "A and B" is "B and A", "pair A with B"
@@ -81,10 +81,6 @@ function clausesOf(text: string): string[][] {
     .filter((words) => words.length > 0);
 }
 
-/** Whether `words` occur in a row in `text`. */
-const occursIn = (text: readonly string[], words: readonly string[]): boolean =>
-  text.some((_, start) => words.every((word, offset) => text[start + offset] === word));
-
 /**
  * Whether one question is the other's clauses put in another order: the same words, and each clause
  * of one a run of words in the other ("We're planning a wedding in July, and we're worried about the
@@ -96,7 +92,7 @@ function clausesMoved(question: string, candidate: string): boolean {
   if (mine.length !== theirs.length || [...mine].sort().join(' ') !== [...theirs].sort().join(' '))
     return false;
   const whole = (clauses: string[][], text: readonly string[]) =>
-    clauses.length > 1 && clauses.every((clause) => occursIn(text, clause));
+    clauses.length > 1 && clauses.every((clause) => containsPhrase(text, clause));
   return whole(clausesOf(question), theirs) || whole(clausesOf(candidate), mine);
 }
 

@@ -1,5 +1,9 @@
 /** Comparisons of two questions' word lists, in order: what the rules measure a "frame" with. */
 
+/** Lowercase words and figures as written: "48V" is "48", "v"; "30-pound" is "30", "pound"; "1,500" one figure. */
+export const wordsAndFigures = (text: string): string[] =>
+  text.toLowerCase().match(/\p{L}+|\p{N}+(?:[.,]\p{N}+)*/gu) ?? [];
+
 /** Whether `phrase` occurs in `words` as consecutive words. */
 export function containsPhrase(words: readonly string[], phrase: readonly string[]): boolean {
   for (let start = 0; start + phrase.length <= words.length; start += 1) {
