@@ -284,6 +284,14 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "My neighbor's new security camera points straight into my backyard; is that legal, and what can I do about it?",
           "My new security camera points straight into my neighbor's backyard; is that legal, and what can I do about it?",
         ],
+        // The verifier scored these 0.99 or more: one picked against several (guard/picked-number.ts),
+        // a part after a shared noun (guard/narrowing.ts), an opposite (hit-guard-words.ts).
+        ["What's the best garden tool for a beginner?", 'What are the best garden tools for a beginner?'],
+        ['How do I deep clean my oven?', 'How do I deep clean my oven racks?'],
+        [
+          "I posted my daughter's birthday party as a Facebook event last night; how do I make the event private?",
+          "I posted my daughter's birthday party as a Facebook event last night; how do I make the event public?",
+        ],
       ];
       const beforePossessors = await verifications();
       await expectEach(possessors, 'miss');

@@ -26,6 +26,7 @@ import { oneSideNegated } from './negation.ts';
 import { reorderedNumbers } from './number-order.ts';
 import { differentNumbers } from './numbers.ts';
 import { oppositeWords } from './opposites.ts';
+import { pickedNumber } from './picked-number.ts';
 import { movedPossessor } from './possessor.ts';
 import { allAgainstOne } from './quantity.ts';
 import { otherQuestionWord } from './question-word.ts';
@@ -69,6 +70,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   otherQuestionWord,
   renamed,
   allAgainstOne,
+  pickedNumber,
   swappedRoles,
   movedPossessor,
   exchangedNumbers,

@@ -16,5 +16,14 @@ describe('narrowerSubject', () => {
     ['Are electric bikes worth buying?', 'Are used electric bikes worth buying?', 'narrower'],
     ['How many watts does a fridge use?', 'How many watt-hours does a fridge use?', 'narrower'],
     ['How do I grill salmon fillets?', 'How do I grill skin-on salmon fillets?', 'narrower'],
+    // A part named right after a shared thing (PARTS); any other word there is a rewording.
+    ['How do I deep clean my oven?', 'How do I deep clean my oven racks?', 'narrower'],
+    ['How do you treat a burn?', 'How do you treat a burn blister?', 'narrower'],
+    [
+      'How much fabric do I need for a queen-size quilt?',
+      'How much fabric do I need for a queen-size quilt backing?',
+      'narrower',
+    ],
+    ['How do I soundproof my apartment?', 'How do I soundproof my apartment door?', 'narrower'],
   ]);
 });

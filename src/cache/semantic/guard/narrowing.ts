@@ -2,7 +2,8 @@
  * Narrowing: one question is the other plus a word put right before a word both share ("beach
  * volleyball" / "volleyball", "gaming laptop" / "laptop"), or right after a number both share
  * ("Galaxy S24 Ultra" / "Galaxy S24"): a narrower subject, with its own answer. A word added after
- * a shared one is a rewording ("capital city" / "capital"). A hyphenated word counts too ("skin-on
+ * a shared one is a rewording ("capital city" / "capital"), unless it names a part of it (PARTS:
+ * "oven racks" / "oven", "a quilt backing" / "a quilt"). A hyphenated word counts too ("skin-on
  * salmon", "watt-hours" / "watts"), and "used" before a noun. Adverbs and a few words that only
  * weigh ("good", "best", "simple") are not narrowing.
  */
@@ -16,6 +17,20 @@ const NOT_NARROWING: ReadonlySet<string> = normalisedSet(
   `good best better great nice simple easy easiest quick quickest fast proper right correct exact actual real
   main basic general typical common usual whole entire own specific particular certain really actually
   exactly just still even also ever usually generally typically normally`.split(/\s+/),
+);
+
+/** Parts of a thing, named right after it ("oven racks", "quilt backing", "listing title", "burn blister"). */
+const PARTS: ReadonlySet<string> = normalisedSet(
+  `rack racks shelf shelves door doors lid lids handle handles hinge hinges knob knobs sleeve sleeves
+  backing lining binding hem collar cuff cuffs zip zips zipper zippers pocket pockets strap straps sole
+  soles heel heels laces buckle title titles headline thumbnail caption topping toppings crust filling
+  frosting icing glaze rind peel stem stems roots petals bark trunk branches blade blades motor battery
+  batteries charger cable cord plug port ports screen keyboard trackpad speaker speakers fan fans
+  filter filters hose hoses valve valves pump belt chain brakes tires tire wheels wheel pedals seat
+  seats cushion cushions frame frames legs lens lenses grout tiles caulk gasket drain faucet spout
+  nozzle tank cover covers case roof gutters chimney foundation walls floor floors ceiling window
+  windows blister blisters scar stitches bumper hood engine mirror mirrors headlights wipers dashboard
+  upholstery interior exterior mats spokes rim rims saddle grips`.split(/\s+/),
 );
 
 /**
@@ -33,6 +48,12 @@ function narrows(mine: Features, theirs: Features, added: readonly string[], tex
     return narrowing.includes(word) && isContent(next) && theirs.content.has(next);
   });
   if (beforeShared) return true;
+  // A part of a shared thing, named right after it ("oven racks" / "oven").
+  const partAfterShared = mine.words.some((word, index) => {
+    const previous = mine.words[index - 1];
+    return PARTS.has(word) && narrowing.includes(word) && isContent(previous) && theirs.content.has(previous);
+  });
+  if (partAfterShared) return true;
   // A hyphenated word with a word added to a shared one ("kilowatt-hours" / "kilowatts"), or a
   // hyphenated modifier before a shared word ("bone-in chicken").
   const shared = (word: string | undefined) => isContent(word) && theirs.content.has(word);

@@ -29,6 +29,12 @@ describe('oppositeWords', () => {
     ],
     ['How do I paint kitchen cabinets?', 'How do I strip paint from kitchen cabinets?', 'opposite'],
     ['How is a short-term capital gain taxed?', 'How is a long-term capital gain taxed?', 'opposite'],
+    ['How do I make a Facebook event private?', 'How do I make a Facebook event public?', 'opposite'],
+    [
+      'Why is my room colder than the rest of the house?',
+      'Why is my room warmer than the rest of the house?',
+      'opposite',
+    ],
     // Opposites among short words.
     [
       'What are the arguments for nuclear power?',

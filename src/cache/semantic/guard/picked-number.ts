@@ -1,0 +1,75 @@
+/**
+ * One picked against several: the same question but for the number of the thing a "which" or a
+ * "best" picks ("which fly should I buy" / "which flies", "the best garden tool" / "the best garden
+ * tools", "the single best excursion" / "the best excursions"). One recommendation is not a list.
+ * The words that agree with the noun ("is" / "are", "it" / "them", "a", "one", "single") aside,
+ * nothing else may differ, and the pick must stand right before the noun (one shared word between
+ * at most), so a generic question stays one: "What does a hawk eat?" / "What do hawks eat?" has
+ * "does" between "what" and the noun.
+ */
+import type { GuardRule } from './guard-rule.ts';
+import { wordsAndFigures } from './word-sequences.ts';
+
+/** Words that change with a noun's number, or only stress it ("what's" is "what", "s"). */
+const AGREEMENT: ReadonlySet<string> = new Set(
+  `a an the is are was were does do has have it them its their this these that those one single s`.split(' '),
+);
+/** Words that pick from the things the noun names. */
+const PICKS: ReadonlySet<string> = new Set(
+  `which what best worst top cheapest easiest safest fastest main favorite favourite`.split(' '),
+);
+/** Words that may stand between a pick and its noun besides one shared modifier ("the single best"). */
+const BETWEEN: ReadonlySet<string> = new Set(['one', 'single', 'the']);
+const IRREGULAR: Readonly<Record<string, string>> = {
+  child: 'children',
+  man: 'men',
+  woman: 'women',
+  person: 'people',
+  foot: 'feet',
+  tooth: 'teeth',
+  mouse: 'mice',
+};
+
+/** Whether `plural` is `singular`'s plural ("fly" / "flies", "knife" / "knives", "box" / "boxes"). */
+function pluralOf(singular: string, plural: string): boolean {
+  if (IRREGULAR[singular] === plural) return true;
+  if (plural === `${singular}s` || plural === `${singular}es`) return true;
+  if (singular.endsWith('y') && plural === `${singular.slice(0, -1)}ies`) return true;
+  if (singular.endsWith('fe') && plural === `${singular.slice(0, -2)}ves`) return true;
+  return singular.endsWith('f') && plural === `${singular.slice(0, -1)}ves`;
+}
+
+/** Whether the word at `index` is picked: a pick before it, with only BETWEEN words and one other word between. */
+function pickedAt(tokens: readonly string[], index: number): boolean {
+  let modifiers = 0;
+  for (let at = index - 1; at >= 0; at -= 1) {
+    const word = tokens[at] as string;
+    if (PICKS.has(word)) return true;
+    if (BETWEEN.has(word)) continue;
+    if (AGREEMENT.has(word) || modifiers === 1) return false;
+    modifiers += 1;
+  }
+  return false;
+}
+
+function pickedInAnotherNumber(asked: readonly string[], cached: readonly string[]): boolean {
+  const kept = (tokens: readonly string[]) =>
+    tokens.flatMap((word, index) => (AGREEMENT.has(word) ? [] : [index]));
+  const [mine, theirs] = [kept(asked), kept(cached)];
+  if (mine.length !== theirs.length) return false;
+  const changed = mine.flatMap((at, place) => {
+    const other = theirs[place] as number;
+    return asked[at] === cached[other] ? [] : [[at, other] as const];
+  });
+  if (changed.length !== 1) return false;
+  const [at, other] = changed[0] as readonly [number, number];
+  const [word, theirWord] = [asked[at] as string, cached[other] as string];
+  if (!pluralOf(word, theirWord) && !pluralOf(theirWord, word)) return false;
+  return pickedAt(asked, at) && pickedAt(cached, other);
+}
+
+export const pickedNumber: GuardRule = {
+  reason: 'changed-number',
+  refuses: ({ question, candidate }) =>
+    pickedInAnotherNumber(wordsAndFigures(question), wordsAndFigures(candidate)),
+};
