@@ -196,6 +196,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My car was stolen from my driveway last night; does my insurance pay for a rental while they investigate?',
           'While they investigate, does my insurance pay for a rental? My car was stolen from my driveway last night.',
         ],
+        // A polite framing is neither a narrower request nor a negation (hit-guard-words.ts, PHRASES).
+        [
+          'Suggest some low-maintenance plants for a balcony.',
+          'Would you mind suggesting some low-maintenance plants for a balcony?',
+        ],
+        [
+          "I'm homeschooling my 13-year-old in Georgia starting this fall; outline what the state requires from parents like me.",
+          "I'm homeschooling my 13-year-old in Georgia starting this fall; if it's not too much trouble, could you outline what the state requires from parents like me?",
+        ],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in

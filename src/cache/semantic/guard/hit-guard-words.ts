@@ -93,6 +93,11 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\b(?:a lot of|lots of)\b/gi, 'many'],
   [/\bin order to\b/gi, 'to'],
   [/\bgrown[- ]?ups?\b/gi, 'adult'],
+  // Polite framings ask for nothing more, and hold no negation: "would you mind suggesting" is
+  // "suggest", "if it's not too much trouble" asks the same (contractions are expanded first).
+  [/\b(?:would|do) you mind\b/gi, 'please'],
+  [/\bif (?:it|that) (?:is |was )?not too much (?:trouble|bother)\b/gi, 'please'],
+  [/\bif you (?:do|would) not mind(?: (?:me|my) asking)?\b/gi, 'please'],
 ];
 
 /** Everyday synonyms and spellings folded to one word before stemming (either side may use either). */

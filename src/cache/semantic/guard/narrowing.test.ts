@@ -9,6 +9,17 @@ describe('narrowerSubject', () => {
     ['What is the capital of Peru?', 'What is the capital city of Peru?', 'ok'],
     ['How do I make pancakes?', 'How do I make good pancakes?', 'ok'],
     ['How do I fold a fitted sheet?', 'How do I quickly fold a fitted sheet?', 'ok'],
+    // "Would you mind" is a polite framing, not a modifier before "suggesting".
+    [
+      'Suggest some shade-loving plants for a balcony.',
+      'Would you mind suggesting some shade-loving plants for a balcony?',
+      'ok',
+    ],
+    [
+      'Write a polite note for my noisy upstairs neighbor.',
+      'Would you mind writing a polite note for my noisy upstairs neighbor?',
+      'ok',
+    ],
     ['What are the rules of volleyball?', 'What are the rules of beach volleyball?', 'narrower'],
     ['How long does a laptop battery last?', 'How long does a gaming laptop battery last?', 'narrower'],
     ['What is the weight of the Galaxy S24?', 'What is the weight of the Galaxy S24 Ultra?', 'narrower'],

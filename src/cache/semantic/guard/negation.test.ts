@@ -5,6 +5,17 @@ import { itFollowsTable } from './rule-table.ts';
 describe('oneSideNegated', () => {
   itFollowsTable(oneSideNegated, [
     ['Is it safe to eat raw eggs?', "Can you safely eat eggs raw, or isn't it safe?", 'ok'],
+    // A polite framing holds no negation (hit-guard-words.ts, PHRASES).
+    [
+      "I'm homeschooling my 12-year-old in Ohio starting this fall; if it's not too much trouble, could you outline what the state requires from parents like me?",
+      "I'm homeschooling my 12-year-old in Ohio starting this fall; outline what the state requires from parents like me.",
+      'ok',
+    ],
+    [
+      "If you don't mind my asking, I've been getting headaches every evening since I started a new office job; what could be causing them?",
+      "I've been getting headaches every evening since I started a new office job; what could be causing them?",
+      'ok',
+    ],
     [
       'Which fruits should be kept in the fridge?',
       'Which fruits should not be kept in the fridge?',
