@@ -641,6 +641,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BC', file: 'reserved/semantic-pairs-unseen-BC.jsonl' },
       { name: 'unseen-BD', file: 'reserved/semantic-pairs-unseen-BD.jsonl' },
       { name: 'unseen-BE', file: 'reserved/semantic-pairs-unseen-BE.jsonl' },
+      { name: 'unseen-BF', file: 'reserved/semantic-pairs-unseen-BF.jsonl' },
+      { name: 'unseen-BG', file: 'reserved/semantic-pairs-unseen-BG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
