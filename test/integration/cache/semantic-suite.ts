@@ -297,6 +297,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // a part after a shared noun (guard/narrowing.ts), an opposite (hit-guard-words.ts).
         ["What's the best garden tool for a beginner?", 'What are the best garden tools for a beginner?'],
         ['How do I deep clean my oven?', 'How do I deep clean my oven racks?'],
+        // Something of it after a possessive (guard/narrowing.ts), a quoted word's number (picked-number.ts).
+        ['How do I clean my drone?', "How do I clean my drone's camera gimbal?"],
+        ["How do I sign 'book' in ASL?", "How do I sign 'books' in ASL?"],
         [
           "I posted my daughter's birthday party as a Facebook event last night; how do I make the event private?",
           "I posted my daughter's birthday party as a Facebook event last night; how do I make the event public?",

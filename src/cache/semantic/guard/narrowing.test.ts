@@ -36,5 +36,13 @@ describe('narrowerSubject', () => {
       'narrower',
     ],
     ['How do I soundproof my apartment?', 'How do I soundproof my apartment door?', 'narrower'],
+    // Something of a shared thing, after it made possessive.
+    ['How do I clean my drone?', "How do I clean my drone's camera gimbal?", 'narrower'],
+    ['How do I care for a cat?', "How do I care for a cat's teeth?", 'narrower'],
+    [
+      "What's the warranty on the Dyson V15 vacuum?",
+      "What's the warranty on the Dyson V15 vacuum's battery?",
+      'narrower',
+    ],
   ]);
 });

@@ -3,7 +3,8 @@
  * volleyball" / "volleyball", "gaming laptop" / "laptop"), or right after a number both share
  * ("Galaxy S24 Ultra" / "Galaxy S24"): a narrower subject, with its own answer. A word added after
  * a shared one is a rewording ("capital city" / "capital"), unless it names a part of it (PARTS:
- * "oven racks" / "oven", "a quilt backing" / "a quilt"). A hyphenated word counts too ("skin-on
+ * "oven racks" / "oven", "a quilt backing" / "a quilt"), or follows it made possessive ("my drone" / "my
+ * drone's camera gimbal"). A hyphenated word counts too ("skin-on
  * salmon", "watt-hours" / "watts"), and "used" before a noun. Adverbs and a few words that only
  * weigh ("good", "best", "simple") are not narrowing.
  */
@@ -71,10 +72,46 @@ function narrows(mine: Features, theirs: Features, added: readonly string[], tex
   );
 }
 
+/** Lowercase words as written, a possessive 's kept on its word ("drone's"). */
+const possessiveWords = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .match(/[\p{L}\p{N}]+(?:'s\b)?/gu) ?? [];
+
+/** Words whose 's is "is" or "has" ("that's nut-free", "what's"), never a possessive. */
+const NOT_POSSESSIVE: ReadonlySet<string> = new Set(
+  `that it what there here who he she let where how when why this which someone something everyone everything nobody nothing`.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether `mine` is `theirs` with one of its words made possessive and one to three words put right
+ * after it ("my drone's camera gimbal" / "my drone"): a part of the thing, or something of it.
+ */
+function possessedPart(mine: readonly string[], theirs: readonly string[]): boolean {
+  const added = mine.length - theirs.length;
+  if (added < 1 || added > 3) return false;
+  return mine.some(
+    (word, index) =>
+      word.endsWith("'s") &&
+      !NOT_POSSESSIVE.has(word.slice(0, -2)) &&
+      theirs[index] === word.slice(0, -2) &&
+      mine.slice(0, index).every((each, at) => each === theirs[at]) &&
+      mine.slice(index + 1 + added).every((each, at) => each === theirs[index + 1 + at]),
+  );
+}
+
 export const narrowerSubject: GuardRule = {
   reason: 'narrower',
-  refuses: (pair) =>
-    pair.frame >= SAME_FRAME &&
-    ((pair.onlyCached.length === 0 && narrows(pair.asked, pair.cached, pair.onlyAsked, pair.question)) ||
-      (pair.onlyAsked.length === 0 && narrows(pair.cached, pair.asked, pair.onlyCached, pair.candidate))),
+  refuses: (pair) => {
+    const [mine, theirs] = [possessiveWords(pair.question), possessiveWords(pair.candidate)];
+    if (possessedPart(mine, theirs) || possessedPart(theirs, mine)) return true;
+    return (
+      pair.frame >= SAME_FRAME &&
+      ((pair.onlyCached.length === 0 && narrows(pair.asked, pair.cached, pair.onlyAsked, pair.question)) ||
+        (pair.onlyAsked.length === 0 && narrows(pair.cached, pair.asked, pair.onlyCached, pair.candidate)))
+    );
+  },
 };

@@ -1,4 +1,7 @@
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { VERIFIER_GUARD } from '../pair-verifier.ts';
+import { GuardPair } from './guard-rule.ts';
+import { checkHitGuard } from './hit-guard.ts';
 import { pickedNumber } from './picked-number.ts';
 import { itFollowsTable } from './rule-table.ts';
 
@@ -22,6 +25,9 @@ describe('pickedNumber', () => {
       'changed-number',
     ],
     ['Which one knife should I buy first?', 'Which knives should I buy first?', 'changed-number'],
+    // A quoted word in the other number, whatever picks it; compared as written, not stemmed.
+    ["How do I sign 'book' in ASL?", "How do I sign 'books' in ASL?", 'changed-number'],
+    ["How do I say 'the book' in German?", "How do I say 'the books' in German?", 'changed-number'],
     // A generic question in either number is one question: nothing picks the noun.
     ['What does a hawk eat?', 'What do hawks eat?', 'ok'],
     ['Can I grow peppers from seed?', 'Can I grow peppers from seeds?', 'ok'],
@@ -31,4 +37,16 @@ describe('pickedNumber', () => {
       'ok',
     ],
   ]);
+
+  // Another word, not only another number, in quotes: with every rule asked the quoted-string rule
+  // refuses it first; lean mode does not ask that one, and this rule refuses it.
+  it('refuses a quoted irregular plural, in lean mode as changed-number', () => {
+    const [question, candidate] = ["What's the ASL sign for 'person'?", "What's the ASL sign for 'people'?"];
+    expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
+    expect(checkHitGuard(question, candidate, VERIFIER_GUARD)).toEqual({
+      ok: false,
+      reason: 'changed-number',
+    });
+    expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason: 'quoted' });
+  });
 });

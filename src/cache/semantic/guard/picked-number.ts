@@ -5,7 +5,8 @@
  * The words that agree with the noun ("is" / "are", "it" / "them", "a", "one", "single") aside,
  * nothing else may differ, and the pick must stand right before the noun (one shared word between
  * at most), so a generic question stays one: "What does a hawk eat?" / "What do hawks eat?" has
- * "does" between "what" and the noun.
+ * "does" between "what" and the noun. A quoted word is compared as written, and its number is
+ * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'...").
  */
 import type { GuardRule } from './guard-rule.ts';
 import { wordsAndFigures } from './word-sequences.ts';
@@ -68,8 +69,36 @@ function pickedInAnotherNumber(asked: readonly string[], cached: readonly string
   return pickedAt(asked, at) && pickedAt(cached, other);
 }
 
+/** Quoted strings as written: lowercase words and figures. */
+const quotedAsWritten = (text: string): string[] =>
+  [...text.matchAll(/'([^'\s][^']{0,199})'(?![a-z])|"([^"]{1,200})"|“([^”]{1,200})”|‘([^’]{1,200})’/g)].map(
+    (match) => wordsAndFigures(match.slice(1).find((group) => group !== undefined) ?? '').join(' '),
+  );
+
+/** Whether the quoted strings are the same but one, whose last word is in the other number ("'person'" / "'people'"). */
+function quotedInAnotherNumber(question: string, candidate: string): boolean {
+  const [mine, theirs] = [quotedAsWritten(question), quotedAsWritten(candidate)];
+  if (mine.length === 0 || mine.length !== theirs.length) return false;
+  const changed = mine.flatMap((quote, index) =>
+    quote === theirs[index] ? [] : [[quote, theirs[index] as string]],
+  );
+  if (changed.length !== 1) return false;
+  const [words, theirWords] = (changed[0] as string[]).map((quote) => quote.split(' ')) as [
+    string[],
+    string[],
+  ];
+  if (
+    words.length !== theirWords.length ||
+    words.slice(0, -1).join(' ') !== theirWords.slice(0, -1).join(' ')
+  )
+    return false;
+  const [last, theirLast] = [words.at(-1) ?? '', theirWords.at(-1) ?? ''];
+  return pluralOf(last, theirLast) || pluralOf(theirLast, last);
+}
+
 export const pickedNumber: GuardRule = {
   reason: 'changed-number',
   refuses: ({ question, candidate }) =>
-    pickedInAnotherNumber(wordsAndFigures(question), wordsAndFigures(candidate)),
+    pickedInAnotherNumber(wordsAndFigures(question), wordsAndFigures(candidate)) ||
+    quotedInAnotherNumber(question, candidate),
 };
