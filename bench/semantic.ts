@@ -643,6 +643,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BE', file: 'reserved/semantic-pairs-unseen-BE.jsonl' },
       { name: 'unseen-BF', file: 'reserved/semantic-pairs-unseen-BF.jsonl' },
       { name: 'unseen-BG', file: 'reserved/semantic-pairs-unseen-BG.jsonl' },
+      { name: 'unseen-BH', file: 'reserved/semantic-pairs-unseen-BH.jsonl' },
+      { name: 'unseen-BI', file: 'reserved/semantic-pairs-unseen-BI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
