@@ -230,6 +230,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES !== 'all';
       await expectEach(afterContext, lean ? 'semantic-hit' : 'miss');
+      // "If it's no trouble" is a polite framing, not a negation; with every rule, the substitution
+      // rule then refuses the rebuilt question.
+      const politeRebuilt: [string, string][] = [
+        [
+          "I'm building a vertical garden on a south-facing brick wall in Texas; what plants can handle the reflected heat?",
+          "I'm building a vertical garden on a south-facing brick wall in Texas. If it's no trouble, could you suggest plants that can handle the reflected heat?",
+        ],
+      ];
+      await expectEach(politeRebuilt, lean ? 'semantic-hit' : 'miss');
       // One noun changed in a long question: the whole pair scores 1.0, so in lean mode the
       // substitution rule's refusal would be overruled; the changed words read alone refuse it.
       const wordsRefusedBefore = await wordRefusals();

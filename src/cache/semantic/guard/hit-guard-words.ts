@@ -96,7 +96,10 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   // Polite framings ask for nothing more, and hold no negation: "would you mind suggesting" is
   // "suggest", "if it's not too much trouble" asks the same (contractions are expanded first).
   [/\b(?:would|do) you mind\b/gi, 'please'],
-  [/\bif (?:it|that) (?:is |was )?not too much (?:trouble|bother)\b/gi, 'please'],
+  [
+    /\bif (?:it|that|this) (?:is |was |would be )?(?:not|no) (?:too much |any |a )?(?:trouble|bother|problem)\b/gi,
+    'please',
+  ],
   [/\bif you (?:do|would) not mind(?: (?:me|my) asking)?\b/gi, 'please'],
 ];
 

@@ -12,6 +12,11 @@ describe('oneSideNegated', () => {
       'ok',
     ],
     [
+      "I'm building a vertical garden on a brick wall in Texas; if it's no trouble, could you suggest plants that can handle the heat?",
+      "I'm building a vertical garden on a brick wall in Texas; could you suggest plants that can handle the heat?",
+      'ok',
+    ],
+    [
       "If you don't mind my asking, I've been getting headaches every evening since I started a new office job; what could be causing them?",
       "I've been getting headaches every evening since I started a new office job; what could be causing them?",
       'ok',
