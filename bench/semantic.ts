@@ -645,6 +645,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BG', file: 'reserved/semantic-pairs-unseen-BG.jsonl' },
       { name: 'unseen-BH', file: 'reserved/semantic-pairs-unseen-BH.jsonl' },
       { name: 'unseen-BI', file: 'reserved/semantic-pairs-unseen-BI.jsonl' },
+      { name: 'unseen-BJ', file: 'reserved/semantic-pairs-unseen-BJ.jsonl' },
+      { name: 'unseen-BK', file: 'reserved/semantic-pairs-unseen-BK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
