@@ -36,6 +36,10 @@ describe('narrowerSubject', () => {
       'narrower',
     ],
     ['How do I soundproof my apartment?', 'How do I soundproof my apartment door?', 'narrower'],
+    // A part named before its thing, with a preposition; "the meaning of" names the thing itself.
+    ['How do I waterproof a leather bag?', 'How do I waterproof the stitching on a leather bag?', 'narrower'],
+    ['What happens during labor?', 'What happens during the pushing stage of labor?', 'narrower'],
+    ['What is irony?', 'What is the meaning of irony?', 'ok'],
     // Something of a shared thing, after it made possessive.
     ['How do I clean my drone?', "How do I clean my drone's camera gimbal?", 'narrower'],
     ['How do I care for a cat?', "How do I care for a cat's teeth?", 'narrower'],

@@ -103,11 +103,44 @@ function possessedPart(mine: readonly string[], theirs: readonly string[]): bool
   );
 }
 
+/** Words before "of" that name the thing itself, or an aspect that is its whole ("the meaning of irony"). */
+const NOT_A_PART: ReadonlySet<string> = new Set(
+  `meaning definition concept idea notion term word purpose point whole entirety entire cost price value`.split(
+    ' ',
+  ),
+);
+/** Prepositions that tie a part to its thing ("the stitching on a leather bag", "the scenery for a railroad"). */
+const PART_OF: ReadonlySet<string> = new Set(['of', 'on', 'in', 'for', 'inside', 'from']);
+
+/**
+ * Whether `mine` is `theirs` with "the" (or "its", "their"), one to three words and a preposition
+ * put right before what both share, nothing else changed: a part of the thing, named before it
+ * ("the stitching on a leather bag" / "a leather bag", "the pushing stage of labor" / "labor").
+ */
+function partBefore(mine: readonly string[], theirs: readonly string[]): boolean {
+  const added = mine.length - theirs.length;
+  if (added < 3 || added > 5) return false;
+  for (let at = 0; at < theirs.length; at += 1) {
+    if (mine[at] !== theirs[at]) {
+      const put = mine.slice(at, at + added);
+      const named = put.slice(1, -1);
+      return (
+        ['the', 'its', 'their'].includes(put[0] as string) &&
+        PART_OF.has(put.at(-1) as string) &&
+        !named.some((word) => NOT_A_PART.has(word)) &&
+        mine.slice(at + added).every((word, index) => word === theirs[at + index])
+      );
+    }
+  }
+  return false;
+}
+
 export const narrowerSubject: GuardRule = {
   reason: 'narrower',
   refuses: (pair) => {
     const [mine, theirs] = [possessiveWords(pair.question), possessiveWords(pair.candidate)];
     if (possessedPart(mine, theirs) || possessedPart(theirs, mine)) return true;
+    if (partBefore(mine, theirs) || partBefore(theirs, mine)) return true;
     return (
       pair.frame >= SAME_FRAME &&
       ((pair.onlyCached.length === 0 && narrows(pair.asked, pair.cached, pair.onlyAsked, pair.question)) ||
