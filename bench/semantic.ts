@@ -647,6 +647,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BI', file: 'reserved/semantic-pairs-unseen-BI.jsonl' },
       { name: 'unseen-BJ', file: 'reserved/semantic-pairs-unseen-BJ.jsonl' },
       { name: 'unseen-BK', file: 'reserved/semantic-pairs-unseen-BK.jsonl' },
+      { name: 'unseen-BL', file: 'reserved/semantic-pairs-unseen-BL.jsonl' },
+      { name: 'unseen-BM', file: 'reserved/semantic-pairs-unseen-BM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
