@@ -305,6 +305,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // The verifier scored these 0.99 or more: one picked against several (guard/picked-number.ts),
         // a part after a shared noun (guard/narrowing.ts), an opposite (hit-guard-words.ts).
         ["What's the best garden tool for a beginner?", 'What are the best garden tools for a beginner?'],
+        ["What's the biggest houseboat on Lake Powell?", 'What are the biggest houseboats on Lake Powell?'],
         ['How do I deep clean my oven?', 'How do I deep clean my oven racks?'],
         // Something of it after a possessive (guard/narrowing.ts), a quoted word's number (picked-number.ts).
         ['How do I clean my drone?', "How do I clean my drone's camera gimbal?"],

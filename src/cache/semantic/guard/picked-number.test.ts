@@ -25,6 +25,17 @@ describe('pickedNumber', () => {
       'changed-number',
     ],
     ['Which one knife should I buy first?', 'Which knives should I buy first?', 'changed-number'],
+    // Superlatives pick too, "most" with the adjective it leads.
+    [
+      "What's the biggest houseboat on Lake Powell?",
+      'What are the biggest houseboats on Lake Powell?',
+      'changed-number',
+    ],
+    [
+      "I'm new to macrame; what is the single most essential knot to learn first?",
+      "I'm new to macrame; what are the most essential knots to learn first?",
+      'changed-number',
+    ],
     // A quoted word in the other number, whatever picks it; compared as written, not stemmed.
     ["How do I sign 'book' in ASL?", "How do I sign 'books' in ASL?", 'changed-number'],
     ["How do I say 'the book' in German?", "How do I say 'the books' in German?", 'changed-number'],

@@ -15,9 +15,14 @@ import { wordsAndFigures } from './word-sequences.ts';
 const AGREEMENT: ReadonlySet<string> = new Set(
   `a an the is are was were does do has have it them its their this these that those one single s`.split(' '),
 );
-/** Words that pick from the things the noun names. */
+/** Words that pick from the things the noun names: "which", "what", "top", and superlatives. */
 const PICKS: ReadonlySet<string> = new Set(
-  `which what best worst top cheapest easiest safest fastest main favorite favourite`.split(' '),
+  `which what top main favorite favourite most least best worst cheapest easiest safest fastest quickest
+  biggest largest smallest tallest highest lowest longest shortest strongest oldest newest latest nearest
+  closest hardest simplest healthiest quietest loudest warmest coldest hottest heaviest lightest
+  brightest cleanest deepest widest richest prettiest coolest smartest toughest softest sweetest`.split(
+    /\s+/,
+  ),
 );
 /** Words that may stand between a pick and its noun besides one shared modifier ("the single best"). */
 const BETWEEN: ReadonlySet<string> = new Set(['one', 'single', 'the']);
