@@ -306,6 +306,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // a part after a shared noun (guard/narrowing.ts), an opposite (hit-guard-words.ts).
         ["What's the best garden tool for a beginner?", 'What are the best garden tools for a beginner?'],
         ["What's the biggest houseboat on Lake Powell?", 'What are the biggest houseboats on Lake Powell?'],
+        [
+          "I've had my hot tub for two years and suddenly one of the jets stopped working; what could be causing it?",
+          "I've had my hot tub for two years and suddenly all of the jets stopped working; what could be causing it?",
+        ],
         ['How do I deep clean my oven?', 'How do I deep clean my oven racks?'],
         // Something of it after a possessive (guard/narrowing.ts), a quoted word's number (picked-number.ts).
         ['How do I clean my drone?', "How do I clean my drone's camera gimbal?"],

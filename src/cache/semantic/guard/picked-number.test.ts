@@ -36,6 +36,12 @@ describe('pickedNumber', () => {
       "I'm new to macrame; what are the most essential knots to learn first?",
       'changed-number',
     ],
+    // One against all of a thing, the only word changed.
+    [
+      "I've had my hot tub for two years and one of the jets stopped working; what could be causing it?",
+      "I've had my hot tub for two years and all of the jets stopped working; what could be causing it?",
+      'changed-number',
+    ],
     // A quoted word in the other number, whatever picks it; compared as written, not stemmed.
     ["How do I sign 'book' in ASL?", "How do I sign 'books' in ASL?", 'changed-number'],
     ["How do I say 'the book' in German?", "How do I say 'the books' in German?", 'changed-number'],
@@ -59,5 +65,24 @@ describe('pickedNumber', () => {
       reason: 'changed-number',
     });
     expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason: 'quoted' });
+  });
+
+  // With every rule asked, quantity.ts refuses both first (as numbers); lean mode asks this rule,
+  // which reads "one" and "single" only, so "a day" / "each day" stays one question there.
+  it('refuses one against every beside the verifier, not "a" against "each"', () => {
+    expect(
+      checkHitGuard(
+        'How do I cancel one occurrence of a recurring Teams meeting?',
+        'How do I cancel every occurrence of a recurring Teams meeting?',
+        VERIFIER_GUARD,
+      ),
+    ).toEqual({ ok: false, reason: 'changed-number' });
+    expect(
+      checkHitGuard(
+        'How many hours a day should a dehumidifier run?',
+        'How many hours each day should a dehumidifier run?',
+        VERIFIER_GUARD,
+      ),
+    ).toEqual({ ok: true });
   });
 });

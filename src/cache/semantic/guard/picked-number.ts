@@ -6,7 +6,8 @@
  * nothing else may differ, and the pick must stand right before the noun (one shared word between
  * at most), so a generic question stays one: "What does a hawk eat?" / "What do hawks eat?" has
  * "does" between "what" and the noun. A quoted word is compared as written, and its number is
- * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'...").
+ * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is
+ * one against all of a thing, the only word changed ("one of the jets" / "all of the jets").
  */
 import type { GuardRule } from './guard-rule.ts';
 import { wordsAndFigures } from './word-sequences.ts';
@@ -101,9 +102,33 @@ function quotedInAnotherNumber(question: string, candidate: string): boolean {
   return pluralOf(last, theirLast) || pluralOf(theirLast, last);
 }
 
+const ONE: ReadonlySet<string> = new Set(['one', 'single']);
+const EVERY: ReadonlySet<string> = new Set(['all', 'every', 'each', 'both']);
+
+/**
+ * Whether the two are the same words but one, "one" or "single" on one side and "all", "every",
+ * "each" or "both" on the other: "one of the jets stopped working" / "all of the jets", "cancel one
+ * occurrence" / "every occurrence". (guard/quantity.ts reads "a" and "this" as one too, and so
+ * refuses "a day" / "each day"; beside the verifier only this narrow form is asked.)
+ */
+function oneAgainstAll(asked: readonly string[], cached: readonly string[]): boolean {
+  if (asked.length !== cached.length) return false;
+  const changed = asked.flatMap((word, index) =>
+    word === cached[index] ? [] : [[word, cached[index] as string]],
+  );
+  if (changed.length !== 1) return false;
+  const [word, theirs] = changed[0] as [string, string];
+  return (ONE.has(word) && EVERY.has(theirs)) || (EVERY.has(word) && ONE.has(theirs));
+}
+
 export const pickedNumber: GuardRule = {
   reason: 'changed-number',
-  refuses: ({ question, candidate }) =>
-    pickedInAnotherNumber(wordsAndFigures(question), wordsAndFigures(candidate)) ||
-    quotedInAnotherNumber(question, candidate),
+  refuses: ({ question, candidate }) => {
+    const [asked, cached] = [wordsAndFigures(question), wordsAndFigures(candidate)];
+    return (
+      pickedInAnotherNumber(asked, cached) ||
+      oneAgainstAll(asked, cached) ||
+      quotedInAnotherNumber(question, candidate)
+    );
+  },
 };
