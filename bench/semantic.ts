@@ -649,6 +649,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BK', file: 'reserved/semantic-pairs-unseen-BK.jsonl' },
       { name: 'unseen-BL', file: 'reserved/semantic-pairs-unseen-BL.jsonl' },
       { name: 'unseen-BM', file: 'reserved/semantic-pairs-unseen-BM.jsonl' },
+      { name: 'unseen-BN', file: 'reserved/semantic-pairs-unseen-BN.jsonl' },
+      { name: 'unseen-BO', file: 'reserved/semantic-pairs-unseen-BO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
