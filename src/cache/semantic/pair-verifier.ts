@@ -48,7 +48,8 @@ export interface PairVerifier {
  * ("a kayak" / "a kayak paddle", "volleyball" / "beach volleyball") joined the asked rules later: over the validation, read and swap sets they took 18 near misses off for 11
  * hits (bench/README.md, "Identifiers and narrowing asked, and unseen-AR and AS"). One picked
  * against several ("which fly" / "which flies", picked-number.ts) gives the changed-figure reason,
- * and a part named after a shared noun ("oven" / "oven racks") the narrower one. `all` runs every
+ * and a part named after a shared noun ("oven" / "oven racks") the narrower one; another name in
+ * place of a name ("Presta" / "Schrader", other-name.ts) the identifiers one. `all` runs every
  * rule first, for workspaces that would rather miss (bench/README.md has both, measured once).
  *
  * Both scores were chosen for the shipped model (a student with half the feed-forward units,

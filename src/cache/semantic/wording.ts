@@ -26,6 +26,7 @@
  */
 import { isEnglishWord } from './guard/english-words.ts';
 import { americanSpelling } from './guard/spelling.ts';
+import { editDistance } from './guard/word-sequences.ts';
 import { SYNONYM_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
@@ -126,33 +127,6 @@ function initialsRun(
 /** Whether a run of words an acronym's letters matched spells it out: two words or more, or one in camelCase ("QuickBooks"). */
 const spelledOut = (tokens: readonly Token[], start: number, end: number): boolean =>
   end - start >= 2 || /\p{Ll}\p{Lu}/u.test(tokens[start]?.text ?? '');
-
-/** Damerau (optimal string alignment) distance, or `limit + 1` once beyond `limit`. */
-function editDistance(left: string, right: string, limit: number): number {
-  if (Math.abs(left.length - right.length) > limit) return limit + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= left.length; i += 1) {
-    const row: number[] = [i];
-    for (let j = 1; j <= right.length; j += 1) {
-      if (i === 0) {
-        row.push(j);
-        continue;
-      }
-      const previous = rows[i - 1] as number[];
-      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
-      let best = Math.min(
-        (previous[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-      if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1])
-        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] as number) + 1);
-      row.push(best);
-    }
-    rows.push(row);
-  }
-  return (rows[left.length] as number[])[right.length] as number;
-}
 
 /** Whether `typo` (no English word) is `word` (one) mistyped: one letter apart, two in words of seven or more. */
 function mistyped(typo: string, word: string): boolean {

@@ -313,6 +313,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ['How do I deep clean my oven?', 'How do I deep clean my oven racks?'],
         // Something of it after a possessive (guard/narrowing.ts), a quoted word's number (picked-number.ts).
         ['How do I clean my drone?', "How do I clean my drone's camera gimbal?"],
+        // Another name in place of a name (guard/other-name.ts), scored 0.998.
+        [
+          'I just bought a used hybrid bike with Presta valves; how do I inflate the tires at a gas station air pump?',
+          'I just bought a used hybrid bike with Schrader valves; how do I inflate the tires at a gas station air pump?',
+        ],
         // A part named before its thing (guard/narrowing.ts), scored 0.998.
         ['How do I waterproof a leather bag?', 'How do I waterproof the stitching on a leather bag?'],
         ["How do I sign 'book' in ASL?", "How do I sign 'books' in ASL?"],

@@ -26,6 +26,7 @@ import { oneSideNegated } from './negation.ts';
 import { reorderedNumbers } from './number-order.ts';
 import { differentNumbers } from './numbers.ts';
 import { oppositeWords } from './opposites.ts';
+import { otherNamed } from './other-name.ts';
 import { pickedNumber } from './picked-number.ts';
 import { movedPossessor } from './possessor.ts';
 import { allAgainstOne } from './quantity.ts';
@@ -78,6 +79,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   objectAsSubject,
   substitutedContent,
   narrowerSubject,
+  otherNamed,
 ];
 
 /**

@@ -44,3 +44,30 @@ export function commonStart(left: readonly string[], right: readonly string[]): 
 /** Whether two word lists are the same words in the same order. */
 export const sameWords = (left: readonly string[], right: readonly string[]): boolean =>
   left.length === right.length && left.every((word, index) => word === right[index]);
+
+/** Damerau (optimal string alignment) distance, or `limit + 1` once beyond `limit`. */
+export function editDistance(left: string, right: string, limit: number): number {
+  if (Math.abs(left.length - right.length) > limit) return limit + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= left.length; i += 1) {
+    const row: number[] = [i];
+    for (let j = 1; j <= right.length; j += 1) {
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
+      const previous = rows[i - 1] as number[];
+      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
+      let best = Math.min(
+        (previous[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1])
+        best = Math.min(best, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      row.push(best);
+    }
+    rows.push(row);
+  }
+  return (rows[left.length] as number[])[right.length] as number;
+}
