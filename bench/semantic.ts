@@ -651,6 +651,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BM', file: 'reserved/semantic-pairs-unseen-BM.jsonl' },
       { name: 'unseen-BN', file: 'reserved/semantic-pairs-unseen-BN.jsonl' },
       { name: 'unseen-BO', file: 'reserved/semantic-pairs-unseen-BO.jsonl' },
+      { name: 'unseen-BP', file: 'reserved/semantic-pairs-unseen-BP.jsonl' },
+      { name: 'unseen-BQ', file: 'reserved/semantic-pairs-unseen-BQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
