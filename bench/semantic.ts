@@ -653,6 +653,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BO', file: 'reserved/semantic-pairs-unseen-BO.jsonl' },
       { name: 'unseen-BP', file: 'reserved/semantic-pairs-unseen-BP.jsonl' },
       { name: 'unseen-BQ', file: 'reserved/semantic-pairs-unseen-BQ.jsonl' },
+      { name: 'unseen-BR', file: 'reserved/semantic-pairs-unseen-BR.jsonl' },
+      { name: 'unseen-BS', file: 'reserved/semantic-pairs-unseen-BS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
