@@ -17,7 +17,7 @@
  * changed words' score (VERIFIER_CHANGED_WORDS_SCORE) was first chosen on the first four files of
  * each author (0.01), then on every group here (0.03), so no group is unseen for it any more.
  *
- * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to BQ), as six
+ * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to BS), as six
  * more groups beside the validation sets: a second opinion on a change chosen on validation, from
  * sets nobody tunes the model on. A set joins READ_SETS only after its one measurement.
  *
@@ -151,7 +151,7 @@ const READ_SETS: Record<string, string[]> = {
   'read AH to AO': ['AH', 'AI', 'AJ', 'AK', 'AL', 'AM', 'AN', 'AO'],
   'read AP to AY': ['AP', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AV', 'AW', 'AX', 'AY'],
   'read AZ to BE': ['AZ', 'BA', 'BB', 'BC', 'BD', 'BE'],
-  'read BF to BQ': ['BF', 'BG', 'BH', 'BI', 'BJ', 'BK', 'BL', 'BM', 'BN', 'BO', 'BP', 'BQ'],
+  'read BF to BS': ['BF', 'BG', 'BH', 'BI', 'BJ', 'BK', 'BL', 'BM', 'BN', 'BO', 'BP', 'BQ', 'BR', 'BS'],
 };
 
 function readSets(): Record<string, Pair[]> {
