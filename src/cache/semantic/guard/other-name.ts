@@ -17,11 +17,18 @@ interface Word {
   opens: boolean;
 }
 
+/** Whether a sentence starts at `index`: nothing but spaces before it, or `.` `?` `!` `;` `:` and spaces. */
+function opensAt(text: string, index: number): boolean {
+  let at = index - 1;
+  while (at >= 0 && /\s/u.test(text[at] as string)) at -= 1;
+  return at < 0 || '.?!;:'.includes(text[at] as string);
+}
+
 /** Words as written, with the dots, hyphens and apostrophes inside them ("Recreation.gov", "Adopt-a-Pet"). */
 function wordsOf(text: string): Word[] {
   return [...text.matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}'’.-]*[\p{L}\p{N}])?/gu)].map((match) => ({
     text: match[0],
-    opens: /(?:^|[.?!;:])\s*$/u.test(text.slice(0, match.index)),
+    opens: opensAt(text, match.index),
   }));
 }
 

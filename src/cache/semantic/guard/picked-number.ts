@@ -10,7 +10,7 @@
  * one against all of a thing, the only word changed ("one of the jets" / "all of the jets").
  */
 import type { GuardRule } from './guard-rule.ts';
-import { wordsAndFigures } from './word-sequences.ts';
+import { soleChange, wordsAndFigures } from './word-sequences.ts';
 
 /** Words that change with a noun's number, or only stress it ("what's" is "what", "s"). */
 const AGREEMENT: ReadonlySet<string> = new Set(
@@ -63,13 +63,12 @@ function pickedInAnotherNumber(asked: readonly string[], cached: readonly string
   const kept = (tokens: readonly string[]) =>
     tokens.flatMap((word, index) => (AGREEMENT.has(word) ? [] : [index]));
   const [mine, theirs] = [kept(asked), kept(cached)];
-  if (mine.length !== theirs.length) return false;
-  const changed = mine.flatMap((at, place) => {
-    const other = theirs[place] as number;
-    return asked[at] === cached[other] ? [] : [[at, other] as const];
-  });
-  if (changed.length !== 1) return false;
-  const [at, other] = changed[0] as readonly [number, number];
+  const place = soleChange(
+    mine.map((at) => asked[at] as string),
+    theirs.map((at) => cached[at] as string),
+  );
+  if (place === undefined) return false;
+  const [at, other] = [mine[place] as number, theirs[place] as number];
   const [word, theirWord] = [asked[at] as string, cached[other] as string];
   if (!pluralOf(word, theirWord) && !pluralOf(theirWord, word)) return false;
   return pickedAt(asked, at) && pickedAt(cached, other);
@@ -84,22 +83,13 @@ const quotedAsWritten = (text: string): string[] =>
 /** Whether the quoted strings are the same but one, whose last word is in the other number ("'person'" / "'people'"). */
 function quotedInAnotherNumber(question: string, candidate: string): boolean {
   const [mine, theirs] = [quotedAsWritten(question), quotedAsWritten(candidate)];
-  if (mine.length === 0 || mine.length !== theirs.length) return false;
-  const changed = mine.flatMap((quote, index) =>
-    quote === theirs[index] ? [] : [[quote, theirs[index] as string]],
-  );
-  if (changed.length !== 1) return false;
-  const [words, theirWords] = (changed[0] as string[]).map((quote) => quote.split(' ')) as [
-    string[],
-    string[],
-  ];
-  if (
-    words.length !== theirWords.length ||
-    words.slice(0, -1).join(' ') !== theirWords.slice(0, -1).join(' ')
-  )
-    return false;
-  const [last, theirLast] = [words.at(-1) ?? '', theirWords.at(-1) ?? ''];
-  return pluralOf(last, theirLast) || pluralOf(theirLast, last);
+  const place = soleChange(mine, theirs);
+  if (place === undefined) return false;
+  const [words, theirWords] = [(mine[place] as string).split(' '), (theirs[place] as string).split(' ')];
+  const last = soleChange(words, theirWords);
+  if (last !== words.length - 1) return false;
+  const [word, theirWord] = [words[last] as string, theirWords[last] as string];
+  return pluralOf(word, theirWord) || pluralOf(theirWord, word);
 }
 
 const ONE: ReadonlySet<string> = new Set(['one', 'single']);
@@ -112,12 +102,9 @@ const EVERY: ReadonlySet<string> = new Set(['all', 'every', 'each', 'both']);
  * refuses "a day" / "each day"; beside the verifier only this narrow form is asked.)
  */
 function oneAgainstAll(asked: readonly string[], cached: readonly string[]): boolean {
-  if (asked.length !== cached.length) return false;
-  const changed = asked.flatMap((word, index) =>
-    word === cached[index] ? [] : [[word, cached[index] as string]],
-  );
-  if (changed.length !== 1) return false;
-  const [word, theirs] = changed[0] as [string, string];
+  const at = soleChange(asked, cached);
+  if (at === undefined) return false;
+  const [word, theirs] = [asked[at] as string, cached[at] as string];
   return (ONE.has(word) && EVERY.has(theirs)) || (EVERY.has(word) && ONE.has(theirs));
 }
 

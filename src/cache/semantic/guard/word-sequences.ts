@@ -41,6 +41,18 @@ export function commonStart(left: readonly string[], right: readonly string[]): 
   return index;
 }
 
+/** Where two word lists of one length differ, when they differ in exactly one place. */
+export function soleChange(left: readonly string[], right: readonly string[]): number | undefined {
+  if (left.length !== right.length) return undefined;
+  let found: number | undefined;
+  for (let index = 0; index < left.length; index += 1) {
+    if (left[index] === right[index]) continue;
+    if (found !== undefined) return undefined;
+    found = index;
+  }
+  return found;
+}
+
 /** Whether two word lists are the same words in the same order. */
 export const sameWords = (left: readonly string[], right: readonly string[]): boolean =>
   left.length === right.length && left.every((word, index) => word === right[index]);
