@@ -11,7 +11,7 @@
 import type { Features } from './features.ts';
 import { type GuardRule, SAME_FRAME } from './guard-rule.ts';
 import { isContent, normalisedSet, normaliseWord } from './normalise.ts';
-import { commonWords } from './word-sequences.ts';
+import { commonStart, commonWords } from './word-sequences.ts';
 
 /** Added words that only weigh or colour the question, never narrow its subject. */
 const NOT_NARROWING: ReadonlySet<string> = normalisedSet(
@@ -72,6 +72,10 @@ function narrows(mine: Features, theirs: Features, added: readonly string[], tex
   );
 }
 
+/** Whether `mine` from `from` on is `theirs` from `theirsFrom` on. */
+const endsAlike = (mine: readonly string[], theirs: readonly string[], from: number, theirsFrom: number) =>
+  mine.slice(from).every((word, index) => word === theirs[theirsFrom + index]);
+
 /** Lowercase words as written, a possessive 's kept on its word ("drone's"). */
 const possessiveWords = (text: string): string[] =>
   text
@@ -93,13 +97,13 @@ const NOT_POSSESSIVE: ReadonlySet<string> = new Set(
 function possessedPart(mine: readonly string[], theirs: readonly string[]): boolean {
   const added = mine.length - theirs.length;
   if (added < 1 || added > 3) return false;
-  return mine.some(
-    (word, index) =>
-      word.endsWith("'s") &&
-      !NOT_POSSESSIVE.has(word.slice(0, -2)) &&
-      theirs[index] === word.slice(0, -2) &&
-      mine.slice(0, index).every((each, at) => each === theirs[at]) &&
-      mine.slice(index + 1 + added).every((each, at) => each === theirs[index + 1 + at]),
+  const at = commonStart(mine, theirs);
+  const word = mine[at] ?? '';
+  return (
+    word.endsWith("'s") &&
+    !NOT_POSSESSIVE.has(word.slice(0, -2)) &&
+    theirs[at] === word.slice(0, -2) &&
+    endsAlike(mine, theirs, at + 1 + added, at + 1)
   );
 }
 
@@ -120,19 +124,15 @@ const PART_OF: ReadonlySet<string> = new Set(['of', 'on', 'in', 'for', 'inside',
 function partBefore(mine: readonly string[], theirs: readonly string[]): boolean {
   const added = mine.length - theirs.length;
   if (added < 3 || added > 5) return false;
-  for (let at = 0; at < theirs.length; at += 1) {
-    if (mine[at] !== theirs[at]) {
-      const put = mine.slice(at, at + added);
-      const named = put.slice(1, -1);
-      return (
-        ['the', 'its', 'their'].includes(put[0] as string) &&
-        PART_OF.has(put.at(-1) as string) &&
-        !named.some((word) => NOT_A_PART.has(word)) &&
-        mine.slice(at + added).every((word, index) => word === theirs[at + index])
-      );
-    }
-  }
-  return false;
+  const at = commonStart(mine, theirs);
+  if (at >= theirs.length) return false;
+  const put = mine.slice(at, at + added);
+  return (
+    ['the', 'its', 'their'].includes(put[0] as string) &&
+    PART_OF.has(put.at(-1) as string) &&
+    !put.slice(1, -1).some((word) => NOT_A_PART.has(word)) &&
+    endsAlike(mine, theirs, at + added, at)
+  );
 }
 
 export const narrowerSubject: GuardRule = {
