@@ -325,6 +325,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I posted my daughter's birthday party as a Facebook event last night; how do I make the event private?",
           "I posted my daughter's birthday party as a Facebook event last night; how do I make the event public?",
         ],
+        // A counterpart role (hit-guard-words.ts, OPPOSITES).
+        [
+          'What are some painting tips for first-time renters?',
+          'What are some painting tips for first-time landlords?',
+        ],
       ];
       const beforePossessors = await verifications();
       await expectEach(possessors, 'miss');

@@ -398,6 +398,18 @@ export const OPPOSITES: readonly (readonly [string, string])[] = [
   ['warm', 'cold'],
   ['warmest', 'coldest'],
   ['private', 'public'],
+  // Counterpart roles: advice for one is not advice for the other ("tips for renters" / "for landlords").
+  // Not employer / employee: the typo "employe" stems to "employ", as "employer" does.
+  ['landlord', 'tenant'],
+  ['landlord', 'renter'],
+  ['buyer', 'seller'],
+  ['lender', 'borrower'],
+  ['debtor', 'creditor'],
+  ['host', 'guest'],
+  ['teacher', 'student'],
+  ['driver', 'passenger'],
+  ['doctor', 'patient'],
+  ['coach', 'player'],
   ['hottest', 'coldest'],
   ['heaviest', 'lightest'],
   ['taller', 'shorter'],

@@ -30,6 +30,18 @@ describe('oppositeWords', () => {
     ['How do I paint kitchen cabinets?', 'How do I strip paint from kitchen cabinets?', 'opposite'],
     ['How is a short-term capital gain taxed?', 'How is a long-term capital gain taxed?', 'opposite'],
     ['How do I make a Facebook event private?', 'How do I make a Facebook event public?', 'opposite'],
+    // Counterpart roles.
+    [
+      'Security deposit advice for a first-time renter?',
+      'Security deposit advice for a first-time landlord?',
+      'opposite',
+    ],
+    [
+      'Can the buyer cancel a house sale after the inspection?',
+      'Can the seller cancel a house sale after the inspection?',
+      'opposite',
+    ],
+    ['What are good thank-you gifts for a host?', 'What are good thank-you gifts for a guest?', 'opposite'],
     [
       'Why is my room colder than the rest of the house?',
       'Why is my room warmer than the rest of the house?',
