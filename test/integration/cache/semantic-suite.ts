@@ -325,6 +325,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I posted my daughter's birthday party as a Facebook event last night; how do I make the event private?",
           "I posted my daughter's birthday party as a Facebook event last night; how do I make the event public?",
         ],
+        // A code whose figure changed (guard/changed-number.ts).
+        [
+          "I'm coaching my son's U9 hockey team for the first time this winter; how long should a practice be?",
+          "I'm coaching my son's U14 hockey team for the first time this winter; how long should a practice be?",
+        ],
         // A counterpart role (hit-guard-words.ts, OPPOSITES).
         [
           'What are some painting tips for first-time renters?',

@@ -28,6 +28,9 @@ describe('changedNumber', () => {
     ],
     ['Is twenty-five too old to start ballet?', 'Is thirty too old to start ballet?'],
     ['Can I take two ibuprofen at once?', 'Can I take 3 ibuprofen at once?'],
+    // A code whose figure is the only change.
+    ['How long is a U9 hockey game?', 'How long is a U13 hockey game?'],
+    ['Is the M2 MacBook Air worth it in 2026?', 'Is the M4 MacBook Air worth it in 2026?'],
   ])('refuses a figure replaced by another: %s / %s', (question, candidate) => {
     expect(changedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
     expect(checkHitGuard(question, candidate, ASKED_ALONE)).toEqual({ ok: false, reason: 'changed-number' });
@@ -56,6 +59,9 @@ describe('changedNumber', () => {
     // Figures inside names and ordinals are not figures.
     ['Can I play my PS4 games on a PS5?', 'Can I play my PS5 games on a PS4?'],
     ['Is the 4th of July a holiday?', 'Is the 5th of July a holiday?'],
+    // A code written another way, or other letters.
+    ['Where do I find my w2 online?', 'Where do I find my W-2 online?'],
+    ['Is B2B marketing different?', 'Is B2C marketing different?'],
     // The same figures in another order are the number-order rule's.
     ['What percentage of 80 is 20?', 'What percentage of 20 is 80?'],
   ])('lets through: %s / %s', (question, candidate) => {

@@ -6,9 +6,11 @@
  * cost paraphrases ("a dozen people" / "12 people", "how 2 tell" / "how to tell"); this one asks
  * only that a number was replaced by another. Thousands with a k or "grand" are their value ("$2k"
  * and "2 grand" are 2000; "401k" may also be the plan, "401(k)"); figures inside words are names,
- * not numbers ("PS4", "B12", "mp3", "4th", "11pm").
+ * not numbers ("PS4", "B12", "mp3", "4th", "11pm"), but a code whose figure is the only change is
+ * another thing ("U8" / "U12").
  */
 import type { GuardRule } from './guard-rule.ts';
+import { soleChange } from './word-sequences.ts';
 
 /** Figures not joined to letters (but a trailing k), with their thousands separators; a year written '98. */
 const FIGURES =
@@ -77,11 +79,30 @@ function hasOwn(mine: readonly number[][], theirs: readonly number[][]): boolean
   });
 }
 
+/** A code: one or two letters and a figure ("U8", "PS4", "FY2025"). */
+const CODE = /^(\p{L}{1,2})(\p{N}+)$/u;
+
+/**
+ * Whether the two are the same words but one, a code on each side with the same letters and
+ * another figure: "my daughter's U8 team" / "U12 team", "PS4" / "PS3". ("w2" / "W-2" are one form:
+ * the figure is the same.)
+ */
+function otherCode(question: string, candidate: string): boolean {
+  const [asked, cached] = [codeWords(question), codeWords(candidate)];
+  const at = soleChange(asked, cached);
+  if (at === undefined) return false;
+  const [mine, theirs] = [CODE.exec(asked[at] as string), CODE.exec(cached[at] as string)];
+  return mine !== null && theirs !== null && mine[1] === theirs[1] && Number(mine[2]) !== Number(theirs[2]);
+}
+
+/** Lowercase words with figures joined to their letters ("U8" is one word). */
+const codeWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
 export const changedNumber: GuardRule = {
   reason: 'changed-number',
   refuses: ({ question, candidate }) => {
     const asked = [...figuresOf(question), ...numberWordsOf(question)];
     const cached = [...figuresOf(candidate), ...numberWordsOf(candidate)];
-    return hasOwn(asked, cached) && hasOwn(cached, asked);
+    return (hasOwn(asked, cached) && hasOwn(cached, asked)) || otherCode(question, candidate);
   },
 };
