@@ -330,6 +330,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm coaching my son's U9 hockey team for the first time this winter; how long should a practice be?",
           "I'm coaching my son's U14 hockey team for the first time this winter; how long should a practice be?",
         ],
+        // An opposite, the only word changed, beside the same word used otherwise (guard/opposites.ts).
+        [
+          "I've just installed the Eufy app on my tablet; how do I turn on do not disturb mode for the doorbell?",
+          "I've just installed the Eufy app on my tablet; how do I turn off do not disturb mode for the doorbell?",
+        ],
         // A counterpart role (hit-guard-words.ts, OPPOSITES).
         [
           'What are some painting tips for first-time renters?',

@@ -30,6 +30,12 @@ describe('oppositeWords', () => {
     ['How do I paint kitchen cabinets?', 'How do I strip paint from kitchen cabinets?', 'opposite'],
     ['How is a short-term capital gain taxed?', 'How is a long-term capital gain taxed?', 'opposite'],
     ['How do I make a Facebook event private?', 'How do I make a Facebook event public?', 'opposite'],
+    // The only word changed, beside the same word used otherwise ("on my phone").
+    [
+      'I set up the Arlo app on my phone; how do I turn on motion alerts?',
+      'I set up the Arlo app on my phone; how do I turn off motion alerts?',
+      'opposite',
+    ],
     // Counterpart roles.
     [
       'Security deposit advice for a first-time renter?',

@@ -9,6 +9,7 @@ import type { Features } from './features.ts';
 import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
 import { OPPOSITES, UNDOING } from './hit-guard-words.ts';
 import { normalisedSet, normaliseWord } from './normalise.ts';
+import { soleChange } from './word-sequences.ts';
 
 const UNDO = normalisedSet(UNDOING);
 const OPPOSITE_PAIRS = OPPOSITES.map(
@@ -25,6 +26,19 @@ function opposed(asked: Features, cached: Features): boolean {
   );
 }
 
+/**
+ * Whether the only word that differs is a word and its opposite, whatever else the two share:
+ * "the app on my phone; how do I turn on ..." / "... turn off ...", where both hold "on".
+ */
+function turned(asked: Features, cached: Features): boolean {
+  const at = soleChange(asked.words, cached.words);
+  if (at === undefined) return false;
+  const [mine, theirs] = [asked.words[at] as string, cached.words[at] as string];
+  return OPPOSITE_PAIRS.some(
+    ([one, other]) => (mine === one && theirs === other) || (mine === other && theirs === one),
+  );
+}
+
 /** Whether `mine` adds an undoing verb to everything `theirs` asks ("remove paint from a fence" / "paint a fence"). */
 function undone(mine: Features, theirs: Features): boolean {
   const undoing = [...mine.content].filter((word) => UNDO.has(word) && !theirs.content.has(word));
@@ -35,6 +49,7 @@ export const oppositeWords: GuardRule = {
   reason: 'opposite',
   refuses: (pair) =>
     (opposed(pair.asked, pair.cached) && pair.frame >= OPPOSED_FRAME) ||
+    turned(pair.asked, pair.cached) ||
     undone(pair.asked, pair.cached) ||
     undone(pair.cached, pair.asked),
 };
