@@ -655,6 +655,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BQ', file: 'reserved/semantic-pairs-unseen-BQ.jsonl' },
       { name: 'unseen-BR', file: 'reserved/semantic-pairs-unseen-BR.jsonl' },
       { name: 'unseen-BS', file: 'reserved/semantic-pairs-unseen-BS.jsonl' },
+      { name: 'unseen-BT', file: 'reserved/semantic-pairs-unseen-BT.jsonl' },
+      { name: 'unseen-BU', file: 'reserved/semantic-pairs-unseen-BU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
