@@ -335,6 +335,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I've just installed the Eufy app on my tablet; how do I turn on do not disturb mode for the doorbell?",
           "I've just installed the Eufy app on my tablet; how do I turn off do not disturb mode for the doorbell?",
         ],
+        // Several counted against one (guard/picked-number.ts).
+        [
+          "There's a broken branch hanging over our back fence; can I cut it down myself with a pole saw?",
+          'There are a dozen broken branches hanging over our back fence; can I cut them down myself with a pole saw?',
+        ],
         // A counterpart role (hit-guard-words.ts, OPPOSITES).
         [
           'What are some painting tips for first-time renters?',

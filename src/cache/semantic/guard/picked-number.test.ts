@@ -67,6 +67,33 @@ describe('pickedNumber', () => {
     expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason: 'quoted' });
   });
 
+  // Several counted against one: beside the verifier this rule refuses it (with every rule asked
+  // the numbers rule refuses most such pairs first); a count on both sides is the changed-figure rule's.
+  it.each([
+    [
+      'Our old maple has a dead branch hanging over the patio; can I cut it off myself?',
+      'Our old maple has a dozen dead branches hanging over the patio; can I cut them off myself?',
+    ],
+    ['How do I mount two solar panels on my van roof?', 'How do I mount a solar panel on my van roof?'],
+    ['Can I bake one loaf in a small Dutch oven?', 'Can I bake three loaves in a small Dutch oven?'],
+  ])('refuses several counted against one beside the verifier: %s / %s', (question, candidate) => {
+    expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
+    expect(checkHitGuard(question, candidate, VERIFIER_GUARD)).toEqual({
+      ok: false,
+      reason: 'changed-number',
+    });
+  });
+
+  it.each([
+    // No count: a generic plural, or "a dozen" that is no more than "12".
+    ['How do I carry a kayak on my car roof?', 'How do I carry kayaks on my car roof?'],
+    ["We're hosting a dozen people; how many pizzas?", "We're hosting 12 people; how many pizzas?"],
+    // The count is not next to the noun.
+    ['Can I take a nap after two coffees?', 'Can I take two naps after coffee?'],
+  ])('leaves a pair without one counted against several: %s / %s', (question, candidate) => {
+    expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(false);
+  });
+
   // With every rule asked, quantity.ts refuses both first (as numbers); lean mode asks this rule,
   // which reads "one" and "single" only, so "a day" / "each day" stays one question there.
   it('refuses one against every beside the verifier, not "a" against "each"', () => {

@@ -7,9 +7,11 @@
  * at most), so a generic question stays one: "What does a hawk eat?" / "What do hawks eat?" has
  * "does" between "what" and the noun. A quoted word is compared as written, and its number is
  * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is
- * one against all of a thing, the only word changed ("one of the jets" / "all of the jets").
+ * one against all of a thing, the only word changed ("one of the jets" / "all of the jets"), and
+ * one against a count of several ("a dead branch" / "a dozen dead branches").
  */
 import type { GuardRule } from './guard-rule.ts';
+import { NUMBER_WORDS } from './hit-guard-words.ts';
 import { soleChange, wordsAndFigures } from './word-sequences.ts';
 
 /** Words that change with a noun's number, or only stress it ("what's" is "what", "s"). */
@@ -108,6 +110,42 @@ function oneAgainstAll(asked: readonly string[], cached: readonly string[]): boo
   return (ONE.has(word) && EVERY.has(theirs)) || (EVERY.has(word) && ONE.has(theirs));
 }
 
+/** Whether a word counts two or more: a figure, a number word, "dozen" or "dozens". */
+function countsSeveral(word: string): boolean {
+  if (word === 'dozen' || word === 'dozens') return true;
+  const value = Number(NUMBER_WORDS[word] ?? word.replaceAll(',', ''));
+  return Number.isFinite(value) && value >= 2;
+}
+
+const ONE_OF: ReadonlySet<string> = new Set(['a', 'an', 'one']);
+
+/**
+ * Whether `cached` counts several of what `asked` has one of: the agreement words aside, `cached`
+ * has one word more, a count ("a dozen", "three"), and the same words but one noun in the other
+ * number at most two words after it, which `asked` has "a", "an" or "one" at most two words
+ * before: "a dead branch" / "a dozen dead branches".
+ */
+function severalAgainstOne(asked: readonly string[], cached: readonly string[]): boolean {
+  const kept = (tokens: readonly string[]) =>
+    tokens.flatMap((word, index) => (AGREEMENT.has(word) ? [] : [index]));
+  const [mine, theirs] = [kept(asked), kept(cached)];
+  if (theirs.length !== mine.length + 1) return false;
+  const mineWords = mine.map((at) => asked[at] as string);
+  return theirs.some((countAt, extra) => {
+    if (!countsSeveral(cached[countAt] as string)) return false;
+    const rest = theirs.filter((_, index) => index !== extra);
+    const place = soleChange(
+      mineWords,
+      rest.map((at) => cached[at] as string),
+    );
+    if (place === undefined) return false;
+    const [nounAt, theirNounAt] = [mine[place] as number, rest[place] as number];
+    if (!pluralOf(asked[nounAt] as string, cached[theirNounAt] as string)) return false;
+    if (theirNounAt <= countAt || theirNounAt - countAt > 2) return false;
+    return [1, 2].some((back) => ONE_OF.has(asked[nounAt - back] ?? ''));
+  });
+}
+
 export const pickedNumber: GuardRule = {
   reason: 'changed-number',
   refuses: ({ question, candidate }) => {
@@ -115,6 +153,8 @@ export const pickedNumber: GuardRule = {
     return (
       pickedInAnotherNumber(asked, cached) ||
       oneAgainstAll(asked, cached) ||
+      severalAgainstOne(asked, cached) ||
+      severalAgainstOne(cached, asked) ||
       quotedInAnotherNumber(question, candidate)
     );
   },
