@@ -657,6 +657,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BS', file: 'reserved/semantic-pairs-unseen-BS.jsonl' },
       { name: 'unseen-BT', file: 'reserved/semantic-pairs-unseen-BT.jsonl' },
       { name: 'unseen-BU', file: 'reserved/semantic-pairs-unseen-BU.jsonl' },
+      { name: 'unseen-BV', file: 'reserved/semantic-pairs-unseen-BV.jsonl' },
+      { name: 'unseen-BW', file: 'reserved/semantic-pairs-unseen-BW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
