@@ -340,6 +340,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "There's a broken branch hanging over our back fence; can I cut it down myself with a pole saw?",
           'There are a dozen broken branches hanging over our back fence; can I cut them down myself with a pole saw?',
         ],
+        // One against all, the verb agreeing (guard/picked-number.ts).
+        [
+          'Since we moved, one of the windows in the kitchen fogs up every morning; what causes that?',
+          'Since we moved, all of the windows in the kitchen fog up every morning; what causes that?',
+        ],
         // A counterpart role (hit-guard-words.ts, OPPOSITES).
         [
           'What are some painting tips for first-time renters?',

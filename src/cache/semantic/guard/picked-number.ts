@@ -100,14 +100,28 @@ const EVERY: ReadonlySet<string> = new Set(['all', 'every', 'each', 'both']);
 /**
  * Whether the two are the same words but one, "one" or "single" on one side and "all", "every",
  * "each" or "both" on the other: "one of the jets stopped working" / "all of the jets", "cancel one
- * occurrence" / "every occurrence". (guard/quantity.ts reads "a" and "this" as one too, and so
+ * occurrence" / "every occurrence"; or but two, the second after it a word in the other number or
+ * person, the noun itself or its verb ("delete one photo" / "all photos", "one of the glasses comes
+ * out" / "all of the glasses come out"). (guard/quantity.ts reads "a" and "this" as one too, and so
  * refuses "a day" / "each day"; beside the verifier only this narrow form is asked.)
  */
 function oneAgainstAll(asked: readonly string[], cached: readonly string[]): boolean {
-  const at = soleChange(asked, cached);
-  if (at === undefined) return false;
+  if (asked.length !== cached.length) return false;
+  const changed = asked.flatMap((word, index) => (word === cached[index] ? [] : [index]));
+  const [at, verbAt] = changed;
+  if (at === undefined || changed.length > 2) return false;
+  if (verbAt !== undefined && !otherPerson(asked[verbAt] as string, cached[verbAt] as string)) return false;
   const [word, theirs] = [asked[at] as string, cached[at] as string];
   return (ONE.has(word) && EVERY.has(theirs)) || (EVERY.has(word) && ONE.has(theirs));
+}
+
+const PERSON_FORMS: Readonly<Record<string, string>> = { is: 'are', was: 'were', has: 'have', does: 'do' };
+
+/** Whether two verbs are one in the other person: "comes" / "come", "goes" / "go", "is" / "are". */
+function otherPerson(one: string, other: string): boolean {
+  const agree = (singular: string, plural: string) =>
+    PERSON_FORMS[singular] === plural || singular === `${plural}s` || singular === `${plural}es`;
+  return agree(one, other) || agree(other, one);
 }
 
 /** Whether a word counts two or more: a figure, a number word, "dozen" or "dozens". */
