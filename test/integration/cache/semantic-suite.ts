@@ -205,6 +205,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm homeschooling my 13-year-old in Georgia starting this fall; outline what the state requires from parents like me.",
           "I'm homeschooling my 13-year-old in Georgia starting this fall; if it's not too much trouble, could you outline what the state requires from parents like me?",
         ],
+        // Alternatives offered in another order: a reorder, not swapped roles (guard/swapped-roles.ts).
+        [
+          "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",
+          "I'm making ice pops for my kid's party this weekend; should I use regular yogurt or Greek?",
+        ],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in

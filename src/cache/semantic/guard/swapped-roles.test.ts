@@ -26,6 +26,17 @@ describe('swappedRoles', () => {
       'ok',
     ],
     ['How long is the Great Wall of China?', 'The Great Wall of China is how long?', 'ok'],
+    // Alternatives offered in another order, whatever stands between them.
+    [
+      'Should I bake with almond flour or regular for this cake?',
+      'Should I bake with regular flour or almond for this cake?',
+      'ok',
+    ],
+    [
+      'Is a gas grill vs a charcoal grill better for beginners?',
+      'Is a charcoal grill vs a gas grill better for beginners?',
+      'ok',
+    ],
     // A person and a verb trading places.
     ['What happens when I mute someone on Slack?', 'What happens when someone mutes me on Slack?', 'swapped'],
     ['How do I see who I have muted on Twitter?', 'How do I see who has muted me on Twitter?', 'swapped'],

@@ -3,7 +3,7 @@
  * catch colds from humans" / "can humans catch colds from dogs", "butter instead of oil" / "oil
  * instead of butter"), or a person and a verb ("who I have blocked" / "who has blocked me"): who
  * does what to whom changed, the words did not. Around stop words only it is a rewording ("A and
- * B" / "B and A").
+ * B" / "B and A"), and around an "or" alternatives reordered ("Greek yogurt or regular").
  */
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
@@ -22,6 +22,13 @@ const SYMMETRIC: ReadonlySet<string> = new Set(
   ),
 );
 const takesSides = (word: string) => isContent(word) || !SYMMETRIC.has(word);
+/**
+ * Words that offer the two runs as alternatives: around them the runs trade places without taking
+ * roles, whatever else stands between ("Greek yogurt or regular" / "regular yogurt or Greek").
+ */
+const ALTERNATIVES: ReadonlySet<string> = new Set(
+  ['or', 'vs', 'versus'].map((word) => normaliseWord(word)[0] as string),
+);
 
 /**
  * Whether two questions are the same words but for two runs of them that trade places around at
@@ -58,6 +65,7 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
         inner.slice(inner.length - y),
       ];
       if (!middle.some(takesSides) || !first.some(isActor) || !last.some(isActor)) continue;
+      if (middle.some((word) => ALTERNATIVES.has(word))) continue;
       if (sameWords(other, [...last, ...middle, ...first])) return true;
     }
   }
