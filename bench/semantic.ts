@@ -659,6 +659,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BU', file: 'reserved/semantic-pairs-unseen-BU.jsonl' },
       { name: 'unseen-BV', file: 'reserved/semantic-pairs-unseen-BV.jsonl' },
       { name: 'unseen-BW', file: 'reserved/semantic-pairs-unseen-BW.jsonl' },
+      { name: 'unseen-BX', file: 'reserved/semantic-pairs-unseen-BX.jsonl' },
+      { name: 'unseen-BY', file: 'reserved/semantic-pairs-unseen-BY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
