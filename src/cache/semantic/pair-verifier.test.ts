@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   changedWords,
   LocalPairVerifier,
+  sameWording,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
   withoutSharedContext,
@@ -165,5 +166,24 @@ describe('withoutSharedContext', () => {
         'I have a cat. Should I worry, she is old?',
       ),
     ).toEqual(['She is old. Should I worry?', 'Should I worry, she is old?']);
+  });
+});
+
+describe('sameWording', () => {
+  it.each([
+    [
+      "What's the max weight limit on a 10ft trampoline?",
+      "What's the max weight limit on a 10-ft trampoline?",
+    ],
+    ['Is 2am too late?', 'is 2 am too late'],
+  ])('reads case, punctuation and letters beside figures alike: %s / %s', (cached, asked) => {
+    expect(sameWording(cached, asked)).toBe(true);
+  });
+
+  it.each([
+    ['Is 2am too late?', 'Is 3am too late?'],
+    ['What is a co-op?', 'What is a coop?'],
+  ])('keeps other words apart: %s / %s', (cached, asked) => {
+    expect(sameWording(cached, asked)).toBe(false);
   });
 });

@@ -151,11 +151,11 @@ export function sameWording(cached: string, asked: string): boolean {
   return wordsOf(cached) === wordsOf(asked);
 }
 
-/** A text's words, lowercase, one space apart: case, spacing and punctuation aside. */
+/** A text's words, lowercase, one space apart: case, spacing and punctuation aside, letters and figures apart ("10ft" is "10 ft"). */
 const wordsOf = (text: string): string =>
   text
     .toLowerCase()
-    .match(/[\p{L}\p{N}]+/gu)
+    .match(/\p{L}+|\p{N}+/gu)
     ?.join(' ') ?? '';
 
 /** Where a clause ends: `,` `;` `:` `.` `?` `!` and a space ("1,000" and "e.g." inside a word are not). */

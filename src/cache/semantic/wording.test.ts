@@ -56,6 +56,28 @@ describe('alignWording', () => {
       'Visiting NYC w/ my parents',
       'Visiting New York City with my parents',
     ],
+    // Letters and a figure written together, letters with dots, a plural, a listed acronym.
+    ['Can I check in before noon?', 'Can I check in b4 noon?', 'Can I check in before noon?'],
+    [
+      'What fruits help, for example with a cold?',
+      'What fruits help, e.g. with a cold?',
+      'What fruits help, for example with a cold?',
+    ],
+    [
+      'My baby is 5 months old; is that normal?',
+      'My baby is 5 mo old; is that normal?',
+      'My baby is 5 months old; is that normal?',
+    ],
+    [
+      'What pounds per square inch should my bike tires be?',
+      'What PSI should my bike tires be?',
+      'What pounds per square inch should my bike tires be?',
+    ],
+    [
+      'My vet says she needs more vitamin D',
+      'My vet says she needs more vit D',
+      'My vet says she needs more vitamin D',
+    ],
     // Numbers in figures and in words, either way round; "a" and "an" before the same word.
     [
       "We're moving from NJ to NC in August with 2 kids",

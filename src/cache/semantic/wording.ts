@@ -8,7 +8,8 @@
  *
  * - apostrophes and joined words: "Ive" / "I've", "log in" / "login";
  * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks";
- * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit";
+ * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit",
+ *   "b4" / "before", "e.g." / "for example";
  * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and"; "DC" /
  *   "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
@@ -47,16 +48,42 @@ interface Token {
   end: number;
 }
 
-/** Words (with inner apostrophes), numbers, degrees ("°C") and "w/"; "350F" is "350" and "F". */
-const TOKEN =
-  /°\s?[CF](?!\p{L})|(?<!\p{L})[Ww]\/[Oo]?(?!\p{L})|\p{L}+(?:['’]\p{L}+)*|\p{N}+(?:[.,]\p{N}+)*|&/gu;
+/** Listed abbreviations that write letters and figures together ("b4", "ww2"), any case. */
+const MIXED = Object.keys(ABBREVIATIONS)
+  .filter((key) => /\p{L}/u.test(key) && /\p{N}/u.test(key))
+  .map((key) =>
+    [...key].map((char) => (/\p{L}/u.test(char) ? `[${char}${char.toUpperCase()}]` : char)).join(''),
+  );
+
+/**
+ * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", lowercase letters with dots ("e.g.",
+ * "i.e.") and the listed abbreviations with a figure ("b4"); "350F" is "350" and "F".
+ */
+const TOKEN = new RegExp(
+  [
+    ...MIXED.map((mixed) => `(?<![\\p{L}\\p{N}])${mixed}(?![\\p{L}\\p{N}])`),
+    '°\\s?[CF](?!\\p{L})',
+    '(?<!\\p{L})[Ww]\\/[Oo]?(?!\\p{L})',
+    '(?<![\\p{L}\\p{N}.])\\p{Ll}(?:\\.\\p{Ll})+\\.?(?![\\p{L}\\p{N}])',
+    "\\p{L}+(?:['’]\\p{L}+)*",
+    '\\p{N}+(?:[.,]\\p{N}+)*',
+    '&',
+  ].join('|'),
+  'gu',
+);
 /** Words an acronym's letters may skip ("Department of Agriculture" is "DA", "USDA" with "US"). */
 const CONNECTORS: ReadonlySet<string> = new Set(['of', 'and', 'the', 'for', 'in', 'on', 'to', 'a', 'an']);
+
+/** A token's key: lowercase, apostrophes, spaces and slashes dropped, and the dots of "e.g.". */
+function keyOf(text: string): string {
+  const key = text.toLowerCase().replace(/['’\s/]/g, '');
+  return /^\p{Ll}(?:\.\p{Ll})+\.?$/u.test(key) ? key.replaceAll('.', '') : key;
+}
 
 function tokensOf(text: string): Token[] {
   return [...text.matchAll(TOKEN)].map((match) => ({
     text: match[0],
-    key: match[0] === '&' ? 'and' : match[0].toLowerCase().replace(/['’\s/]/g, ''),
+    key: match[0] === '&' ? 'and' : keyOf(match[0]),
     start: match.index,
     end: match.index + match[0].length,
   }));
@@ -326,9 +353,15 @@ export function alignWording(cached: string, asked: string): string {
     if (apart !== undefined) edit(index, index + 1, theirText(apart, apart + 2));
   });
 
-  // An acronym on one side, spelt out on the other.
+  // An acronym on one side, spelt out on the other; one the list spells out as the other side
+  // writes it is the list's ("PSI" is "pounds per square inch", not "per square inch").
+  const listedIn = (token: Token, tokens: readonly Token[], own: readonly Token[]) =>
+    (ABBREVIATION_WORDS.get(token.key) ?? []).some(
+      (words) => findRun(tokens, words) >= 0 && findRun(own, words) < 0,
+    );
   mine.forEach((token, index) => {
-    const letters = theirKeys.has(token.key) ? undefined : acronymLetters(token);
+    const letters =
+      theirKeys.has(token.key) || listedIn(token, theirs, mine) ? undefined : acronymLetters(token);
     if (letters === undefined) return;
     for (let at = 0; at < theirs.length; at += 1) {
       const end = initialsRun(letters, theirs, at, true);
@@ -341,7 +374,10 @@ export function alignWording(cached: string, asked: string): string {
   // Each acronym once: a long question repeating one would otherwise cost a scan per repeat.
   const acronyms = new Set<string>();
   for (const other of theirs) {
-    const letters = myKeys.has(other.key) || acronyms.has(other.key) ? undefined : acronymLetters(other);
+    const letters =
+      myKeys.has(other.key) || acronyms.has(other.key) || listedIn(other, mine, theirs)
+        ? undefined
+        : acronymLetters(other);
     if (letters === undefined) continue;
     acronyms.add(other.key);
     for (let at = 0; at < mine.length; at += 1) {

@@ -205,6 +205,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm homeschooling my 13-year-old in Georgia starting this fall; outline what the state requires from parents like me.",
           "I'm homeschooling my 13-year-old in Georgia starting this fall; if it's not too much trouble, could you outline what the state requires from parents like me?",
         ],
+        // Abbreviations the alignment reads as the cached question writes them (wording.ts): "b4",
+        // "e.g.", "mo" for months, "PSI".
+        [
+          "We're closing on a house with a septic tank next week; what should I ask the inspector before closing?",
+          "We're closing on a house w/ a septic tank next week; what should I ask the inspector b4 closing?",
+        ],
         // Alternatives offered in another order: a reorder, not swapped roles (guard/swapped-roles.ts).
         [
           "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",
