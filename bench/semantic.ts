@@ -661,6 +661,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BW', file: 'reserved/semantic-pairs-unseen-BW.jsonl' },
       { name: 'unseen-BX', file: 'reserved/semantic-pairs-unseen-BX.jsonl' },
       { name: 'unseen-BY', file: 'reserved/semantic-pairs-unseen-BY.jsonl' },
+      { name: 'unseen-BZ', file: 'reserved/semantic-pairs-unseen-BZ.jsonl' },
+      { name: 'unseen-CA', file: 'reserved/semantic-pairs-unseen-CA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
