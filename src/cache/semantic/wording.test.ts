@@ -56,6 +56,13 @@ describe('alignWording', () => {
       'Visiting NYC w/ my parents',
       'Visiting New York City with my parents',
     ],
+    // A figure written with a k is not a number word ("$1k" never "$onek").
+    [
+      'Best go-kart kit under $1k?',
+      'Best go-kart kit under one thousand dollars?',
+      'Best go-kart kit under one thousand dollars?',
+    ],
+    ['I make two thousand a month', 'I make 2k a month', 'I make 2k a month'],
     // Letters and a figure written together, letters with dots, a plural, a listed acronym.
     ['Can I check in before noon?', 'Can I check in b4 noon?', 'Can I check in before noon?'],
     [

@@ -403,9 +403,10 @@ export function alignWording(cached: string, asked: string): string {
     if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
   }
 
-  // Abbreviations and contractions, either way round.
+  // Abbreviations and contractions, either way round; a figure written with a k is the thousands
+  // step's ("$1k" is not "$onek").
   mine.forEach((token, index) => {
-    if (theirKeys.has(token.key)) return;
+    if (theirKeys.has(token.key) || !Number.isNaN(thousandsAt(mine, index))) return;
     const expansions = ABBREVIATION_WORDS.get(token.key) ?? contracted(token.text).map(keysOf);
     for (const words of expansions) {
       const at = findRun(theirs, words);
@@ -419,7 +420,11 @@ export function alignWording(cached: string, asked: string): string {
     for (const { abbreviation, words } of EXPANSIONS.get(token.key) ?? []) {
       if (!runAt(mine, words, index) || findRun(theirs, words) >= 0) continue;
       const short = theirWord.get(abbreviation);
-      if (short !== undefined && !myKeys.has(abbreviation)) {
+      if (
+        short !== undefined &&
+        !myKeys.has(abbreviation) &&
+        Number.isNaN(thousandsAt(theirs, theirs.indexOf(short)))
+      ) {
         edit(index, index + words.length, short.text);
         return;
       }
