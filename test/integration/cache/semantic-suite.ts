@@ -211,6 +211,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "We're closing on a house with a septic tank next week; what should I ask the inspector before closing?",
           "We're closing on a house w/ a septic tank next week; what should I ask the inspector b4 closing?",
         ],
+        // "Help me figure out" is a polite framing too (hit-guard-words.ts, PHRASES).
+        [
+          'My son just started cello lessons and the strings keep going out of tune every day; what could be causing that?',
+          'My son just started cello lessons and the strings keep going out of tune every day. Would you mind helping me figure out what could be causing that?',
+        ],
         // Alternatives offered in another order: a reorder, not swapped roles (guard/swapped-roles.ts).
         [
           "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",

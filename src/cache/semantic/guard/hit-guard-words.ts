@@ -101,6 +101,8 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
     'please',
   ],
   [/\bif you (?:do|would) not mind(?: (?:me|my) asking)?\b/gi, 'please'],
+  // "help me figure out why" asks only why.
+  [/\b(?:kindly )?(?:help|helping) me (?:figure out|work out|understand|find out)\b/gi, 'please'],
 ];
 
 /** Everyday synonyms and spellings folded to one word before stemming (either side may use either). */

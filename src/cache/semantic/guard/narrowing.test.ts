@@ -20,6 +20,13 @@ describe('narrowerSubject', () => {
       'Would you mind writing a polite note for my noisy upstairs neighbor?',
       'ok',
     ],
+    // Nor is "help me figure out" before what is asked.
+    [
+      'My violin keeps going out of tune every day; what could be causing that?',
+      'My violin keeps going out of tune every day. Would you mind helping me figure out what could be causing that?',
+      'ok',
+    ],
+    ['Why does my bread sink?', 'Could you kindly help me understand why my bread sinks?', 'ok'],
     ['What are the rules of volleyball?', 'What are the rules of beach volleyball?', 'narrower'],
     ['How long does a laptop battery last?', 'How long does a gaming laptop battery last?', 'narrower'],
     ['What is the weight of the Galaxy S24?', 'What is the weight of the Galaxy S24 Ultra?', 'narrower'],
