@@ -663,6 +663,8 @@ async function main(): Promise<void> {
       { name: 'unseen-BY', file: 'reserved/semantic-pairs-unseen-BY.jsonl' },
       { name: 'unseen-BZ', file: 'reserved/semantic-pairs-unseen-BZ.jsonl' },
       { name: 'unseen-CA', file: 'reserved/semantic-pairs-unseen-CA.jsonl' },
+      { name: 'unseen-CB', file: 'reserved/semantic-pairs-unseen-CB.jsonl' },
+      { name: 'unseen-CC', file: 'reserved/semantic-pairs-unseen-CC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
