@@ -361,6 +361,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Since we moved, one of the windows in the kitchen fogs up every morning; what causes that?',
           'Since we moved, all of the windows in the kitchen fog up every morning; what causes that?',
         ],
+        // A collective of several against one (guard/picked-number.ts).
+        [
+          "What's a good paddle for a beginner kayaker?",
+          "What's a good set of paddles for a beginner kayaker?",
+        ],
         // A counterpart role (hit-guard-words.ts, OPPOSITES).
         [
           'What are some painting tips for first-time renters?',

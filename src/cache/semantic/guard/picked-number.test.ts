@@ -102,6 +102,9 @@ describe('pickedNumber', () => {
     ],
     ['How do I mount two solar panels on my van roof?', 'How do I mount a solar panel on my van roof?'],
     ['Can I bake one loaf in a small Dutch oven?', 'Can I bake three loaves in a small Dutch oven?'],
+    // A collective and "of" count several too; "a pair of" does not.
+    ["What's a good chisel for a beginner?", "What's a good set of chisels for a beginner?"],
+    ['How do I insure one delivery van?', 'How do I insure a fleet of delivery vans?'],
   ])('refuses several counted against one beside the verifier: %s / %s', (question, candidate) => {
     expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
     expect(checkHitGuard(question, candidate, VERIFIER_GUARD)).toEqual({
@@ -114,6 +117,7 @@ describe('pickedNumber', () => {
     // No count: a generic plural, or "a dozen" that is no more than "12".
     ['How do I carry a kayak on my car roof?', 'How do I carry kayaks on my car roof?'],
     ["We're hosting a dozen people; how many pizzas?", "We're hosting 12 people; how many pizzas?"],
+    ['Are these binoculars good for birding?', 'Is a pair of binoculars good for birding?'],
     // The count is not next to the noun.
     ['Can I take a nap after two coffees?', 'Can I take two naps after coffee?'],
   ])('leaves a pair without one counted against several: %s / %s', (question, candidate) => {

@@ -132,30 +132,44 @@ function countsSeveral(word: string): boolean {
 }
 
 const ONE_OF: ReadonlySet<string> = new Set(['a', 'an', 'one']);
+/** Nouns that gather several of a thing before "of" ("a fleet of rowers"); not "pair" (a pair of binoculars is one). */
+const COLLECTIVES: ReadonlySet<string> = new Set(
+  `set fleet pallet pack box bag case crate stack batch bunch bundle carton`.split(' '),
+);
+
+/** How many words at `at` count several: a count ("a dozen", "three") 1, a collective and "of" 2, else 0. */
+function severalAt(words: readonly string[], at: number): number {
+  const word = words[at] as string;
+  if (countsSeveral(word)) return 1;
+  return COLLECTIVES.has(word) && words[at + 1] === 'of' ? 2 : 0;
+}
 
 /**
  * Whether `cached` counts several of what `asked` has one of: the agreement words aside, `cached`
- * has one word more, a count ("a dozen", "three"), and the same words but one noun in the other
- * number at most two words after it, which `asked` has "a", "an" or "one" at most two words
- * before: "a dead branch" / "a dozen dead branches".
+ * has a count more ("a dozen", "three") or a collective and "of" ("a fleet of"), and the same words
+ * but one noun in the other number at most two words after it, which `asked` has "a", "an" or "one"
+ * at most two words before: "a dead branch" / "a dozen dead branches", "a Concept2 rower" / "a
+ * fleet of Concept2 rowers".
  */
 function severalAgainstOne(asked: readonly string[], cached: readonly string[]): boolean {
   const kept = (tokens: readonly string[]) =>
     tokens.flatMap((word, index) => (AGREEMENT.has(word) ? [] : [index]));
   const [mine, theirs] = [kept(asked), kept(cached)];
-  if (theirs.length !== mine.length + 1) return false;
+  const theirWords = theirs.map((at) => cached[at] as string);
   const mineWords = mine.map((at) => asked[at] as string);
-  return theirs.some((countAt, extra) => {
-    if (!countsSeveral(cached[countAt] as string)) return false;
-    const rest = theirs.filter((_, index) => index !== extra);
+  return theirs.some((_, extra) => {
+    const size = severalAt(theirWords, extra);
+    if (size === 0 || theirs.length !== mine.length + size) return false;
+    const rest = theirs.filter((_, index) => index < extra || index >= extra + size);
     const place = soleChange(
       mineWords,
       rest.map((at) => cached[at] as string),
     );
     if (place === undefined) return false;
     const [nounAt, theirNounAt] = [mine[place] as number, rest[place] as number];
+    const countEnd = theirs[extra + size - 1] as number;
     if (!pluralOf(asked[nounAt] as string, cached[theirNounAt] as string)) return false;
-    if (theirNounAt <= countAt || theirNounAt - countAt > 2) return false;
+    if (theirNounAt <= countEnd || theirNounAt - countEnd > 2) return false;
     return [1, 2].some((back) => ONE_OF.has(asked[nounAt - back] ?? ''));
   });
 }
