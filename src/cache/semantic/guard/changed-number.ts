@@ -82,6 +82,9 @@ function hasOwn(mine: readonly number[][], theirs: readonly number[][]): boolean
 /** A code: one or two letters and a figure ("U8", "PS4", "FY2025"). */
 const CODE = /^(\p{L}{1,2})(\p{N}+)$/u;
 
+/** Lowercase words with figures joined to their letters ("U8" is one word). */
+const codeWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
 /**
  * Whether the two are the same words but one, a code on each side with the same letters and
  * another figure: "my daughter's U8 team" / "U12 team", "PS4" / "PS3". ("w2" / "W-2" are one form:
@@ -94,9 +97,6 @@ function otherCode(question: string, candidate: string): boolean {
   const [mine, theirs] = [CODE.exec(asked[at] as string), CODE.exec(cached[at] as string)];
   return mine !== null && theirs !== null && mine[1] === theirs[1] && Number(mine[2]) !== Number(theirs[2]);
 }
-
-/** Lowercase words with figures joined to their letters ("U8" is one word). */
-const codeWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 export const changedNumber: GuardRule = {
   reason: 'changed-number',

@@ -67,35 +67,16 @@ describe('pickedNumber', () => {
     expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason: 'quoted' });
   });
 
-  // One against all, the noun or its verb agreeing: beside the verifier this rule refuses it.
+  // Beside the verifier this rule refuses these (with every rule asked the numbers rule refuses
+  // most of them first); a count on both sides is the changed-figure rule's.
   it.each([
+    // One against all, the noun or its verb agreeing.
     [
       'After every wash one of the mugs comes out spotty; why is that?',
       'After every wash all of the mugs come out spotty; why is that?',
     ],
     ['How do I archive one chat in Slack?', 'How do I archive all chats in Slack?'],
-  ])(
-    'refuses one against all with the noun or verb agreeing beside the verifier: %s / %s',
-    (question, candidate) => {
-      expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
-      expect(checkHitGuard(question, candidate, VERIFIER_GUARD)).toEqual({
-        ok: false,
-        reason: 'changed-number',
-      });
-    },
-  );
-
-  it('leaves one against all when a third word changed too', () => {
-    expect(
-      pickedNumber.refuses(
-        new GuardPair('How do I archive one chat in Slack?', 'How do I delete all chats in Slack?'),
-      ),
-    ).toBe(false);
-  });
-
-  // Several counted against one: beside the verifier this rule refuses it (with every rule asked
-  // the numbers rule refuses most such pairs first); a count on both sides is the changed-figure rule's.
-  it.each([
+    // Several counted against one.
     [
       'Our old maple has a dead branch hanging over the patio; can I cut it off myself?',
       'Our old maple has a dozen dead branches hanging over the patio; can I cut them off myself?',
@@ -105,12 +86,20 @@ describe('pickedNumber', () => {
     // A collective and "of" count several too; "a pair of" does not.
     ["What's a good chisel for a beginner?", "What's a good set of chisels for a beginner?"],
     ['How do I insure one delivery van?', 'How do I insure a fleet of delivery vans?'],
-  ])('refuses several counted against one beside the verifier: %s / %s', (question, candidate) => {
+  ])('refuses one against all or several beside the verifier: %s / %s', (question, candidate) => {
     expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
     expect(checkHitGuard(question, candidate, VERIFIER_GUARD)).toEqual({
       ok: false,
       reason: 'changed-number',
     });
+  });
+
+  it('leaves one against all when a third word changed too', () => {
+    expect(
+      pickedNumber.refuses(
+        new GuardPair('How do I archive one chat in Slack?', 'How do I delete all chats in Slack?'),
+      ),
+    ).toBe(false);
   });
 
   it.each([

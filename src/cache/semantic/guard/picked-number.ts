@@ -8,7 +8,8 @@
  * "does" between "what" and the noun. A quoted word is compared as written, and its number is
  * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is
  * one against all of a thing, the only word changed ("one of the jets" / "all of the jets"), and
- * one against a count of several ("a dead branch" / "a dozen dead branches").
+ * one against a count of several or a collective of them ("a dead branch" / "a dozen dead
+ * branches", "a good disc" / "a good set of discs").
  */
 import type { GuardRule } from './guard-rule.ts';
 import { NUMBER_WORDS } from './hit-guard-words.ts';
@@ -108,17 +109,18 @@ const EVERY: ReadonlySet<string> = new Set(['all', 'every', 'each', 'both']);
 function oneAgainstAll(asked: readonly string[], cached: readonly string[]): boolean {
   if (asked.length !== cached.length) return false;
   const changed = asked.flatMap((word, index) => (word === cached[index] ? [] : [index]));
-  const [at, verbAt] = changed;
+  const [at, agreeingAt] = changed;
   if (at === undefined || changed.length > 2) return false;
-  if (verbAt !== undefined && !otherPerson(asked[verbAt] as string, cached[verbAt] as string)) return false;
+  if (agreeingAt !== undefined && !agrees(asked[agreeingAt] as string, cached[agreeingAt] as string))
+    return false;
   const [word, theirs] = [asked[at] as string, cached[at] as string];
   return (ONE.has(word) && EVERY.has(theirs)) || (EVERY.has(word) && ONE.has(theirs));
 }
 
 const PERSON_FORMS: Readonly<Record<string, string>> = { is: 'are', was: 'were', has: 'have', does: 'do' };
 
-/** Whether two verbs are one in the other person: "comes" / "come", "goes" / "go", "is" / "are". */
-function otherPerson(one: string, other: string): boolean {
+/** Whether two words are one in the other number or person: "photo" / "photos", "comes" / "come", "is" / "are". */
+function agrees(one: string, other: string): boolean {
   const agree = (singular: string, plural: string) =>
     PERSON_FORMS[singular] === plural || singular === `${plural}s` || singular === `${plural}es`;
   return agree(one, other) || agree(other, one);
@@ -148,8 +150,8 @@ function severalAt(words: readonly string[], at: number): number {
  * Whether `cached` counts several of what `asked` has one of: the agreement words aside, `cached`
  * has a count more ("a dozen", "three") or a collective and "of" ("a fleet of"), and the same words
  * but one noun in the other number at most two words after it, which `asked` has "a", "an" or "one"
- * at most two words before: "a dead branch" / "a dozen dead branches", "a Concept2 rower" / "a
- * fleet of Concept2 rowers".
+ * at most two words before: "a dead branch" / "a dozen dead branches", "a good disc" / "a good
+ * set of discs".
  */
 function severalAgainstOne(asked: readonly string[], cached: readonly string[]): boolean {
   const kept = (tokens: readonly string[]) =>
