@@ -665,6 +665,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CA', file: 'reserved/semantic-pairs-unseen-CA.jsonl' },
       { name: 'unseen-CB', file: 'reserved/semantic-pairs-unseen-CB.jsonl' },
       { name: 'unseen-CC', file: 'reserved/semantic-pairs-unseen-CC.jsonl' },
+      { name: 'unseen-CD', file: 'reserved/semantic-pairs-unseen-CD.jsonl' },
+      { name: 'unseen-CE', file: 'reserved/semantic-pairs-unseen-CE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
