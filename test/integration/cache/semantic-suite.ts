@@ -361,6 +361,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Since we moved, one of the windows in the kitchen fogs up every morning; what causes that?',
           'Since we moved, all of the windows in the kitchen fog up every morning; what causes that?',
         ],
+        // One pick against several, the nouns beside it changing number too (guard/picked-number.ts).
+        [
+          "We just moved into a two-story house with a basement; where's the best spot for a smoke detector?",
+          'We just moved into a two-story house with a basement; where are the best spots for smoke detectors?',
+        ],
         // A collective of several against one (guard/picked-number.ts).
         [
           "What's a good paddle for a beginner kayaker?",

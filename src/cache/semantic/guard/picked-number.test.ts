@@ -25,6 +25,12 @@ describe('pickedNumber', () => {
       'changed-number',
     ],
     ['Which one knife should I buy first?', 'Which knives should I buy first?', 'changed-number'],
+    // The picked noun changes number with other nouns that do too.
+    [
+      "Where's the best spot for a carbon monoxide alarm in a split-level house?",
+      'Where are the best spots for carbon monoxide alarms in a split-level house?',
+      'changed-number',
+    ],
     // Superlatives pick too, "most" with the adjective it leads.
     [
       "What's the biggest houseboat on Lake Powell?",

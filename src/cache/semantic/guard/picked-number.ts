@@ -1,7 +1,9 @@
 /**
  * One picked against several: the same question but for the number of the thing a "which" or a
  * "best" picks ("which fly should I buy" / "which flies", "the best garden tool" / "the best garden
- * tools", "the single best excursion" / "the best excursions"). One recommendation is not a list.
+ * tools", "the single best excursion" / "the best excursions"; other nouns may change number with
+ * it: "the best spot for a fire extinguisher" / "the best spots for fire extinguishers"). One
+ * recommendation is not a list.
  * The words that agree with the noun ("is" / "are", "it" / "them", "a", "one", "single") aside,
  * nothing else may differ, and the pick must stand right before the noun (one shared word between
  * at most), so a generic question stays one: "What does a hawk eat?" / "What do hawks eat?" has
@@ -66,15 +68,21 @@ function pickedInAnotherNumber(asked: readonly string[], cached: readonly string
   const kept = (tokens: readonly string[]) =>
     tokens.flatMap((word, index) => (AGREEMENT.has(word) ? [] : [index]));
   const [mine, theirs] = [kept(asked), kept(cached)];
-  const place = soleChange(
-    mine.map((at) => asked[at] as string),
-    theirs.map((at) => cached[at] as string),
+  if (mine.length !== theirs.length) return false;
+  // Every word that differs is one noun in the other number ("the best spot for a fire
+  // extinguisher" / "the best spots for fire extinguishers"), and one of them is picked.
+  const changed = mine.flatMap((at, place) => {
+    const other = theirs[place] as number;
+    return asked[at] === cached[other] ? [] : [[at, other] as const];
+  });
+  if (changed.length === 0) return false;
+  const inNumber = ([at, other]: readonly [number, number]) => {
+    const [word, theirWord] = [asked[at] as string, cached[other] as string];
+    return pluralOf(word, theirWord) || pluralOf(theirWord, word);
+  };
+  return (
+    changed.every(inNumber) && changed.some(([at, other]) => pickedAt(asked, at) && pickedAt(cached, other))
   );
-  if (place === undefined) return false;
-  const [at, other] = [mine[place] as number, theirs[place] as number];
-  const [word, theirWord] = [asked[at] as string, cached[other] as string];
-  if (!pluralOf(word, theirWord) && !pluralOf(theirWord, word)) return false;
-  return pickedAt(asked, at) && pickedAt(cached, other);
 }
 
 /** Quoted strings as written: lowercase words and figures. */
