@@ -361,6 +361,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Since we moved, one of the windows in the kitchen fogs up every morning; what causes that?',
           'Since we moved, all of the windows in the kitchen fog up every morning; what causes that?',
         ],
+        // Two possessive pronouns exchanged (guard/possessor.ts).
+        [
+          "I'm teaching my niece shuffleboard; if her puck knocks my puck off the board, who scores?",
+          "I'm teaching my niece shuffleboard; if my puck knocks her puck off the board, who scores?",
+        ],
         // One pick against several, the nouns beside it changing number too (guard/picked-number.ts).
         [
           "We just moved into a two-story house with a basement; where's the best spot for a smoke detector?",

@@ -7,6 +7,12 @@ describe('movedPossessor', () => {
     // The 's on another word: whose relative, whose pull.
     ['What is my grandmother’s niece to me?', "What is my niece's grandmother to me?", 'swapped'],
     ["How strong is the Moon's pull on Earth?", "How strong is Earth's pull on the Moon?", 'swapped'],
+    // Two possessive pronouns exchanged.
+    [
+      'In bocce, if her ball pushes my ball closer to the jack, whose point is it?',
+      'In bocce, if my ball pushes her ball closer to the jack, whose point is it?',
+      'swapped',
+    ],
     // The owner and its 's moved to another noun, nothing else.
     [
       "My neighbor's tree fell on my fence; who pays?",

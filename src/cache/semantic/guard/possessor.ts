@@ -4,7 +4,9 @@
  * neighbor's tree fell on my fence" / "my tree fell on my neighbor's fence"). Whose thing it is
  * changed, the words did not, so the verifier reads the two as a rewording (0.99 and 1.0). A
  * reordered paraphrase moves a whole phrase with its possessor ("for my son's school, ..." /
- * "... for my son's school"): the same words carry the 's, and more than the owner moved.
+ * "... for my son's school"): the same words carry the 's, and more than the owner moved. Two
+ * possessive pronouns exchanged, nothing else changed, are another owner too ("his bag knocks my
+ * bag" / "my bag knocks his bag").
  */
 import type { GuardRule } from './guard-rule.ts';
 
@@ -43,9 +45,24 @@ function ownerMoved(a: readonly string[], b: readonly string[]): boolean {
   );
 }
 
+const POSSESSIVES: ReadonlySet<string> = new Set(['my', 'your', 'his', 'her', 'its', 'our', 'their']);
+
+/** Whether the two differ in exactly two places, two possessive pronouns exchanged ("his bag knocks my bag" / "my bag knocks his bag"). */
+function pronounsExchanged(a: readonly string[], b: readonly string[]): boolean {
+  const changed = a.flatMap((word, index) => (word === b[index] ? [] : [index]));
+  if (changed.length !== 2) return false;
+  const [first, second] = changed as [number, number];
+  return (
+    POSSESSIVES.has(a[first] as string) &&
+    POSSESSIVES.has(a[second] as string) &&
+    a[first] === b[second] &&
+    a[second] === b[first]
+  );
+}
+
 function possessorMoved(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length || a.join(' ') === b.join(' ') || sorted(a) !== sorted(b)) return false;
-  return !sameCounts(possessors(a), possessors(b)) || ownerMoved(a, b);
+  return !sameCounts(possessors(a), possessors(b)) || ownerMoved(a, b) || pronounsExchanged(a, b);
 }
 
 /** Lowercase letter runs as written: "my neighbor's" is "my", "neighbor", "s" (the guard's features drop the 's). */
