@@ -667,6 +667,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CC', file: 'reserved/semantic-pairs-unseen-CC.jsonl' },
       { name: 'unseen-CD', file: 'reserved/semantic-pairs-unseen-CD.jsonl' },
       { name: 'unseen-CE', file: 'reserved/semantic-pairs-unseen-CE.jsonl' },
+      { name: 'unseen-CF', file: 'reserved/semantic-pairs-unseen-CF.jsonl' },
+      { name: 'unseen-CG', file: 'reserved/semantic-pairs-unseen-CG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
