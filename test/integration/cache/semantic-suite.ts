@@ -205,8 +205,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm homeschooling my 13-year-old in Georgia starting this fall; outline what the state requires from parents like me.",
           "I'm homeschooling my 13-year-old in Georgia starting this fall; if it's not too much trouble, could you outline what the state requires from parents like me?",
         ],
-        // Abbreviations the alignment reads as the cached question writes them (wording.ts): "b4",
-        // "e.g.", "mo" for months, "PSI".
+        // Abbreviations the alignment reads as the cached question writes them (wording.ts): "w/",
+        // and "b4", a figure joined to letters that its words once split in two.
         [
           "We're closing on a house with a septic tank next week; what should I ask the inspector before closing?",
           "We're closing on a house w/ a septic tank next week; what should I ask the inspector b4 closing?",
