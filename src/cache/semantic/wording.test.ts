@@ -56,6 +56,13 @@ describe('alignWording', () => {
       'Visiting NYC w/ my parents',
       'Visiting New York City with my parents',
     ],
+    // "no" before a question word is "know" mistyped, where the cached question writes "know".
+    [
+      'How do I know if my parakeet is sick?',
+      'How do I no if my parakeet is sick?',
+      'How do I know if my parakeet is sick?',
+    ],
+    ['Is there no way to fix it?', 'Is there no way to fix it?', 'Is there no way to fix it?'],
     // A figure written with a k is not a number word ("$1k" never "$onek").
     [
       'Best go-kart kit under $1k?',

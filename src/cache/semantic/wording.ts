@@ -16,6 +16,7 @@
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
  * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars";
  * - "a" and "an" before the same word: "a HSA" / "an HSA";
+ * - "no" before a question word where the cached question writes "know": "how do I no if";
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
  * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage");
  * - typos: a word no English list has, one letter from a word of the cached question that the
@@ -71,6 +72,18 @@ const TOKEN = new RegExp(
   ].join('|'),
   'gu',
 );
+/** Words that open an indirect question ("know if", "know what"). */
+const QUESTION_WORDS: ReadonlySet<string> = new Set([
+  'if',
+  'whether',
+  'what',
+  'how',
+  'when',
+  'where',
+  'why',
+  'which',
+  'who',
+]);
 /** Words an acronym's letters may skip ("Department of Agriculture" is "DA", "USDA" with "US"). */
 const CONNECTORS: ReadonlySet<string> = new Set(['of', 'and', 'the', 'for', 'in', 'on', 'to', 'a', 'an']);
 
@@ -500,6 +513,15 @@ export function alignWording(cached: string, asked: string): string {
     const keys = new Set(matches.map((other) => other.key));
     if (keys.size === 1 && matches[0] !== undefined) edit(index, index + 1, matches[0].text);
   });
+
+  // "no" right before a question word is "know" mistyped ("how do I no if"), where the cached
+  // question writes "know".
+  const know = theirWord.get('know');
+  if (know !== undefined && !myKeys.has('know'))
+    mine.forEach((token, index) => {
+      if (token.key === 'no' && QUESTION_WORDS.has(mine[index + 1]?.key ?? ''))
+        edit(index, index + 1, know.text);
+    });
 
   // "a" / "an" before the same word, as the cached question writes it ("an HSA" / "a HSA"); the
   // word may be one reworded above ("a health savings account" / "an HSA").

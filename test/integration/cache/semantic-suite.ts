@@ -216,6 +216,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My son just started cello lessons and the strings keep going out of tune every day; what could be causing that?',
           'My son just started cello lessons and the strings keep going out of tune every day. Would you mind helping me figure out what could be causing that?',
         ],
+        // "no" before a question word is "know" mistyped (wording.ts, hit-guard-words.ts), not a negation.
+        ['How do I know if my parakeet is sick?', 'How do I no if my parakeet is sick?'],
         // Alternatives offered in another order: a reorder, not swapped roles (guard/swapped-roles.ts).
         [
           "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",

@@ -101,6 +101,8 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
     'please',
   ],
   [/\bif you (?:do|would) not mind(?: (?:me|my) asking)?\b/gi, 'please'],
+  // "How do I no if ..." is "know" mistyped, no negation.
+  [/\bno(?= (?:if|whether|what|how|when|where|why|which|who)\b)/gi, 'know'],
   // "help me figure out why" asks only why.
   [/\b(?:kindly )?(?:help|helping) me (?:figure out|work out|understand|find out)\b/gi, 'please'],
 ];

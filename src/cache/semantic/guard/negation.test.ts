@@ -5,6 +5,12 @@ import { itFollowsTable } from './rule-table.ts';
 describe('oneSideNegated', () => {
   itFollowsTable(oneSideNegated, [
     ['Is it safe to eat raw eggs?', "Can you safely eat eggs raw, or isn't it safe?", 'ok'],
+    // "no" before a question word is "know" mistyped (hit-guard-words.ts, PHRASES).
+    [
+      'How do I no whether my sourdough starter is dead?',
+      'How do I know whether my sourdough starter is dead?',
+      'ok',
+    ],
     // A polite framing holds no negation (hit-guard-words.ts, PHRASES).
     [
       "I'm homeschooling my 12-year-old in Ohio starting this fall; if it's not too much trouble, could you outline what the state requires from parents like me?",
