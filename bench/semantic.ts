@@ -669,6 +669,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CE', file: 'reserved/semantic-pairs-unseen-CE.jsonl' },
       { name: 'unseen-CF', file: 'reserved/semantic-pairs-unseen-CF.jsonl' },
       { name: 'unseen-CG', file: 'reserved/semantic-pairs-unseen-CG.jsonl' },
+      { name: 'unseen-CH', file: 'reserved/semantic-pairs-unseen-CH.jsonl' },
+      { name: 'unseen-CI', file: 'reserved/semantic-pairs-unseen-CI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv

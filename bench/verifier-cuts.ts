@@ -152,7 +152,24 @@ const READ_SETS: Record<string, string[]> = {
   'read AP to AY': ['AP', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AV', 'AW', 'AX', 'AY'],
   'read AZ to BE': ['AZ', 'BA', 'BB', 'BC', 'BD', 'BE'],
   'read BF to BS': ['BF', 'BG', 'BH', 'BI', 'BJ', 'BK', 'BL', 'BM', 'BN', 'BO', 'BP', 'BQ', 'BR', 'BS'],
-  'read BT to CG': ['BT', 'BU', 'BV', 'BW', 'BX', 'BY', 'BZ', 'CA', 'CB', 'CC', 'CD', 'CE', 'CF', 'CG'],
+  'read BT to CI': [
+    'BT',
+    'BU',
+    'BV',
+    'BW',
+    'BX',
+    'BY',
+    'BZ',
+    'CA',
+    'CB',
+    'CC',
+    'CD',
+    'CE',
+    'CF',
+    'CG',
+    'CH',
+    'CI',
+  ],
 };
 
 function readSets(): Record<string, Pair[]> {
