@@ -27,6 +27,7 @@
  * and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
  */
 import { isEnglishWord } from './guard/english-words.ts';
+import { INDIRECT_QUESTION_WORDS } from './guard/hit-guard-words.ts';
 import { americanSpelling } from './guard/spelling.ts';
 import { editDistance } from './guard/word-sequences.ts';
 import { SYNONYM_GROUPS } from './synonym-groups.ts';
@@ -72,18 +73,7 @@ const TOKEN = new RegExp(
   ].join('|'),
   'gu',
 );
-/** Words that open an indirect question ("know if", "know what"). */
-const QUESTION_WORDS: ReadonlySet<string> = new Set([
-  'if',
-  'whether',
-  'what',
-  'how',
-  'when',
-  'where',
-  'why',
-  'which',
-  'who',
-]);
+const INDIRECT: ReadonlySet<string> = new Set(INDIRECT_QUESTION_WORDS);
 /** Words an acronym's letters may skip ("Department of Agriculture" is "DA", "USDA" with "US"). */
 const CONNECTORS: ReadonlySet<string> = new Set(['of', 'and', 'the', 'for', 'in', 'on', 'to', 'a', 'an']);
 
@@ -519,8 +509,7 @@ export function alignWording(cached: string, asked: string): string {
   const know = theirWord.get('know');
   if (know !== undefined && !myKeys.has('know'))
     mine.forEach((token, index) => {
-      if (token.key === 'no' && QUESTION_WORDS.has(mine[index + 1]?.key ?? ''))
-        edit(index, index + 1, know.text);
+      if (token.key === 'no' && INDIRECT.has(mine[index + 1]?.key ?? '')) edit(index, index + 1, know.text);
     });
 
   // "a" / "an" before the same word, as the cached question writes it ("an HSA" / "a HSA"); the

@@ -85,6 +85,19 @@ export const STOP_WORDS: readonly string[] = `
   .split(/\s+/)
   .filter((word) => word !== '');
 
+/** Words that open an indirect question after "know" ("know if", "know what"). */
+export const INDIRECT_QUESTION_WORDS: readonly string[] = [
+  'if',
+  'whether',
+  'what',
+  'how',
+  'when',
+  'where',
+  'why',
+  'which',
+  'who',
+];
+
 /** Several words read as one, before anything else ("set up" a project is creating it). */
 export const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bsecond[- ]hand\b/gi, 'used'],
@@ -102,7 +115,7 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   ],
   [/\bif you (?:do|would) not mind(?: (?:me|my) asking)?\b/gi, 'please'],
   // "How do I no if ..." is "know" mistyped, no negation.
-  [/\bno(?= (?:if|whether|what|how|when|where|why|which|who)\b)/gi, 'know'],
+  [new RegExp(`\\bno(?= (?:${INDIRECT_QUESTION_WORDS.join('|')})\\b)`, 'gi'), 'know'],
   // "help me figure out why" asks only why.
   [/\b(?:kindly )?(?:help|helping) me (?:figure out|work out|understand|find out)\b/gi, 'please'],
 ];
