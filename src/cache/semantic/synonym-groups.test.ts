@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SYNONYM_GROUPS } from './synonym-groups.ts';
+import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 
 describe('SYNONYM_GROUPS', () => {
   it('has no word or phrase in two groups', () => {
@@ -22,5 +23,31 @@ describe('SYNONYM_GROUPS', () => {
         group.some((member) => member !== member.trim().toLowerCase() || member === ''),
     );
     expect(malformed).toEqual([]);
+  });
+});
+
+describe('WORDNET_GROUPS', () => {
+  it('holds groups of two or more lowercase words, no word in two groups or in a hand-written group', () => {
+    const handWritten = new Set(SYNONYM_GROUPS.flat());
+    const seen = new Set<string>();
+    const wrong = WORDNET_GROUPS.flat().filter((word) => {
+      const bad = !/^[a-z]{3,}$/.test(word) || handWritten.has(word) || seen.has(word);
+      seen.add(word);
+      return bad;
+    });
+    expect(wrong).toEqual([]);
+    expect(WORDNET_GROUPS.filter((group) => group.length < 2)).toEqual([]);
+    expect(WORDNET_GROUPS.length).toBeGreaterThan(2000);
+  });
+
+  it('holds no function word, and no word whose most frequent sense is another ("bike" is a bicycle)', () => {
+    const words = new Set(WORDNET_GROUPS.flat());
+    const absent = ['can', 'will', 'may', 'get', 'have', 'does', 'still', 'table', 'bike', 'dog', 'rent'];
+    expect(absent.filter((word) => words.has(word))).toEqual([]);
+  });
+
+  it("carries WordNet's licence with the data", () => {
+    const text = readFileSync(new URL('./wordnet-groups.txt', import.meta.url), 'utf8');
+    expect(text).toContain('# WordNet 3.0 Copyright 2006 by Princeton University.  All rights reserved.');
   });
 });

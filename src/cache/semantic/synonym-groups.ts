@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Words and phrases interchangeable in everyday questions (wording.ts): swapping one for another of
  * its group never changes the answer. No hypernyms (dog / animal), sister terms (week / month, rent
@@ -903,4 +905,19 @@ let's, let us
 `
   .trim()
   .split('\n')
+  .map((line) => line.split(', '));
+
+/**
+ * Synonym groups generated from WordNet 3.1 (wordnet-groups.txt, by scripts/build-wordnet-groups.py;
+ * bench/data/reserved/rules/RULE43.md): each lemma only in the synset of its most frequent sense,
+ * in its most frequent part of speech, with that sense attested; each inflection its own group;
+ * no function words, no form the hand-written groups hold, none in two groups. "ignores" /
+ * "disregards", "reliable" / "dependable", "sag" / "droop".
+ */
+export const WORDNET_GROUPS: readonly (readonly string[])[] = readFileSync(
+  new URL('./wordnet-groups.txt', import.meta.url),
+  'utf8',
+)
+  .split('\n')
+  .filter((line) => line !== '' && !line.startsWith('#'))
   .map((line) => line.split(', '));

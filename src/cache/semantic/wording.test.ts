@@ -192,6 +192,17 @@ describe('alignWording', () => {
     ],
     ['Is a €50 gift too much?', 'Is a 50 euro gift too much?', 'Is a €50 gift too much?'],
     ['Is £20 enough for a taxi?', 'Is 20 quid enough for a taxi?', 'Is £20 enough for a taxi?'],
+    // WordNet's first-sense synonyms (WORDNET_GROUPS), in the same inflection.
+    [
+      'Does cold weather aggravate arthritis in the knees?',
+      'Does cold weather exacerbate arthritis in the knees?',
+      'Does cold weather aggravate arthritis in the knees?',
+    ],
+    [
+      'My landlord disregards every repair request; what can I do?',
+      'My landlord ignores every repair request; what can I do?',
+      'My landlord disregards every repair request; what can I do?',
+    ],
   ])('%s / %s', (cached, asked, aligned) => {
     expect(alignWording(cached, asked)).toBe(aligned);
   });
@@ -224,6 +235,11 @@ describe('alignWording', () => {
     ['Best blender under $100?', 'Best blender under 100 euros?'],
     ['Is a 30 pound bag of dog food worth it?', 'Is a £30 bag of dog food worth it?'],
     ['Is $20 or 20 dollars more polite to write?', 'Is 20 dollars or $20 more polite to write?'],
+    // WordNet only where both words' most frequent sense is one synset, in one inflection: a bike is
+    // a bicycle first, "dog" a noun first; "aggravates" is not "exacerbate".
+    ['What is the best bike for commuting?', 'What is the best motorcycle for commuting?'],
+    ['Why does my puppy chase the cat?', 'Why does my puppy dog the cat?'],
+    ['Does cold weather aggravate arthritis?', 'Cold weather exacerbates arthritis, right?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

