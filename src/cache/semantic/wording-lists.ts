@@ -200,6 +200,28 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
 });
 
 /**
+ * Units read only right after a figure (wording.ts): their short forms are everyday words or
+ * letters anywhere else ("a", "in", "w" for "with", "k" for thousands), so ABBREVIATIONS cannot
+ * hold them. "240V" / "240 volt", "48A" / "48 amps", "6500K" / "6500 kelvin", "8 in" / "8 inch".
+ */
+export const FIGURE_UNITS: Readonly<Record<string, readonly string[]>> = wordTable({
+  v: ['volts', 'volt'],
+  w: ['watts', 'watt'],
+  a: ['amps', 'amp', 'amperes', 'ampere'],
+  k: ['kelvin'],
+  p: ['pence'],
+  in: ['inches', 'inch'],
+  hp: ['horsepower'],
+  kb: ['kilobytes', 'kilobyte'],
+  ah: ['amp hours', 'amp hour', 'ampere hours', 'ampere hour'],
+  mah: ['milliamp hours', 'milliamp hour', 'milliampere hours', 'milliampere hour'],
+  wh: ['watt hours', 'watt hour'],
+  hz: ['hertz'],
+  kts: ['knots'],
+  yds: ['yards'],
+});
+
+/**
  * Currency signs by the names a figure may be followed by instead ("$200" / "200 dollars"), read
  * only with a figure of the same value on the other side. Not "pounds": "a 30 pound bag" is a
  * weight.

@@ -192,6 +192,23 @@ describe('alignWording', () => {
     ],
     ['Is a €50 gift too much?', 'Is a 50 euro gift too much?', 'Is a €50 gift too much?'],
     ['Is £20 enough for a taxi?', 'Is 20 quid enough for a taxi?', 'Is £20 enough for a taxi?'],
+    // A unit written short right after a figure (FIGURE_UNITS), either way round.
+    [
+      'What gauge wire does a 240 volt dryer need?',
+      'What gauge wire does a 240V dryer need?',
+      'What gauge wire does a 240 volt dryer need?',
+    ],
+    [
+      'Is a 1500W space heater safe overnight?',
+      'Is a 1500-watt space heater safe overnight?',
+      'Is a 1500W space heater safe overnight?',
+    ],
+    [
+      'Can a 30 amp breaker run my kiln?',
+      'Can a 30A breaker run my kiln?',
+      'Can a 30 amp breaker run my kiln?',
+    ],
+    ['Which 10 inch skillet is best?', 'Which 10 in skillet is best?', 'Which 10 inch skillet is best?'],
     // WordNet's first-sense synonyms (WORDNET_GROUPS), in the same inflection.
     [
       'Does cold weather aggravate arthritis in the knees?',
@@ -235,6 +252,11 @@ describe('alignWording', () => {
     ['Best blender under $100?', 'Best blender under 100 euros?'],
     ['Is a 30 pound bag of dog food worth it?', 'Is a £30 bag of dog food worth it?'],
     ['Is $20 or 20 dollars more polite to write?', 'Is 20 dollars or $20 more polite to write?'],
+    // A unit after a figure only beside the same figure and the same unit: "in" and "a" stay words.
+    ['Can a 30 amp breaker run my kiln?', 'Can a 20A breaker run my kiln?'],
+    ['Is a 1500W heater enough?', 'Is a 1500 volt heater enough?'],
+    ['Can I seat 4 inches apart?', 'Can I seat 4 in a booth?'],
+    ['Can I fit 3 in a car?', 'Can I fit 3 a car with a rack?'],
     // WordNet only where both words' most frequent sense is one synset, in one inflection: a bike is
     // a bicycle first, "dog" a noun first; "aggravates" is not "exacerbate".
     ['What is the best bike for commuting?', 'What is the best motorcycle for commuting?'],

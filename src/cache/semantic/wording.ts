@@ -10,6 +10,7 @@
  * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks";
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit",
  *   "b4" / "before", "e.g." / "for example";
+ * - units written short only right after a figure (FIGURE_UNITS): "240V" / "240 volt", "8 in" / "8 inch";
  * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and"; "DC" /
  *   "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
@@ -37,6 +38,7 @@ import {
   CONTRACTION_ENDINGS,
   CONTRACTIONS,
   CURRENCY_NAMES,
+  FIGURE_UNITS,
   NUMERALS,
   SPELLINGS,
   STATE_CODES,
@@ -201,6 +203,50 @@ function thousandsAt(tokens: readonly Token[], index: number): number {
   const k = tokens[index + 1];
   if (number === undefined || k?.key !== 'k' || k.start !== number.end) return Number.NaN;
   return figureValue(number) * 1000;
+}
+
+/** Words that open a noun phrase: a short unit right before one is a preposition or an article ("4 in a booth"). */
+const DETERMINERS: ReadonlySet<string> = new Set(
+  'a an the my your our his her their its this that these those each every'.split(' '),
+);
+
+/** Every form of each unit of FIGURE_UNITS as keys, the most words first: [unit, words, short]. */
+const FIGURE_UNIT_FORMS: readonly { unit: string; words: string[]; short: boolean }[] = Object.entries(
+  FIGURE_UNITS,
+)
+  .flatMap(([unit, names]) => [
+    { unit, words: [unit], short: true },
+    ...names.map((name) => ({ unit, words: keysOf(name), short: false })),
+  ])
+  .sort((left, right) => right.words.length - left.words.length);
+
+/**
+ * The figures in `tokens` with a unit of FIGURE_UNITS right after them (glued, or after a space or
+ * a hyphen): "240V", "240 volt", "240-volt"; `start` and `end` are the figure's and unit's tokens.
+ */
+function figureUnitsIn(
+  text: string,
+  tokens: readonly Token[],
+): { value: number; unit: string; short: boolean; start: number; end: number }[] {
+  const found: { value: number; unit: string; short: boolean; start: number; end: number }[] = [];
+  tokens.forEach((token, index) => {
+    const value = figureValue(token);
+    const next = tokens[index + 1];
+    if (Number.isNaN(value) || next === undefined || !/^[\s-]?$/.test(text.slice(token.end, next.start)))
+      return;
+    const form = FIGURE_UNIT_FORMS.find(({ words }) => runAt(tokens, words, index + 1));
+    // "4 in a booth", "3 in the car": a preposition before its noun phrase, not inches.
+    const nounPhrase = form?.short === true && DETERMINERS.has(tokens[index + 2]?.key ?? '');
+    if (form !== undefined && !nounPhrase)
+      found.push({
+        value,
+        unit: form.unit,
+        short: form.short,
+        start: index,
+        end: index + 1 + form.words.length,
+      });
+  });
+  return found;
 }
 
 /**
@@ -405,6 +451,17 @@ export function alignWording(cached: string, asked: string): string {
     const words = keysOf(name);
     const at = findRun(mine, words);
     if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
+  }
+
+  // A unit written short right after a figure on one side and by its name on the other ("240V" /
+  // "240 volt", "8 in" / "8 inch"), before the abbreviations: "3000W" is not "3000 with".
+  const theirUnits = figureUnitsIn(cached, theirs);
+  for (const unit of figureUnitsIn(asked, mine)) {
+    const other = theirUnits.find(
+      (candidate) =>
+        candidate.value === unit.value && candidate.unit === unit.unit && candidate.short !== unit.short,
+    );
+    if (other !== undefined) edit(unit.start, unit.end, theirText(other.start, other.end));
   }
 
   // Abbreviations and contractions, either way round; a figure written with a k is the thousands

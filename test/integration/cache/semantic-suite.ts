@@ -223,6 +223,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",
           "I'm making ice pops for my kid's party this weekend; should I use regular yogurt or Greek?",
         ],
+        // A unit written short right after a figure (FIGURE_UNITS in wording-lists.ts).
+        [
+          "I'm wiring a workshop in my detached garage; what size breaker does a 50 amp welder outlet need?",
+          "I'm wiring a workshop in my detached garage; what size breaker does a 50A welder outlet need?",
+        ],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
