@@ -192,6 +192,22 @@ describe('alignWording', () => {
     ],
     ['Is a €50 gift too much?', 'Is a 50 euro gift too much?', 'Is a €50 gift too much?'],
     ['Is £20 enough for a taxi?', 'Is 20 quid enough for a taxi?', 'Is £20 enough for a taxi?'],
+    // Everyday short forms on the abbreviation list, either way round.
+    [
+      'How do I renew my food handler certificate in Ohio?',
+      'How do I renew my food handler cert in Ohio?',
+      'How do I renew my food handler certificate in Ohio?',
+    ],
+    [
+      'Where can I buy cheap tix for a Sixers game in Philly?',
+      'Where can I buy cheap tickets for a Sixers game in Philadelphia?',
+      'Where can I buy cheap tix for a Sixers game in Philly?',
+    ],
+    [
+      'Is decaf ok while breastfeeding?',
+      'Is decaffeinated ok while breastfeeding?',
+      'Is decaf ok while breastfeeding?',
+    ],
     // A unit written short right after a figure (FIGURE_UNITS), either way round.
     [
       'What gauge wire does a 240 volt dryer need?',

@@ -223,16 +223,6 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",
           "I'm making ice pops for my kid's party this weekend; should I use regular yogurt or Greek?",
         ],
-        // A unit written short right after a figure (FIGURE_UNITS in wording-lists.ts).
-        [
-          "I'm wiring a workshop in my detached garage; what size breaker does a 50 amp welder outlet need?",
-          "I'm wiring a workshop in my detached garage; what size breaker does a 50A welder outlet need?",
-        ],
-        // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
-        [
-          'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
-          'My upstairs neighbor ignores the quiet hours in our lease; what can I do about it?',
-        ],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in
@@ -295,8 +285,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(wordSynonyms, lean ? 'semantic-hit' : 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
-      // A synonym of SYNONYM_GROUPS, a typo, an acronym spelt out, a state's code, a price's
-      // currency sign or name: the question is read as the cached one writes it (wording.ts), in
+      // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
+      // code, a price's currency sign or name, a short form, a unit after a figure: the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
         [
@@ -315,6 +305,21 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           "I'm moving to Washington, DC next month for an internship; should I get a SmarTrip card?",
           "I'm moving to DC next month for an internship; should I get a SmarTrip card?",
+        ],
+        // Everyday short forms on the abbreviation list (ABBREVIATIONS in wording-lists.ts).
+        [
+          "I'm a nurse moving to Texas next month; how long does it take to transfer my nursing license and my BLS certificate?",
+          "I'm a nurse moving to Texas next month; how long does it take to transfer my nursing license and my BLS cert?",
+        ],
+        // A unit written short right after a figure (FIGURE_UNITS in wording-lists.ts).
+        [
+          "I'm wiring a workshop in my detached garage; what size breaker does a 50 amp welder outlet need?",
+          "I'm wiring a workshop in my detached garage; what size breaker does a 50A welder outlet need?",
+        ],
+        // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
+        [
+          'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
+          'My upstairs neighbor ignores the quiet hours in our lease; what can I do about it?',
         ],
       ];
       const beforeAligned = await verifications();
