@@ -671,6 +671,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CG', file: 'reserved/semantic-pairs-unseen-CG.jsonl' },
       { name: 'unseen-CH', file: 'reserved/semantic-pairs-unseen-CH.jsonl' },
       { name: 'unseen-CI', file: 'reserved/semantic-pairs-unseen-CI.jsonl' },
+      { name: 'unseen-CJ', file: 'reserved/semantic-pairs-unseen-CJ.jsonl' },
+      { name: 'unseen-CK', file: 'reserved/semantic-pairs-unseen-CK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
