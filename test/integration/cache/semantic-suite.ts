@@ -340,6 +340,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ["What's the best garden tool for a beginner?", 'What are the best garden tools for a beginner?'],
         ["What's the biggest houseboat on Lake Powell?", 'What are the biggest houseboats on Lake Powell?'],
         [
+          "We're hosting a game night for two couples this weekend; what is the most popular board game for four players?",
+          "We're hosting a game night for two couples this weekend; what are the most popular board games for four players?",
+        ],
+        [
           "I've had my hot tub for two years and suddenly one of the jets stopped working; what could be causing it?",
           "I've had my hot tub for two years and suddenly all of the jets stopped working; what could be causing it?",
         ],

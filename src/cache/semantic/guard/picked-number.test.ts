@@ -42,6 +42,17 @@ describe('pickedNumber', () => {
       "I'm new to macrame; what are the most essential knots to learn first?",
       'changed-number',
     ],
+    // ... with a modifier after the adjective, as after "best".
+    [
+      "I'm teaching a beginners' class; what is the most common crochet stitch?",
+      "I'm teaching a beginners' class; what are the most common crochet stitches?",
+      'changed-number',
+    ],
+    [
+      'Which is the least expensive road bike?',
+      'Which are the least expensive road bikes?',
+      'changed-number',
+    ],
     // One against all of a thing, the only word changed.
     [
       "I've had my hot tub for two years and one of the jets stopped working; what could be causing it?",
@@ -53,6 +64,7 @@ describe('pickedNumber', () => {
     ["How do I say 'the book' in German?", "How do I say 'the books' in German?", 'changed-number'],
     // A generic question in either number is one question: nothing picks the noun.
     ['What does a hawk eat?', 'What do hawks eat?', 'ok'],
+    ['Do most cat owners use a litter mat?', 'Do most cat owners use litter mats?', 'ok'],
     ['Can I grow peppers from seed?', 'Can I grow peppers from seeds?', 'ok'],
     [
       'Write a brief story about friendship for a beginner.',

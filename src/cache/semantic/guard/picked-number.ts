@@ -51,12 +51,18 @@ function pluralOf(singular: string, plural: string): boolean {
   return singular.endsWith('f') && plural === `${singular.slice(0, -1)}ves`;
 }
 
-/** Whether the word at `index` is picked: a pick before it, with only BETWEEN words and one other word between. */
+/** "most" and "least" make a superlative of the adjective after them ("the most common stitch"). */
+const PERIPHRASTIC: ReadonlySet<string> = new Set(['most', 'least']);
+
+/**
+ * Whether the word at `index` is picked: a pick before it, with only BETWEEN words and one other
+ * word between; the adjective after "most" or "least" is part of the pick.
+ */
 function pickedAt(tokens: readonly string[], index: number): boolean {
   let modifiers = 0;
   for (let at = index - 1; at >= 0; at -= 1) {
     const word = tokens[at] as string;
-    if (PICKS.has(word)) return true;
+    if (PICKS.has(word) || PERIPHRASTIC.has(tokens[at - 1] ?? '')) return true;
     if (BETWEEN.has(word)) continue;
     if (AGREEMENT.has(word) || modifiers === 1) return false;
     modifiers += 1;
