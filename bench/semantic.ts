@@ -673,6 +673,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CI', file: 'reserved/semantic-pairs-unseen-CI.jsonl' },
       { name: 'unseen-CJ', file: 'reserved/semantic-pairs-unseen-CJ.jsonl' },
       { name: 'unseen-CK', file: 'reserved/semantic-pairs-unseen-CK.jsonl' },
+      { name: 'unseen-CL', file: 'reserved/semantic-pairs-unseen-CL.jsonl' },
+      { name: 'unseen-CM', file: 'reserved/semantic-pairs-unseen-CM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
