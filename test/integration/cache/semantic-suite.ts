@@ -343,6 +343,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "We're hosting a game night for two couples this weekend; what is the most popular board game for four players?",
           "We're hosting a game night for two couples this weekend; what are the most popular board games for four players?",
         ],
+        // The two ends of a transfer exchanged (guard/exchanged-ends.ts); the verifier scored pairs of
+        // this form 0.94 and 0.90 (unseen-CI and CM).
+        [
+          "I'm a photographer and I'm subletting my studio to another artist on weekends; what should our agreement say?",
+          "I'm a photographer and I'm subletting a studio from another artist on weekends; what should our agreement say?",
+        ],
+        [
+          "I'm leasing my pasture to a rancher who wants to graze cattle on it; what should the lease include to protect me?",
+          "I'm leasing a pasture from a rancher so I can graze cattle on it; what should the lease include to protect me?",
+        ],
         [
           "I've had my hot tub for two years and suddenly one of the jets stopped working; what could be causing it?",
           "I've had my hot tub for two years and suddenly all of the jets stopped working; what could be causing it?",
