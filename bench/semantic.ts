@@ -675,6 +675,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CK', file: 'reserved/semantic-pairs-unseen-CK.jsonl' },
       { name: 'unseen-CL', file: 'reserved/semantic-pairs-unseen-CL.jsonl' },
       { name: 'unseen-CM', file: 'reserved/semantic-pairs-unseen-CM.jsonl' },
+      { name: 'unseen-CN', file: 'reserved/semantic-pairs-unseen-CN.jsonl' },
+      { name: 'unseen-CO', file: 'reserved/semantic-pairs-unseen-CO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
