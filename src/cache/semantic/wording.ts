@@ -10,7 +10,8 @@
  * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks";
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit",
  *   "b4" / "before", "e.g." / "for example";
- * - units written short only right after a figure (FIGURE_UNITS): "240V" / "240 volt", "8 in" / "8 inch";
+ * - units written short, only right after a figure (FIGURE_UNITS): "240V" / "240 volt", "8 in" /
+ *   "8 inch";
  * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and"; "DC" /
  *   "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
@@ -220,15 +221,19 @@ const FIGURE_UNIT_FORMS: readonly { unit: string; words: string[]; short: boolea
   ])
   .sort((left, right) => right.words.length - left.words.length);
 
-/**
- * The figures in `tokens` with a unit of FIGURE_UNITS right after them (glued, or after a space or
- * a hyphen): "240V", "240 volt", "240-volt"; `start` and `end` are the figure's and unit's tokens.
- */
-function figureUnitsIn(
-  text: string,
-  tokens: readonly Token[],
-): { value: number; unit: string; short: boolean; start: number; end: number }[] {
-  const found: { value: number; unit: string; short: boolean; start: number; end: number }[] = [];
+/** A figure with a unit of FIGURE_UNITS right after it; `start` and `end` are its tokens. */
+interface FigureUnit {
+  value: number;
+  unit: string;
+  /** Written short ("240V"), not by the unit's name ("240 volt"). */
+  short: boolean;
+  start: number;
+  end: number;
+}
+
+/** The figures in `tokens` with a unit right after them (glued, or after a space or a hyphen). */
+function figureUnitsIn(text: string, tokens: readonly Token[]): FigureUnit[] {
+  const found: FigureUnit[] = [];
   tokens.forEach((token, index) => {
     const value = figureValue(token);
     const next = tokens[index + 1];
