@@ -10,7 +10,11 @@
  */
 import type { GuardRule } from './guard-rule.ts';
 
-/** Verbs of transfer, as the start of any of their forms ("leas" is lease, leased, leasing). */
+/**
+ * Verbs of transfer, as the start of any of their forms ("leas" is lease, leased, leasing). A stem
+ * may start another word too ("cop" in "cope", "port" in "portion"); the rule still asks for one end
+ * exchanged between "to" and "from", which no paraphrase in the data has.
+ */
 const TRANSFER_STEMS: readonly string[] = `rent sublet subleas leas lend lent loan sell sold buy bought borrow
   transfer send sent ship mov download upload cop migrat port switch gift giv gave donat hand pass mail
   wire import export sync travel fly flew flight driv drove relocat chang convert return post deliver
