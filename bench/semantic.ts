@@ -41,6 +41,7 @@ import { type Embedder, quantise, similarity } from '../src/cache/semantic/embed
 import { loadEnglishWords } from '../src/cache/semantic/guard/english-words.ts';
 import { GuardPair, type RefusalReason } from '../src/cache/semantic/guard/guard-rule.ts';
 import { checkHitGuard, HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
+import { loadWordnetSenses } from '../src/cache/semantic/guard/wordnet-senses.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
   changedWordsScore,
@@ -690,7 +691,7 @@ async function main(): Promise<void> {
         existsSync(join(BENCH_DIR, 'data', set.file)),
     );
     // The guard as the gateway runs it: with the word list that tells a typo from another word.
-    await loadEnglishWords();
+    await Promise.all([loadEnglishWords(), loadWordnetSenses()]);
     const accuracyRows = [];
     const verifierRows = [];
     const perPair = [];

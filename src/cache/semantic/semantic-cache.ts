@@ -22,6 +22,7 @@ import type { DepthValve } from './depth-valve.ts';
 import { type Embedder, quantise, similarity } from './embedder.ts';
 import { loadEnglishWords } from './guard/english-words.ts';
 import { checkHitGuard, type GuardVerdict } from './guard/hit-guard.ts';
+import { loadWordnetSenses } from './guard/wordnet-senses.ts';
 import {
   changedWordsScore,
   overrules,
@@ -128,18 +129,28 @@ export class SemanticCache {
   }
 
   /**
-   * The guard forgives a typo ("recieve") only once it can tell a typo from another word: its word
-   * list (about 4 MB resident) is read when the first request needs an embedding, not at start, so
-   * a gateway whose clients never ask for semantic matching never holds it.
+   * The guard forgives a typo ("recieve") only once it can tell a typo from another word, and
+   * leaves a synonym in some sense to the verifier only once it has WordNet's senses: its word list
+   * and the senses (about 4 and 1.5 MB resident) are read when the first request needs an
+   * embedding, not at start, so a gateway whose clients never ask for semantic matching never holds
+   * them.
    */
   #wordList(): Promise<void> | undefined {
     if (!this.#options.guard) return undefined;
-    this.#words ??= loadEnglishWords().catch((error: unknown) =>
-      this.#options.log.warn(
-        { err: error },
-        'semantic cache: word list not loaded; the hit guard forgives no typos',
+    this.#words ??= Promise.all([
+      loadEnglishWords().catch((error: unknown) =>
+        this.#options.log.warn(
+          { err: error },
+          'semantic cache: word list not loaded; the hit guard forgives no typos',
+        ),
       ),
-    );
+      loadWordnetSenses().catch((error: unknown) =>
+        this.#options.log.warn(
+          { err: error },
+          "semantic cache: WordNet's senses not loaded; the hit guard refuses every synonym it does not align",
+        ),
+      ),
+    ]).then(() => undefined);
     return this.#words;
   }
 

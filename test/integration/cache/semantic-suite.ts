@@ -285,6 +285,27 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(wordSynonyms, lean ? 'semantic-hit' : 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
+      // A synonym in another sense of the word (WordNet's senses, guard/wordnet-senses.ts): the
+      // substitution rule leaves it to the verifier in either mode, which serves it (0.99 and more);
+      // a sense a question rarely means ("minute" / "second" as a moment) the verifier refuses (0.01).
+      const [verifiedAtSenses, refusedAtSenses] = [await verifications(), await refusals()];
+      const senseSynonyms: [string, string][] = [
+        ['Why are my new hiking boots so stiff?', 'Why are my new hiking boots so rigid?'],
+        ['What colors attract hummingbirds to a feeder?', 'What colors draw hummingbirds to a feeder?'],
+      ];
+      await expectEach(senseSynonyms, 'semantic-hit');
+      const senseNearMisses: [string, string][] = [
+        [
+          'How many times per minute does a hummingbird flap its wings?',
+          'How many times per second does a hummingbird flap its wings?',
+        ],
+      ];
+      await expectEach(senseNearMisses, 'miss');
+      expect([await verifications(), await refusals()]).toEqual([
+        verifiedAtSenses + senseSynonyms.length + senseNearMisses.length,
+        refusedAtSenses + senseNearMisses.length,
+      ]);
+      expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
       // code, a price's currency sign or name, a short form, a unit after a figure: the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.

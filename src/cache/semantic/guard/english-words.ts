@@ -12,22 +12,30 @@ import wordListPath from 'word-list';
 /** Words shorter than this are read as English (never a typo), so not indexed. */
 const MIN_LENGTH = 3;
 
-interface WordIndex {
+/**
+ * A sorted file of one entry a line, kept as one string: the entry's key is the line up to its
+ * first space or its end (the word list's lines are one word; wordnet-senses.ts's, a word then
+ * its synsets).
+ */
+export interface EntryIndex {
   text: string;
-  /** Start of each indexed word in `text`, in ascending word order; each word ends at a newline. */
+  /** Start of each indexed entry in `text`, in ascending key order. */
   starts: Uint32Array;
-  /** The few words the file has out of order, which a binary search would miss. */
-  stray: Set<string>;
+  /** The few entries the file has out of order, which a binary search would miss, by key. */
+  stray: Map<string, number>;
 }
 
-let index: WordIndex | undefined;
+let index: EntryIndex | undefined;
 let loading: Promise<void> | undefined;
 
-/** Compares `word` with the entry of `text` that starts at `start` (ends at a newline), as `<` would. */
+const NEWLINE = 10;
+const SPACE = 32;
+
+/** Compares `word` with the key of the entry of `text` that starts at `start`, as `<` would. */
 function compareAt(text: string, start: number, word: string): number {
   for (let offset = 0; ; offset += 1) {
     const entry = text.charCodeAt(start + offset);
-    const entryEnded = entry === 10;
+    const entryEnded = entry === NEWLINE || entry === SPACE;
     const wordEnded = offset === word.length;
     if (entryEnded || wordEnded) return entryEnded && wordEnded ? 0 : entryEnded ? -1 : 1;
     const asked = word.charCodeAt(offset);
@@ -35,42 +43,59 @@ function compareAt(text: string, start: number, word: string): number {
   }
 }
 
-/** Compares the entries of `text` that start at `left` and `right`. */
+/** Compares the keys of the entries of `text` that start at `left` and `right`. */
 function compareEntries(text: string, left: number, right: number): number {
   for (let offset = 0; ; offset += 1) {
     const a = text.charCodeAt(left + offset);
     const b = text.charCodeAt(right + offset);
-    if (a === b) {
-      if (a === 10) return 0;
-      continue;
-    }
-    return a === 10 ? -1 : b === 10 ? 1 : a < b ? -1 : 1;
+    const aEnded = a === NEWLINE || a === SPACE;
+    const bEnded = b === NEWLINE || b === SPACE;
+    if (aEnded || bEnded) return aEnded && bEnded ? 0 : aEnded ? -1 : 1;
+    if (a !== b) return a < b ? -1 : 1;
   }
 }
 
-function buildIndex(raw: string): WordIndex {
+/** Indexes the entries of `raw` whose keys are at least `minLength` long. */
+export function indexEntries(raw: string, minLength: number): EntryIndex {
   const text = raw.endsWith('\n') ? raw : `${raw}\n`;
   const starts: number[] = [];
-  const stray = new Set<string>();
+  const stray = new Map<string, number>();
   let previous = -1;
   for (let start = 0; start < text.length; ) {
     const end = text.indexOf('\n', start);
-    if (end - start >= MIN_LENGTH) {
-      // In order against the last word kept: indexed; out of order: kept apart.
+    const space = text.indexOf(' ', start);
+    const key = space >= 0 && space < end ? space : end;
+    if (key - start >= minLength) {
+      // In order against the last entry kept: indexed; out of order: kept apart.
       if (previous < 0 || compareEntries(text, previous, start) < 0) {
         starts.push(start);
         previous = start;
-      } else stray.add(text.slice(start, end));
+      } else stray.set(text.slice(start, key), start);
     }
     start = end + 1;
   }
   return { text, starts: Uint32Array.from(starts), stray };
 }
 
+/** Where the entry keyed `word` starts in the index's text; undefined when it has none. */
+export function findEntry(entries: EntryIndex, word: string): number | undefined {
+  const { text, starts, stray } = entries;
+  let low = 0;
+  let high = starts.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const order = compareAt(text, starts[middle] as number, word);
+    if (order === 0) return starts[middle];
+    if (order < 0) low = middle + 1;
+    else high = middle - 1;
+  }
+  return stray.get(word);
+}
+
 /** Loads the list once; later calls share the first. A failure leaves the guard without it (logged by the caller). */
 export function loadEnglishWords(): Promise<void> {
   loading ??= readFile(wordListPath, 'latin1').then((raw) => {
-    index = buildIndex(raw);
+    index = indexEntries(raw, MIN_LENGTH);
   });
   return loading;
 }
@@ -79,15 +104,5 @@ export function loadEnglishWords(): Promise<void> {
 export function isEnglishWord(word: string): boolean | undefined {
   if (index === undefined) return undefined;
   if (word.length < MIN_LENGTH) return true;
-  const { text, starts, stray } = index;
-  let low = 0;
-  let high = starts.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const order = compareAt(text, starts[middle] as number, word);
-    if (order === 0) return true;
-    if (order < 0) low = middle + 1;
-    else high = middle - 1;
-  }
-  return stray.has(word);
+  return findEntry(index, word) !== undefined;
 }

@@ -44,13 +44,10 @@ describe('checkHitGuard', () => {
       asked: new Set<RefusalReason>(['quoted', 'numbers']),
       overrulable: new Set<RefusalReason>(['content']),
     };
-    // Refused by the substitution rule alone ("luggage" is not in its synonym list).
-    const synonym = [
-      'How much luggage can I check on a domestic flight?',
-      'How much baggage can I check on a domestic flight?',
-    ] as const;
-    expect(checkHitGuard(...synonym)).toEqual({ ok: false, reason: 'content' });
-    expect(checkHitGuard(...synonym, besideVerifier)).toEqual({ ok: true, overruled: 'content' });
+    // Refused by the substitution rule alone (another word in the same slot).
+    const substituted = ['Write a haiku about autumn', 'Write a haiku about spring'] as const;
+    expect(checkHitGuard(...substituted)).toEqual({ ok: false, reason: 'content' });
+    expect(checkHitGuard(...substituted, besideVerifier)).toEqual({ ok: true, overruled: 'content' });
     // An asked rule still refuses, whatever the order of the rules.
     expect(
       checkHitGuard("Translate 'good morning' to French", "Translate 'good night' to French", besideVerifier),

@@ -11,6 +11,9 @@ describe('substitutedContent', () => {
     // A typo of a word, or a British spelling, is the word.
     ['How do I seperate egg yolks?', 'How do I separate egg yolks?', 'ok'],
     ['How do I renew my driving licence?', 'How do I renew my driving license?', 'ok'],
+    // A synonym in some sense WordNet lists, each word the other lacks: the verifier decides.
+    ['Why are my new hiking boots so stiff?', 'Why are my new hiking boots so rigid?', 'ok'],
+    ['How do I retain moisture in a sourdough loaf?', 'How do I keep moisture in a sourdough loaf?', 'ok'],
     // A slot of prepositions is a rewording.
     ['Who painted the fresco The Last Supper?', "Who's the painter of The Last Supper?", 'ok'],
     ['Write a haiku about autumn', 'Write a haiku about spring', 'content'],
@@ -20,6 +23,12 @@ describe('substitutedContent', () => {
     ['How do I cook rice in a rice cooker?', 'How do I cook rice on the stove?', 'content'],
     // Two English words a letter apart are two words; so are two words no list has.
     ['How many kilobytes are in a megabyte?', 'How many kilobits are in a megabyte?', 'content'],
+    // A word the other lacks with no synonym in the other: another thing, a synonym beside it or not.
+    [
+      'Why are my new hiking boots so stiff and red?',
+      'Why are my new hiking boots so rigid and blue?',
+      'content',
+    ],
     ['Is a metroidvania hard?', 'Is a metroidvanio hard?', 'content'],
     // Another subject in the same frame; another thing in the same slot, an article aside.
     [

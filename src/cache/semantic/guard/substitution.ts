@@ -6,11 +6,13 @@
  * train" / "if the railway cancels my train"). Rewordings change the frame around the question
  * ("who wrote X" / "X: who was its author?"); near misses keep it and swap one slot ("a haiku
  * about autumn" / "...spring" score 0.829). Content words one letter apart are one word when it is
- * a spelling or a typo (spelling.ts).
+ * a spelling or a typo (spelling.ts). Where each word one lacks has a synonym in some sense among
+ * the other's ("stiff" / "rigid", wordnet-senses.ts), the rule leaves the pair to the verifier.
  */
 import type { Features } from './features.ts';
 import { type GuardRule, SAME_FRAME, SAME_TEMPLATE } from './guard-rule.ts';
 import { commonStart } from './word-sequences.ts';
+import { wordnetSynonyms } from './wordnet-senses.ts';
 
 const PREPOSITIONS: ReadonlySet<string> = new Set(
   'of in on at for with from to by about into onto as'.split(' '),
@@ -48,10 +50,29 @@ function slotReplaced(asked: Features, cached: Features, onlyAsked: string[], on
   );
 }
 
+/**
+ * Whether each content word either question lacks has a WordNet synonym among the other's
+ * ("my jar lid is stiff" / "my jar lid is rigid"), as written.
+ */
+function synonymsOnly(asked: Features, cached: Features, onlyAsked: string[], onlyCached: string[]): boolean {
+  const written = (features: Features, word: string) => features.written.get(word) ?? word;
+  const matched = (mine: Features, words: string[], theirs: Features, others: string[]) =>
+    words.every((word) =>
+      others.some((other) => wordnetSynonyms(written(mine, word), written(theirs, other))),
+    );
+  return (
+    onlyAsked.length > 0 &&
+    onlyCached.length > 0 &&
+    matched(asked, onlyAsked, cached, onlyCached) &&
+    matched(cached, onlyCached, asked, onlyAsked)
+  );
+}
+
 export const substitutedContent: GuardRule = {
   reason: 'content',
   refuses: (pair) => {
     const { onlyAsked, onlyCached } = pair;
+    if (synonymsOnly(pair.asked, pair.cached, onlyAsked, onlyCached)) return false;
     return (
       (onlyAsked.length > 0 &&
         onlyCached.length > 0 &&
