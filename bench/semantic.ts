@@ -678,6 +678,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CM', file: 'reserved/semantic-pairs-unseen-CM.jsonl' },
       { name: 'unseen-CN', file: 'reserved/semantic-pairs-unseen-CN.jsonl' },
       { name: 'unseen-CO', file: 'reserved/semantic-pairs-unseen-CO.jsonl' },
+      { name: 'unseen-CP', file: 'reserved/semantic-pairs-unseen-CP.jsonl' },
+      { name: 'unseen-CQ', file: 'reserved/semantic-pairs-unseen-CQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
