@@ -41,7 +41,7 @@ import { type Embedder, quantise, similarity } from '../src/cache/semantic/embed
 import { loadEnglishWords } from '../src/cache/semantic/guard/english-words.ts';
 import { GuardPair, type RefusalReason } from '../src/cache/semantic/guard/guard-rule.ts';
 import { checkHitGuard, HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
-import { loadWordnetSenses } from '../src/cache/semantic/guard/wordnet-senses.ts';
+import { loadWordnet } from '../src/cache/semantic/guard/wordnet.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
   changedWordsScore,
@@ -693,7 +693,7 @@ async function main(): Promise<void> {
         existsSync(join(BENCH_DIR, 'data', set.file)),
     );
     // The guard as the gateway runs it: with the word list that tells a typo from another word.
-    await Promise.all([loadEnglishWords(), loadWordnetSenses()]);
+    await Promise.all([loadEnglishWords(), loadWordnet()]);
     const accuracyRows = [];
     const verifierRows = [];
     const perPair = [];

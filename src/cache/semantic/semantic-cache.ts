@@ -22,7 +22,7 @@ import type { DepthValve } from './depth-valve.ts';
 import { type Embedder, quantise, similarity } from './embedder.ts';
 import { loadEnglishWords } from './guard/english-words.ts';
 import { checkHitGuard, type GuardVerdict } from './guard/hit-guard.ts';
-import { loadWordnetSenses } from './guard/wordnet-senses.ts';
+import { loadWordnet } from './guard/wordnet.ts';
 import {
   changedWordsScore,
   overrules,
@@ -130,10 +130,10 @@ export class SemanticCache {
 
   /**
    * The guard forgives a typo ("recieve") only once it can tell a typo from another word, and
-   * leaves a synonym in some sense to the verifier only once it has WordNet's senses: its word list
-   * and the senses (about 4 and 1.5 MB resident) are read when the first request needs an
-   * embedding, not at start, so a gateway whose clients never ask for semantic matching never holds
-   * them.
+   * leaves a synonym in some sense to the verifier and mends a name's typo ("Seatle") only once it
+   * has WordNet's files: the word list and those (about 4 and 1.7 MB resident) are read when the
+   * first request needs an embedding, not at start, so a gateway whose clients never ask for
+   * semantic matching never holds them.
    */
   #wordList(): Promise<void> | undefined {
     if (!this.#options.guard) return undefined;
@@ -144,10 +144,10 @@ export class SemanticCache {
           'semantic cache: word list not loaded; the hit guard forgives no typos',
         ),
       ),
-      loadWordnetSenses().catch((error: unknown) =>
+      loadWordnet().catch((error: unknown) =>
         this.#options.log.warn(
           { err: error },
-          "semantic cache: WordNet's senses not loaded; the hit guard refuses every synonym it does not align",
+          "semantic cache: WordNet's files not loaded; the hit guard refuses every synonym it does not align",
         ),
       ),
     ]).then(() => undefined);

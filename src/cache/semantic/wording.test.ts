@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEnglishWords } from './guard/english-words.ts';
+import { loadWordnet } from './guard/wordnet.ts';
 import { alignWording } from './wording.ts';
 
 beforeAll(async () => {
-  await loadEnglishWords();
+  await Promise.all([loadEnglishWords(), loadWordnet()]);
 });
 
 describe('alignWording', () => {
@@ -148,6 +149,28 @@ describe('alignWording', () => {
     ],
     ['Why was my payment declined?', 'Why was my payment decilned?', 'Why was my payment declined?'],
     ['Why is my car overheeting?', 'Why is my car overheating?', 'Why is my car overheeting?'],
+    // A typo of an English word mends as it always has, even where WordNet knows it as a name.
+    [
+      'How do I fix a loose door handle?',
+      'How do I fix a loose door handel?',
+      'How do I fix a loose door handle?',
+    ],
+    // A typo of a name WordNet knows, capitalised or not, either side.
+    [
+      'Can I bring my guitar on a flight to Seattle?',
+      'Can I bring my guitar on a flight to Seatle?',
+      'Can I bring my guitar on a flight to Seattle?',
+    ],
+    [
+      'Is Febuary a good month to visit Portugal?',
+      'Is February a good month to visit portgual?',
+      'Is Febuary a good month to visit Portugal?',
+    ],
+    [
+      'How do I say thank you in spansih?',
+      'How do I say thank you in Spanish?',
+      'How do I say thank you in spansih?',
+    ],
     // A US state's postal code in capitals, either way round; "&" for "and".
     [
       'What is the sales tax in California?',
@@ -244,6 +267,12 @@ describe('alignWording', () => {
     // Two English words are two words; two unknown or capitalised ones are names.
     ['What is a good desert in Morocco?', 'What is a good dessert in Morocco?'],
     ['What is the capital of Iran?', 'What is the capital of Iraq?'],
+    // A name's plural is another number; a capitalised word is mended only toward a known name.
+    ['What is the weather like in the Dakotas in May?', 'What is the weather like in Dakota in May?'],
+    ['Does Windows support my printer?', 'Does Windos support my printer?'],
+    // An acronym or a brand is not written as a name ("apr" is April's abbreviation to WordNet).
+    ['What is APR?', 'What is APY?'],
+    ['How do I reset an iPod?', 'How do I reset an iPad?'],
     ['How do I get an e-visa for Indian citizens?', 'How do I get an e-visa for India?'],
     ['How do I get my tax return filled?', 'How do I get my tax return filed?'],
     ['Is it a roguelike?', 'Is it a roguelite?'],

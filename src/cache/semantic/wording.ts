@@ -23,8 +23,11 @@
  * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage") or of WORDNET_GROUPS ("ignores" /
  *   "disregards");
  * - typos: a word no English list has, one letter from a word of the cached question that the
- *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur").
- *   Two English words are two words ("desert" / "dessert"), two unknown ones two names.
+ *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur"),
+ *   or from a name WordNet knows ("Seatle" / "Seattle", "Febuary" / "February"; a capitalised word
+ *   inside the question only so). Two English words are two words ("desert" / "dessert"), two
+ *   unknown ones or two known names two names ("India" / "Indian"), a plural another number
+ *   ("Dakotas" / "Dakota").
  *
  * What it does not align (numbers, negation, another entity, word order) is left for the guard
  * and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
@@ -33,6 +36,7 @@ import { isEnglishWord } from './guard/english-words.ts';
 import { INDIRECT_QUESTION_WORDS } from './guard/hit-guard-words.ts';
 import { americanSpelling } from './guard/spelling.ts';
 import { editDistance } from './guard/word-sequences.ts';
+import { isWordnetName } from './guard/wordnet.ts';
 import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
@@ -162,15 +166,25 @@ function initialsRun(
 const spelledOut = (tokens: readonly Token[], start: number, end: number): boolean =>
   end - start >= 2 || /\p{Ll}\p{Lu}/u.test(tokens[start]?.text ?? '');
 
-/** Whether `typo` (no English word) is `word` (one) mistyped: one letter apart, two in words of seven or more. */
-function mistyped(typo: string, word: string): boolean {
+/**
+ * Whether `typo` (no English word) is `word` (one) mistyped: one letter apart, two in words of
+ * seven or more. With `name`, `word` is a name WordNet knows and `typo` neither an English word
+ * nor such a name, nor the name's plural ("dakotas").
+ */
+function mistyped(typo: string, word: string, name = false): boolean {
   if (typo.length < 3 || word.length < 3 || !/^\p{Ll}+$/u.test(typo) || !/^\p{Ll}+$/u.test(word))
     return false;
   // Typos keep the first letter, or swap the first two.
   if (typo[0] !== word[0] && !(typo[0] === word[1] && typo[1] === word[0])) return false;
-  if (isEnglishWord(typo) !== false || isEnglishWord(word) !== true) return false;
+  if (isEnglishWord(typo) !== false) return false;
+  if (!name && isEnglishWord(word) !== true) return false;
+  if (name && (!isWordnetName(word) || isWordnetName(typo) || plural(typo, word) || plural(word, typo)))
+    return false;
   return editDistance(typo, word, 2) <= (Math.min(typo.length, word.length) >= 7 ? 2 : 1);
 }
+
+/** Whether `word` is `other` with "s" or "es" after it. */
+const plural = (word: string, other: string): boolean => word === `${other}s` || word === `${other}es`;
 
 /**
  * A word as American spelling writes it: SPELLINGS, or spelling.ts's suffix rules for words of five
@@ -546,22 +560,34 @@ export function alignWording(cached: string, asked: string): string {
   }
 
   // Spellings and typos: one word only on each side, written without apostrophes; a capitalised
-  // word inside the question is a name ("India" / "Indian").
-  const plain = (token: Token, index: number) =>
-    /^\p{L}+$/u.test(token.text) && (index === 0 || !/^\p{Lu}/u.test(token.text));
-  const plainTheirs = theirs
-    .filter((other, at) => plain(other, at))
-    .map((other) => ({ other, spelling: spelt(other.key) }));
+  // word inside the question is a name ("India" / "Indian"), mended only as a typo of a name
+  // WordNet knows ("Seatle" / "Seattle").
+  const letters = (token: Token) => /^\p{L}+$/u.test(token.text);
+  const capitalised = (token: Token, index: number) => index > 0 && /^\p{Lu}/u.test(token.text);
+  // Written as a name: lowercase, or one capital first; not an acronym or a brand ("APR", "iPod").
+  const nameLike = (token: Token) => /^\p{Lu}?\p{Ll}+$/u.test(token.text);
+  const lettersTheirs = theirs.flatMap((other, at) =>
+    letters(other) ? [{ other, spelling: spelt(other.key), named: capitalised(other, at) }] : [],
+  );
   mine.forEach((token, index) => {
-    if (!plain(token, index) || theirKeys.has(token.key) || taken.has(index)) return;
+    if (!letters(token) || theirKeys.has(token.key) || taken.has(index)) return;
     const spelling = spelt(token.key);
+    const mineNamed = capitalised(token, index);
     // A typo may be of a word the question also writes right ("bakng soda" / "baking powder").
-    const matches = plainTheirs
-      .filter(
-        ({ other, spelling: theirSpelling }) =>
+    const matches = lettersTheirs
+      .filter(({ other, spelling: theirSpelling, named }) => {
+        const toName =
+          nameLike(token) &&
+          nameLike(other) &&
+          ((!myKeys.has(other.key) && mistyped(other.key, token.key, true)) ||
+            mistyped(token.key, other.key, true));
+        if (mineNamed || named) return toName;
+        return (
           (!myKeys.has(other.key) && (theirSpelling === spelling || mistyped(other.key, token.key))) ||
-          mistyped(token.key, other.key),
-      )
+          mistyped(token.key, other.key) ||
+          toName
+        );
+      })
       .map(({ other }) => other);
     const keys = new Set(matches.map((other) => other.key));
     if (keys.size === 1 && matches[0] !== undefined) edit(index, index + 1, matches[0].text);

@@ -285,7 +285,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(wordSynonyms, lean ? 'semantic-hit' : 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
-      // A synonym in another sense of the word (WordNet's senses, guard/wordnet-senses.ts): the
+      // A synonym in another sense of the word (WordNet's senses, guard/wordnet.ts): the
       // substitution rule leaves it to the verifier in either mode, which serves it (0.99 and more);
       // a sense a question rarely means ("minute" / "second" as a moment) the verifier refuses (0.01).
       const [verifiedAtSenses, refusedAtSenses] = [await verifications(), await refusals()];
@@ -307,7 +307,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ]);
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
-      // code, a price's currency sign or name, a short form, a unit after a figure: the question is read as the cached one writes it (wording.ts), in
+      // code, a price's currency sign or name, a short form, a unit after a figure, a name's typo: the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
         [
@@ -341,6 +341,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
           'My upstairs neighbor ignores the quiet hours in our lease; what can I do about it?',
+        ],
+        // A typo of a name WordNet knows (guard/wordnet.ts), capitalised or not.
+        [
+          "I'm flying to Seattle in February with my cello; can I bring it on board?",
+          "I'm flying to Seatle in Febuary with my cello; can I bring it on board?",
         ],
       ];
       const beforeAligned = await verifications();

@@ -14,7 +14,7 @@ const MIN_LENGTH = 3;
 
 /**
  * A sorted file of one entry a line, kept as one string: the entry's key is the line up to its
- * first space or its end (the word list's lines are one word; wordnet-senses.ts's, a word then
+ * first space or its end (the word list's lines are one word; wordnet-senses.txt's, a word then
  * its synsets).
  */
 export interface EntryIndex {

@@ -7,12 +7,12 @@
  * ("who wrote X" / "X: who was its author?"); near misses keep it and swap one slot ("a haiku
  * about autumn" / "...spring" score 0.829). Content words one letter apart are one word when it is
  * a spelling or a typo (spelling.ts). Where each word one lacks has a synonym in some sense among
- * the other's ("stiff" / "rigid", wordnet-senses.ts), the rule leaves the pair to the verifier.
+ * the other's ("stiff" / "rigid", wordnet.ts), the rule leaves the pair to the verifier.
  */
 import type { Features } from './features.ts';
 import { type GuardRule, SAME_FRAME, SAME_TEMPLATE } from './guard-rule.ts';
 import { commonStart } from './word-sequences.ts';
-import { wordnetSynonyms } from './wordnet-senses.ts';
+import { wordnetSynonyms } from './wordnet.ts';
 
 const PREPOSITIONS: ReadonlySet<string> = new Set(
   'of in on at for with from to by about into onto as'.split(' '),

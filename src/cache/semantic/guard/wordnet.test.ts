@@ -1,12 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 
-describe('wordnetSynonyms', () => {
-  it('links no words until the senses are loaded, then words that share a synset in some sense', async () => {
-    // A module of its own: unit files share a process, and another may have loaded the senses.
+describe('wordnetSynonyms and isWordnetName', () => {
+  it('know nothing until the files are loaded, then synonyms in some sense and names', async () => {
+    // A module of its own: unit files share a process, and another may have loaded the files.
     vi.resetModules();
-    const { loadWordnetSenses, wordnetSynonyms } = await import('./wordnet-senses.ts');
+    const { isWordnetName, loadWordnet, wordnetSynonyms } = await import('./wordnet.ts');
     expect(wordnetSynonyms('stiff', 'rigid')).toBe(false);
-    await loadWordnetSenses();
+    expect(isWordnetName('seattle')).toBe(false);
+    await loadWordnet();
+    // Names the word list lacks: places, months, languages; not the list's words, not a typo.
+    expect(isWordnetName('seattle')).toBe(true);
+    expect(isWordnetName('december')).toBe(true);
+    expect(isWordnetName('hindi')).toBe(true);
+    expect(isWordnetName('water')).toBe(false);
+    expect(isWordnetName('seatle')).toBe(false);
     expect(wordnetSynonyms('stiff', 'rigid')).toBe(true);
     expect(wordnetSynonyms('retain', 'keep')).toBe(true);
     expect(wordnetSynonyms('murky', 'cloudy')).toBe(true);
