@@ -680,6 +680,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CO', file: 'reserved/semantic-pairs-unseen-CO.jsonl' },
       { name: 'unseen-CP', file: 'reserved/semantic-pairs-unseen-CP.jsonl' },
       { name: 'unseen-CQ', file: 'reserved/semantic-pairs-unseen-CQ.jsonl' },
+      { name: 'unseen-CR', file: 'reserved/semantic-pairs-unseen-CR.jsonl' },
+      { name: 'unseen-CS', file: 'reserved/semantic-pairs-unseen-CS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
