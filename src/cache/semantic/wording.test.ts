@@ -31,6 +31,29 @@ describe('alignWording', () => {
       'How do I report a scam to the BBB?',
     ],
     ['What is cash basis in QuickBooks?', 'What is cash basis in QB?', 'What is cash basis in QuickBooks?'],
+    // A spelling-out never ends on a connector ("Montana to" is not "MT"), and never takes a word
+    // another acronym spelt out ("University" of "NYU" is not the "U" of "US").
+    [
+      'Is it a long drive from Montana to New York?',
+      'Is it a long drive from MT to NY?',
+      'Is it a long drive from Montana to New York?',
+    ],
+    [
+      'I study at New York University; what did the United States export in 1950?',
+      'I study at NYU; what did the US export in 1950?',
+      'I study at New York University; what did the United States export in 1950?',
+    ],
+    [
+      'How do I set up Single Sign-On for our apps?',
+      'How do I set up SSO for our apps?',
+      'How do I set up Single Sign-On for our apps?',
+    ],
+    // A weekday's short form is the plural too.
+    [
+      'What time does the pool open on Saturdays?',
+      'What time does the pool open on Sat?',
+      'What time does the pool open on Saturdays?',
+    ],
     [
       'I live in US Department of Agriculture zone 6b',
       'I live in USDA zone 6b',

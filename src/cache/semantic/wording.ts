@@ -144,7 +144,11 @@ function initialsOf(token: Token): string[] {
   return [...options];
 }
 
-/** The end of a run of words from `index` whose initials spell `letters` (connectors may be skipped). */
+/**
+ * The end of a run of words from `index` whose initials spell `letters`: connectors may be skipped
+ * inside it, and close it only when written with a capital ("Single Sign-On" is "SSO", "Montana
+ * to" is not "MT").
+ */
 function initialsRun(
   letters: string,
   tokens: readonly Token[],
@@ -156,7 +160,9 @@ function initialsRun(
   if (!isLetters(token)) return undefined;
   for (const initials of initialsOf(token)) {
     if (!letters.startsWith(initials)) continue;
-    const end = initialsRun(letters.slice(initials.length), tokens, index + 1, false);
+    const rest = letters.slice(initials.length);
+    if (rest === '' && !first && CONNECTORS.has(token.key) && !/^\p{Lu}/u.test(token.text)) continue;
+    const end = initialsRun(rest, tokens, index + 1, false);
     if (end !== undefined) return end;
   }
   return !first && CONNECTORS.has(token.key) ? initialsRun(letters, tokens, index + 1, false) : undefined;
@@ -428,13 +434,21 @@ export function alignWording(cached: string, asked: string): string {
     (ABBREVIATION_WORDS.get(token.key) ?? []).some(
       (words) => findRun(tokens, words) >= 0 && findRun(own, words) < 0,
     );
+  // Each cached word spells out one acronym at most ("University" of "NYU" is not the "U" of "US").
+  const speltOut = new Set<number>();
   mine.forEach((token, index) => {
     const letters =
       theirKeys.has(token.key) || listedIn(token, theirs, mine) ? undefined : acronymLetters(token);
     if (letters === undefined) return;
     for (let at = 0; at < theirs.length; at += 1) {
       const end = initialsRun(letters, theirs, at, true);
-      if (end !== undefined && spelledOut(theirs, at, end) && !myKeys.has(theirs[at]?.key ?? '')) {
+      if (
+        end !== undefined &&
+        spelledOut(theirs, at, end) &&
+        !myKeys.has(theirs[at]?.key ?? '') &&
+        !Array.from({ length: end - at }, (_, offset) => at + offset).some((word) => speltOut.has(word))
+      ) {
+        for (let word = at; word < end; word += 1) speltOut.add(word);
         edit(index, index + 1, theirText(at, end));
         return;
       }

@@ -347,6 +347,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm flying to Seattle in February with my cello; can I bring it on board?",
           "I'm flying to Seatle in Febuary with my cello; can I bring it on board?",
         ],
+        // Acronyms each spelt out by their own words, none closed by a connector.
+        [
+          "We're driving from Montana to New York in January; what should we pack for the car?",
+          "We're driving from MT to NY in January; what should we pack for the car?",
+        ],
+        [
+          'I study at New York University; which museums in the United States are free for students?',
+          'I study at NYU; which museums in the US are free for students?',
+        ],
       ];
       const beforeAligned = await verifications();
       await expectEach(aligned, 'semantic-hit');
