@@ -682,6 +682,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CQ', file: 'reserved/semantic-pairs-unseen-CQ.jsonl' },
       { name: 'unseen-CR', file: 'reserved/semantic-pairs-unseen-CR.jsonl' },
       { name: 'unseen-CS', file: 'reserved/semantic-pairs-unseen-CS.jsonl' },
+      { name: 'unseen-CT', file: 'reserved/semantic-pairs-unseen-CT.jsonl' },
+      { name: 'unseen-CU', file: 'reserved/semantic-pairs-unseen-CU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
