@@ -436,6 +436,10 @@ export function alignWording(cached: string, asked: string): string {
     );
   // Each cached word spells out one acronym at most ("University" of "NYU" is not the "U" of "US").
   const speltOut = new Set<number>();
+  const unspelt = (start: number, end: number) => {
+    for (let word = start; word < end; word += 1) if (speltOut.has(word)) return false;
+    return true;
+  };
   mine.forEach((token, index) => {
     const letters =
       theirKeys.has(token.key) || listedIn(token, theirs, mine) ? undefined : acronymLetters(token);
@@ -446,7 +450,7 @@ export function alignWording(cached: string, asked: string): string {
         end !== undefined &&
         spelledOut(theirs, at, end) &&
         !myKeys.has(theirs[at]?.key ?? '') &&
-        !Array.from({ length: end - at }, (_, offset) => at + offset).some((word) => speltOut.has(word))
+        unspelt(at, end)
       ) {
         for (let word = at; word < end; word += 1) speltOut.add(word);
         edit(index, index + 1, theirText(at, end));
@@ -576,15 +580,15 @@ export function alignWording(cached: string, asked: string): string {
   // Spellings and typos: one word only on each side, written without apostrophes; a capitalised
   // word inside the question is a name ("India" / "Indian"), mended only as a typo of a name
   // WordNet knows ("Seatle" / "Seattle").
-  const letters = (token: Token) => /^\p{L}+$/u.test(token.text);
+  const lettersOnly = (token: Token) => /^\p{L}+$/u.test(token.text);
   const capitalised = (token: Token, index: number) => index > 0 && /^\p{Lu}/u.test(token.text);
   // Written as a name: lowercase, or one capital first; not an acronym or a brand ("APR", "iPod").
   const nameLike = (token: Token) => /^\p{Lu}?\p{Ll}+$/u.test(token.text);
   const lettersTheirs = theirs.flatMap((other, at) =>
-    letters(other) ? [{ other, spelling: spelt(other.key), named: capitalised(other, at) }] : [],
+    lettersOnly(other) ? [{ other, spelling: spelt(other.key), named: capitalised(other, at) }] : [],
   );
   mine.forEach((token, index) => {
-    if (!letters(token) || theirKeys.has(token.key) || taken.has(index)) return;
+    if (!lettersOnly(token) || theirKeys.has(token.key) || taken.has(index)) return;
     const spelling = spelt(token.key);
     const mineNamed = capitalised(token, index);
     // A typo may be of a word the question also writes right ("bakng soda" / "baking powder").
