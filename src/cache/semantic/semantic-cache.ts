@@ -131,7 +131,7 @@ export class SemanticCache {
   /**
    * The guard forgives a typo ("recieve") only once it can tell a typo from another word, and
    * leaves a synonym in some sense to the verifier and mends a name's typo ("Seatle") only once it
-   * has WordNet's files: the word list and those (about 4 and 1.7 MB resident) are read when the
+   * has WordNet's files: the word list and those (about 4 and 2 MB resident) are read when the
    * first request needs an embedding, not at start, so a gateway whose clients never ask for
    * semantic matching never holds them.
    */
