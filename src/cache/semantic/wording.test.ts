@@ -48,6 +48,17 @@ describe('alignWording', () => {
       'How do I set up SSO for our apps?',
       'How do I set up Single Sign-On for our apps?',
     ],
+    // "how much is X" is "how much does X cost", either way round.
+    [
+      'Approximately how much does laser tag cost per person?',
+      'approx how much is laser tag per person?',
+      'Approximately how much does laser tag cost per person?',
+    ],
+    [
+      'How much is a monthly bus pass in Seattle?',
+      'How much does a monthly bus pass cost in Seattle?',
+      'How much is a monthly bus pass in Seattle?',
+    ],
     // A weekday's short form is the plural too.
     [
       'What time does the pool open on Saturdays?',
@@ -293,6 +304,12 @@ describe('alignWording', () => {
     // A name's plural is another number; a capitalised word is mended only toward a known name.
     ['What is the weather like in the Dakotas in May?', 'What is the weather like in Dakota in May?'],
     ['Does Windows support my printer?', 'Does Windos support my printer?'],
+    // "how much is" followed by more than the priced thing asks something else.
+    ['How much does a new snowmobile cost?', 'How much is a new snowmobile engine?'],
+    [
+      'How much does a full passport renewal cost?',
+      'How much is just the expedited fee for a passport renewal?',
+    ],
     // An acronym or a brand is not written as a name ("apr" is April's abbreviation to WordNet).
     ['What is APR?', 'What is APY?'],
     ['How do I reset an iPod?', 'How do I reset an iPad?'],

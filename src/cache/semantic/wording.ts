@@ -376,6 +376,61 @@ function synonymsIn(tokens: readonly Token[]): Map<number, { start: number; end:
   return found;
 }
 
+/** Whether the text between two tokens ends a clause (or nothing follows). */
+const clauseEndsAfter = (text: string, tokens: readonly Token[], index: number): boolean =>
+  tokens[index + 1] === undefined ||
+  /[,;:.?!]/.test(text.slice(tokens[index]?.end ?? 0, tokens[index + 1]?.start ?? text.length));
+
+/**
+ * Where a question asks "how much is" or "are" (the verb's token), and "how much does" or "do" X
+ * "cost" (the verb's and "cost"'s tokens, X one to eight words inside one clause).
+ */
+function howMuch(
+  text: string,
+  tokens: readonly Token[],
+): { is: number[]; does: { verb: number; cost: number }[] } {
+  const found: { is: number[]; does: { verb: number; cost: number }[] } = { is: [], does: [] };
+  tokens.forEach((token, at) => {
+    if (token.key !== 'how' || tokens[at + 1]?.key !== 'much') return;
+    const verb = at + 2;
+    const key = tokens[verb]?.key;
+    if (key === 'is' || key === 'are') found.is.push(verb);
+    if (key !== 'does' && key !== 'do') return;
+    for (let cost = verb + 2; cost <= verb + 9 && cost < tokens.length; cost += 1) {
+      if (clauseEndsAfter(text, tokens, cost - 1)) return;
+      if (tokens[cost]?.key === 'cost') {
+        found.does.push({ verb, cost });
+        return;
+      }
+    }
+  });
+  return found;
+}
+
+/**
+ * Whether "how much is X" (`verb` in `isTokens`) asks what "how much does X cost" (`does` in
+ * `doesTokens`) does: the same X, then in the first a clause's end or the word that follows "cost"
+ * in the second ("how much is laser tag per person" / "how much does laser tag cost per person";
+ * not "how much is a snowmobile engine" / "how much does a snowmobile cost").
+ */
+function sameCosted(
+  isText: string,
+  isTokens: readonly Token[],
+  verb: number,
+  doesText: string,
+  doesTokens: readonly Token[],
+  does: { verb: number; cost: number },
+): boolean {
+  const words = doesTokens.slice(does.verb + 1, does.cost).map((token) => token.key);
+  if (!runAt(isTokens, words, verb + 1)) return false;
+  const last = verb + words.length;
+  return (
+    clauseEndsAfter(isText, isTokens, last) ||
+    (!clauseEndsAfter(doesText, doesTokens, does.cost) &&
+      isTokens[last + 1]?.key === doesTokens[does.cost + 1]?.key)
+  );
+}
+
 /**
  * `asked` with the words it writes differently from `cached` written as `cached` writes them (see
  * the module's comment); `asked` itself when nothing differs only in writing.
@@ -610,6 +665,17 @@ export function alignWording(cached: string, asked: string): string {
     const keys = new Set(matches.map((other) => other.key));
     if (keys.size === 1 && matches[0] !== undefined) edit(index, index + 1, matches[0].text);
   });
+
+  // "how much is X" and "how much does X cost" are one question (X the same words), either way round.
+  const [myCost, theirCost] = [howMuch(asked, mine), howMuch(cached, theirs)];
+  for (const verb of myCost.is)
+    for (const does of theirCost.does)
+      if (sameCosted(asked, mine, verb, cached, theirs, does))
+        edit(verb, verb + does.cost - does.verb, theirText(does.verb, does.cost + 1));
+  for (const does of myCost.does)
+    for (const verb of theirCost.is)
+      if (sameCosted(cached, theirs, verb, asked, mine, does))
+        edit(does.verb, does.cost + 1, theirText(verb, verb + does.cost - does.verb));
 
   // "no" right before a question word is "know" mistyped ("how do I no if"), where the cached
   // question writes "know".

@@ -307,7 +307,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ]);
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
-      // code, a price's currency sign or name, a short form, a unit after a figure, a name's typo: the question is read as the cached one writes it (wording.ts), in
+      // code, a price's currency sign or name, a short form, a unit after a figure, a name's typo, "how much is": the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
         [
@@ -355,6 +355,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           'I study at New York University; which museums in the United States are free for students?',
           'I study at NYU; which museums in the US are free for students?',
+        ],
+        // "how much is X" read as "how much does X cost".
+        [
+          'How much does a season pass at Whistler cost for a teenager?',
+          'How much is a season pass at Whistler for a teenager?',
         ],
       ];
       const beforeAligned = await verifications();
