@@ -684,6 +684,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CS', file: 'reserved/semantic-pairs-unseen-CS.jsonl' },
       { name: 'unseen-CT', file: 'reserved/semantic-pairs-unseen-CT.jsonl' },
       { name: 'unseen-CU', file: 'reserved/semantic-pairs-unseen-CU.jsonl' },
+      { name: 'unseen-CV', file: 'reserved/semantic-pairs-unseen-CV.jsonl' },
+      { name: 'unseen-CW', file: 'reserved/semantic-pairs-unseen-CW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
