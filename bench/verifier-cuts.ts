@@ -172,7 +172,7 @@ const READ_SETS: Record<string, string[]> = {
     'CI',
   ],
   'read CJ to CO': ['CJ', 'CK', 'CL', 'CM', 'CN', 'CO'],
-  'read CP to CU': ['CP', 'CQ', 'CR', 'CS', 'CT', 'CU'],
+  'read CP to CW': ['CP', 'CQ', 'CR', 'CS', 'CT', 'CU', 'CV', 'CW'],
 };
 
 function readSets(): Record<string, Pair[]> {
