@@ -108,14 +108,17 @@ describe.runIf(available)('the operator against a real API server and Redis', ()
       })
       .toBe(2);
 
-    // Moving the policy to another workspace moves its record.
+    // Moving the policy to another workspace moves its record: the new one is written before the old
+    // one is deleted (publishRecords), so the old one's removal is awaited too.
     await bed.apply(
       cachePolicy('default-main', ns, { policyName: 'default', workspace: 'staging', ttlSeconds: 300 }),
     );
     await expect
       .poll(() => bed.store.get('cachePolicy', 'acme/staging/default'), { timeout: 10_000 })
       .toBeDefined();
-    expect(await bed.store.get('cachePolicy', 'acme/main/default')).toBeUndefined();
+    await expect
+      .poll(() => bed.store.get('cachePolicy', 'acme/main/default'), { timeout: 10_000 })
+      .toBeUndefined();
 
     await bed.remove('CachePolicy', 'default-main', ns);
     await expect.poll(() => bed.read('CachePolicy', 'default-main', ns), { timeout: 10_000 }).toBeUndefined();
