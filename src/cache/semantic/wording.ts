@@ -381,15 +381,18 @@ const clauseEndsAfter = (text: string, tokens: readonly Token[], index: number):
   tokens[index + 1] === undefined ||
   /[,;:.?!]/.test(text.slice(tokens[index]?.end ?? 0, tokens[index + 1]?.start ?? text.length));
 
+/** "how much does" or "do" X "cost": the verb's token and "cost"'s. */
+interface CostAsked {
+  verb: number;
+  cost: number;
+}
+
 /**
  * Where a question asks "how much is" or "are" (the verb's token), and "how much does" or "do" X
  * "cost" (the verb's and "cost"'s tokens, X one to eight words inside one clause).
  */
-function howMuch(
-  text: string,
-  tokens: readonly Token[],
-): { is: number[]; does: { verb: number; cost: number }[] } {
-  const found: { is: number[]; does: { verb: number; cost: number }[] } = { is: [], does: [] };
+function howMuch(text: string, tokens: readonly Token[]): { is: number[]; does: CostAsked[] } {
+  const found: { is: number[]; does: CostAsked[] } = { is: [], does: [] };
   tokens.forEach((token, at) => {
     if (token.key !== 'how' || tokens[at + 1]?.key !== 'much') return;
     const verb = at + 2;
@@ -419,7 +422,7 @@ function sameCosted(
   verb: number,
   doesText: string,
   doesTokens: readonly Token[],
-  does: { verb: number; cost: number },
+  does: CostAsked,
 ): boolean {
   const words = doesTokens.slice(does.verb + 1, does.cost).map((token) => token.key);
   if (!runAt(isTokens, words, verb + 1)) return false;
