@@ -63,8 +63,10 @@ export function indexEntries(raw: string, minLength: number): EntryIndex {
   let previous = -1;
   for (let start = 0; start < text.length; ) {
     const end = text.indexOf('\n', start);
-    const space = text.indexOf(' ', start);
-    const key = space >= 0 && space < end ? space : end;
+    // The key ends at the line's first space, looked for within the line only: a search past it
+    // would scan the rest of a file without spaces (the word list) once a line.
+    let key = start;
+    while (key < end && text.charCodeAt(key) !== SPACE) key += 1;
     if (key - start >= minLength) {
       // In order against the last entry kept: indexed; out of order: kept apart.
       if (previous < 0 || compareEntries(text, previous, start) < 0) {
