@@ -223,6 +223,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",
           "I'm making ice pops for my kid's party this weekend; should I use regular yogurt or Greek?",
         ],
+        // A subordinate clause put at the other end: a reorder, not swapped roles (RULE54).
+        ['Before repotting my orchid, should I water it?', 'Should I water my orchid before repotting it?'],
+        [
+          'After installing a new dishwasher, how long should I wait to run it?',
+          'How long should I wait to run a new dishwasher after installing it?',
+        ],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in

@@ -51,6 +51,31 @@ describe('swappedRoles', () => {
       'While they investigate, does my insurance pay for a rental? My car was stolen from my driveway last night.',
       'ok',
     ],
+    // A subordinate clause put at the other end, its opening word with it (RULE54).
+    [
+      'Before painting a vintage dresser, do I need to sand it?',
+      'Do I need to sand a vintage dresser before painting it?',
+      'ok',
+    ],
+    [
+      'When my opponent hits deep moonballs to my backhand, how should I respond as a 3.5 player?',
+      'As a 3.5 player, how should I respond when my opponent hits deep moonballs to my backhand?',
+      'ok',
+    ],
+    [
+      'Even though I water them, my hydrangeas wilt in the afternoon sun every summer; what can I do?',
+      'Every summer my hydrangeas wilt in the afternoon sun even though I water them; what can I do?',
+      'ok',
+    ],
+    // The opening word between the runs, not at the head of one: roles swapped.
+    ['Should I eat before I run?', 'Should I run before I eat?', 'swapped'],
+    ['Should I apply primer before paint?', 'Should I apply paint before primer?', 'swapped'],
+    // "to" opens no clause: a direction stays swapped.
+    [
+      'How can I transfer my contacts from my old iPhone to a new iPhone?',
+      'How can I transfer my contacts to a new iPhone from my old iPhone?',
+      'swapped',
+    ],
     // Roles swapped inside a clause, the clauses where they were.
     [
       'My coworker keeps taking credit for my work; how do I bring it up with my manager?',

@@ -31,10 +31,38 @@ const ALTERNATIVES: ReadonlySet<string> = new Set(
 );
 
 /**
+ * Words that open a subordinate clause or an adverbial ("before painting a vintage dresser", "as a
+ * 3.5 player", "even though I water them"): such a run put at the other end of the question moves
+ * with its clause, and takes no one's role (bench/data/reserved/rules/RULE54.md). "to" is not one
+ * ("from my old iPhone" / "to a new iPhone" would pass, and so would a direction).
+ */
+const CLAUSE_OPENERS: ReadonlySet<string> = new Set(
+  [
+    'before',
+    'after',
+    'when',
+    'whenever',
+    'if',
+    'since',
+    'while',
+    'until',
+    'once',
+    'because',
+    'though',
+    'although',
+    'as',
+    'even',
+    'unless',
+  ].map((word) => normaliseWord(word)[0] as string),
+);
+const opensClause = (run: readonly string[]) => CLAUSE_OPENERS.has(run[0] as string);
+
+/**
  * Whether two questions are the same words but for two runs of them that trade places around at
  * least one word that takes sides (X M Y against Y M X), everything before and after alike: a clause put
  * elsewhere changes the words around it ("change the oil in my car" / "get my car's oil changed"),
- * a swap of roles does not.
+ * a swap of roles does not. Nor does a subordinate clause moved to the other end: when each way
+ * the runs trade places has one of them opening a clause, no roles are swapped.
  */
 function rolesSwapped(asked: Features, cached: Features): boolean {
   const a = asked.words;
@@ -66,7 +94,9 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
       ];
       if (!middle.some(takesSides) || !first.some(isActor) || !last.some(isActor)) continue;
       if (middle.some((word) => ALTERNATIVES.has(word))) continue;
-      if (sameWords(other, [...last, ...middle, ...first])) return true;
+      if (!sameWords(other, [...last, ...middle, ...first])) continue;
+      // Roles swapped, unless one of the two runs is a clause that moved.
+      if (!opensClause(first) && !opensClause(last)) return true;
     }
   }
   return false;
