@@ -686,6 +686,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CU', file: 'reserved/semantic-pairs-unseen-CU.jsonl' },
       { name: 'unseen-CV', file: 'reserved/semantic-pairs-unseen-CV.jsonl' },
       { name: 'unseen-CW', file: 'reserved/semantic-pairs-unseen-CW.jsonl' },
+      { name: 'unseen-CX', file: 'reserved/semantic-pairs-unseen-CX.jsonl' },
+      { name: 'unseen-CY', file: 'reserved/semantic-pairs-unseen-CY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
