@@ -186,6 +186,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',
           'I commute 20 km a day on a touring bike; how often should I replace the brake cables?',
         ],
+        // Scored 0.999: a negation added beside one both share ("no fridge"), counted (RULE55).
+        [
+          "We're sailing for a week with no fridge on board; which foods keep well without refrigeration?",
+          "We're sailing for a week with no fridge on board; which foods don't keep well without refrigeration?",
+        ],
       ];
       await expectEach(near, 'miss');
       const synonyms: [string, string][] = [

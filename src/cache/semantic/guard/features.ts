@@ -60,7 +60,8 @@ export interface Features {
   quotedSymbols: string[];
   /** The whole question in that compact form. */
   compact: string;
-  negated: boolean;
+  /** How many negation words it has ("nothing ... doesn't" is two). */
+  negations: number;
   identifiers: string[][];
   /** Every word, normalised, in order. */
   words: string[];
@@ -226,7 +227,7 @@ export function featuresOf(text: string): Features {
     quoted,
     quotedSymbols,
     compact: compactOf(expanded),
-    negated: words.some((word) => NEGATION.has(word)),
+    negations: words.filter((word) => NEGATION.has(word)).length,
     identifiers,
     words,
     written,

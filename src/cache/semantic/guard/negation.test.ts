@@ -37,5 +37,22 @@ describe('oneSideNegated', () => {
       'Can I get a refund on a non-refundable booking?',
       'negation',
     ],
+    // A negation added beside one both share (RULE55).
+    [
+      'My vintage theremin was just serviced; should I worry if it hums when nothing is plugged in?',
+      "My vintage theremin was just serviced; should I worry if it doesn't hum when nothing is plugged in?",
+      'negation',
+    ],
+    [
+      "We're on a boat with no fridge for a week; which foods keep well without refrigeration?",
+      "We're on a boat with no fridge for a week; which foods don't keep well without refrigeration?",
+      'negation',
+    ],
+    // The same negations, worded otherwise.
+    [
+      "I'm on a boat with no fridge; which foods won't spoil?",
+      "I'm on a boat with no fridge; which foods will not spoil?",
+      'ok',
+    ],
   ]);
 });
