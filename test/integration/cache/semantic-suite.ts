@@ -186,10 +186,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',
           'I commute 20 km a day on a touring bike; how often should I replace the brake cables?',
         ],
-        // Scored 0.999: a negation added beside one both share ("no fridge"), counted (RULE55).
+        // Scored 0.98 and 0.996: a negation added beside one both have ("nothing", "doesn't use
+        // them"), counted by the negation rule (RULE55).
         [
-          "We're sailing for a week with no fridge on board; which foods keep well without refrigeration?",
-          "We're sailing for a week with no fridge on board; which foods don't keep well without refrigeration?",
+          'My old amp was serviced last week; should I worry if it buzzes when nothing is plugged in?',
+          "My old amp was serviced last week; should I worry if it doesn't buzz when nothing is plugged in?",
+        ],
+        [
+          "I gave my sister a gym membership she barely used this year; which perks expire if she doesn't use them?",
+          "I gave my sister a gym membership she barely used this year; which perks don't expire if she doesn't use them?",
         ],
       ];
       await expectEach(near, 'miss');
