@@ -688,6 +688,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CW', file: 'reserved/semantic-pairs-unseen-CW.jsonl' },
       { name: 'unseen-CX', file: 'reserved/semantic-pairs-unseen-CX.jsonl' },
       { name: 'unseen-CY', file: 'reserved/semantic-pairs-unseen-CY.jsonl' },
+      { name: 'unseen-CZ', file: 'reserved/semantic-pairs-unseen-CZ.jsonl' },
+      { name: 'unseen-DA', file: 'reserved/semantic-pairs-unseen-DA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
