@@ -285,9 +285,10 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
 });
 
 /**
- * Units read only right after a figure (wording.ts): their short forms are everyday words or
- * letters anywhere else ("a", "in", "w" for "with", "k" for thousands), so ABBREVIATIONS cannot
- * hold them. "240V" / "240 volt", "48A" / "48 amps", "6500K" / "6500 kelvin", "8 in" / "8 inch".
+ * Units read only right after a figure, "how many" or "per" (wording.ts): their short forms are
+ * everyday words or letters anywhere else ("a", "in", "w" for "with", "k" for thousands), so
+ * ABBREVIATIONS cannot hold them. "240V" / "240 volt", "48A" / "48 amps", "6500K" / "6500 kelvin",
+ * "8 in" / "8 inch", "how many in." / "how many inches", "per in." / "per inch".
  */
 export const FIGURE_UNITS: Readonly<Record<string, readonly string[]>> = wordTable({
   v: ['volts', 'volt'],
@@ -304,6 +305,7 @@ export const FIGURE_UNITS: Readonly<Record<string, readonly string[]>> = wordTab
   hz: ['hertz'],
   kts: ['knots'],
   yds: ['yards'],
+  db: ['decibels', 'decibel'],
 });
 
 /**

@@ -282,6 +282,38 @@ describe('alignWording', () => {
       'Can a 30 amp breaker run my kiln?',
     ],
     ['Which 10 inch skillet is best?', 'Which 10 in skillet is best?', 'Which 10 inch skillet is best?'],
+    // Or right after "how many" or "per", a short form's dot with it (RULE56).
+    [
+      'How many inches should a range hood be above the stove?',
+      'How many in. should a range hood be above the stove?',
+      'How many inches should a range hood be above the stove?',
+    ],
+    [
+      'How many in. should a range hood be above the stove?',
+      'How many inches should a range hood be above the stove?',
+      'How many in. should a range hood be above the stove?',
+    ],
+    [
+      'Stump grinding cost per inch of diameter?',
+      'Stump grinding cost per in. of diameter?',
+      'Stump grinding cost per inch of diameter?',
+    ],
+    [
+      'How many decibels is a gas leaf blower?',
+      'How many dB is a gas leaf blower?',
+      'How many decibels is a gas leaf blower?',
+    ],
+    // "x" between two figures, "by" between the same two on the other side (RULE56).
+    [
+      'I am building a pergola about 12 by 16 feet; what size beams should I use?',
+      'I am building a pergola about 12x16 ft; what size beams should I use?',
+      'I am building a pergola about 12 by 16 feet; what size beams should I use?',
+    ],
+    [
+      'My quail coop is 4 feet by 2 feet; how many birds fit?',
+      'My quail coop is 4 ft x 2 ft; how many birds fit?',
+      'My quail coop is 4 feet by 2 feet; how many birds fit?',
+    ],
     // WordNet's first-sense synonyms (WORDNET_GROUPS), in the same inflection.
     [
       'Does cold weather aggravate arthritis in the knees?',
@@ -326,6 +358,11 @@ describe('alignWording', () => {
     ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
     ['Convert 10 miles to km', 'Convert 20 miles to km'],
     ['How many mg of caffeine in coffee?', 'How many mcg of caffeine in coffee?'],
+    // Another size, a preposition after "how many", another unit.
+    ['What size skylight suits a 12 by 14 foot room?', 'What size skylight suits a 12x16 foot room?'],
+    ['Can I bake it in a 9-by-13-inch pan?', 'Can I bake it in a 9x13 pan?'],
+    ['How many inches are in the box?', 'How many in the box are broken?'],
+    ['How many watts does it draw?', 'How many A does it draw?'],
     ['Which foods contain gluten?', 'Which foods do not contain gluten?'],
     // A postal code only in capitals, and only for the state the cached question names; LA is Los Angeles.
     ['Is Indiana cold in winter?', 'Is it cold in winter?'],

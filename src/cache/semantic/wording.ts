@@ -10,8 +10,9 @@
  * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks";
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit",
  *   "b4" / "before", "e.g." / "for example";
- * - units written short, only right after a figure (FIGURE_UNITS): "240V" / "240 volt", "8 in" /
- *   "8 inch";
+ * - units written short, only right after a figure, "how many" or "per" (FIGURE_UNITS): "240V" /
+ *   "240 volt", "8 in" / "8 inch", "how many dB" / "how many decibels"; "x" between two figures as
+ *   "by": "12x16 ft" / "12 by 16 feet";
  * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and"; "DC" /
  *   "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
@@ -241,35 +242,72 @@ const FIGURE_UNIT_FORMS: readonly { unit: string; words: string[]; short: boolea
   ])
   .sort((left, right) => right.words.length - left.words.length);
 
-/** A figure with a unit of FIGURE_UNITS right after it; `start` and `end` are its tokens. */
+/**
+ * A unit of FIGURE_UNITS right after a figure, "how many" or "per"; `start` and `end` are its
+ * tokens with the word or figure before it, `to` where its text ends (a short form's dot with it:
+ * "in.").
+ */
 interface FigureUnit {
-  value: number;
+  /** What comes before the unit: the figure's value, or "how many" or "per". */
+  before: string;
   unit: string;
   /** Written short ("240V"), not by the unit's name ("240 volt"). */
   short: boolean;
   start: number;
   end: number;
+  to: number;
 }
 
-/** The figures in `tokens` with a unit right after them (glued, or after a space or a hyphen). */
+/** What a unit of FIGURE_UNITS may follow at `index`: a figure's value, "how many" or "per". */
+function unitPlace(tokens: readonly Token[], index: number): string | undefined {
+  const token = tokens[index] as Token;
+  const value = figureValue(token);
+  if (!Number.isNaN(value)) return String(value);
+  if (token.key === 'per') return 'per';
+  return token.key === 'many' && tokens[index - 1]?.key === 'how' ? 'how many' : undefined;
+}
+
+/** The units in `tokens` right after a figure, "how many" or "per" (glued, or after a space or a hyphen). */
 function figureUnitsIn(text: string, tokens: readonly Token[]): FigureUnit[] {
   const found: FigureUnit[] = [];
   tokens.forEach((token, index) => {
-    const value = figureValue(token);
+    const before = unitPlace(tokens, index);
     const next = tokens[index + 1];
-    if (Number.isNaN(value) || next === undefined || !/^[\s-]?$/.test(text.slice(token.end, next.start)))
+    if (before === undefined || next === undefined || !/^[\s-]?$/.test(text.slice(token.end, next.start)))
       return;
     const form = FIGURE_UNIT_FORMS.find(({ words }) => runAt(tokens, words, index + 1));
-    // "4 in a booth", "3 in the car": a preposition before its noun phrase, not inches.
+    // "4 in a booth", "3 in the car", "how many in the box": a preposition before its noun phrase.
     const nounPhrase = form?.short === true && DETERMINERS.has(tokens[index + 2]?.key ?? '');
-    if (form !== undefined && !nounPhrase)
-      found.push({
-        value,
-        unit: form.unit,
-        short: form.short,
-        start: index,
-        end: index + 1 + form.words.length,
-      });
+    if (form === undefined || nounPhrase) return;
+    const end = index + 1 + form.words.length;
+    const last = (tokens[end - 1] as Token).end;
+    // A short form's own dot ("how many in. should", "per in. of"), not a sentence's end.
+    const dotted = form.short && /^\.\s+\p{Ll}/u.test(text.slice(last));
+    found.push({
+      before,
+      unit: form.unit,
+      short: form.short,
+      start: index,
+      end,
+      to: last + (dotted ? 1 : 0),
+    });
+  });
+  return found;
+}
+
+/**
+ * "x" between two figures, each maybe with one word right after it ("12x16", "2m x 3m", "18in x
+ * 24in"): the figures' values and the "x" token's index.
+ */
+function timesIn(tokens: readonly Token[]): { first: number; second: number; at: number }[] {
+  const found: { first: number; second: number; at: number }[] = [];
+  tokens.forEach((token, index) => {
+    if (token.key !== 'x' && token.key !== 'by') return;
+    const second = figureValue(tokens[index + 1]);
+    const first = [index - 1, index - 2]
+      .map((at) => figureValue(tokens[at]))
+      .find((value, offset) => !Number.isNaN(value) && (offset === 0 || isLetters(tokens[index - 1])));
+    if (first !== undefined && !Number.isNaN(second)) found.push({ first, second, at: index });
   });
   return found;
 }
@@ -447,12 +485,17 @@ export function alignWording(cached: string, asked: string): string {
    * Replacements by the index of the first asked token they cover: [end token, text, and where the
    * replaced text starts when it is before that token (a currency sign)].
    */
-  const edits = new Map<number, { end: number; text: string; from?: number }>();
+  const edits = new Map<number, { end: number; text: string; from?: number; to?: number }>();
   const taken = new Set<number>();
-  const edit = (start: number, end: number, text: string, from?: number): void => {
+  const edit = (start: number, end: number, text: string, from?: number, to?: number): void => {
     for (let index = start; index < end; index += 1) if (taken.has(index)) return;
     for (let index = start; index < end; index += 1) taken.add(index);
-    edits.set(start, from === undefined ? { end, text } : { end, text, from });
+    edits.set(start, {
+      end,
+      text,
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+    });
   };
   const theirText = (start: number, end: number) => spanText(cached, theirs, start, end);
 
@@ -551,12 +594,29 @@ export function alignWording(cached: string, asked: string): string {
   // A unit written short right after a figure on one side and by its name on the other ("240V" /
   // "240 volt", "8 in" / "8 inch"), before the abbreviations: "3000W" is not "3000 with".
   const theirUnits = figureUnitsIn(cached, theirs);
-  for (const unit of figureUnitsIn(asked, mine)) {
+  const myUnits = figureUnitsIn(asked, mine);
+  for (const unit of myUnits) {
     const other = theirUnits.find(
       (candidate) =>
-        candidate.value === unit.value && candidate.unit === unit.unit && candidate.short !== unit.short,
+        candidate.before === unit.before && candidate.unit === unit.unit && candidate.short !== unit.short,
     );
-    if (other !== undefined) edit(unit.start, unit.end, theirText(other.start, other.end));
+    if (other !== undefined)
+      edit(unit.start, unit.end, cached.slice(theirs[other.start]?.start, other.to), undefined, unit.to);
+  }
+
+  // "x" between two figures on one side, "by" between the same two on the other ("12x16 ft" /
+  // "12 by 16 feet"), with the same unit of FIGURE_UNITS after the second or none ("a 9x13 pan" is
+  // not "a 9-by-13-inch pan"); the units are the other steps'.
+  const theirTimes = timesIn(theirs).filter(({ at }) => theirs[at]?.key === 'by');
+  const unitAfter = (units: FigureUnit[], figure: number) =>
+    units.find(({ start }) => start === figure)?.unit;
+  for (const { first, second, at } of timesIn(mine)) {
+    const x = mine[at] as Token;
+    const other = theirTimes.find((times) => times.first === first && times.second === second);
+    if (x.key !== 'x' || other === undefined) continue;
+    if (unitAfter(myUnits, at + 1) !== unitAfter(theirUnits, other.at + 1)) continue;
+    const glued = mine[at + 1]?.start === x.end;
+    edit(at, at + 1, `${(theirs[other.at] as Token).text}${glued ? ' ' : ''}`);
   }
 
   // Abbreviations and contractions, either way round; a figure written with a k is the thousands
@@ -702,12 +762,22 @@ export function alignWording(cached: string, asked: string): string {
   let text = '';
   let written = 0;
   for (const start of [...edits.keys()].sort((left, right) => left - right)) {
-    const { end, text: replacement, from } = edits.get(start) as { end: number; text: string; from?: number };
+    const {
+      end,
+      text: replacement,
+      from,
+      to,
+    } = edits.get(start) as {
+      end: number;
+      text: string;
+      from?: number;
+      to?: number;
+    };
     const before = asked.slice(written, from ?? mine[start]?.start);
     // "25°C" spelt out is "25 degrees Celsius".
     const joined = /[\p{L}\p{N}]$/u.test(text + before) && /^\p{L}/u.test(replacement);
     text += before + (joined ? ' ' : '') + replacement;
-    written = mine[end - 1]?.end ?? written;
+    written = to ?? mine[end - 1]?.end ?? written;
   }
   return text + asked.slice(written);
 }

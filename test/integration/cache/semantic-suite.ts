@@ -323,7 +323,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ]);
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
-      // code, a price's currency sign or name, a short form, a unit after a figure, a name's typo, "how much is": the question is read as the cached one writes it (wording.ts), in
+      // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is": the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
         [
@@ -376,6 +376,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           'How much does a season pass at Whistler cost for a teenager?',
           'How much is a season pass at Whistler for a teenager?',
+        ],
+        // A unit written short after "how many", and "x" between two figures as "by" (RULE56).
+        ['How many decibels does a typical dishwasher make?', 'How many dB does a typical dishwasher make?'],
+        [
+          'Is a 10 by 12 foot shed big enough for a riding mower?',
+          'Is a 10x12 ft shed big enough for a riding mower?',
         ],
       ];
       const beforeAligned = await verifications();
