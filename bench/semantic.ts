@@ -690,6 +690,8 @@ async function main(): Promise<void> {
       { name: 'unseen-CY', file: 'reserved/semantic-pairs-unseen-CY.jsonl' },
       { name: 'unseen-CZ', file: 'reserved/semantic-pairs-unseen-CZ.jsonl' },
       { name: 'unseen-DA', file: 'reserved/semantic-pairs-unseen-DA.jsonl' },
+      { name: 'unseen-DB', file: 'reserved/semantic-pairs-unseen-DB.jsonl' },
+      { name: 'unseen-DC', file: 'reserved/semantic-pairs-unseen-DC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
