@@ -303,6 +303,17 @@ describe('alignWording', () => {
       'How many dB is a gas leaf blower?',
       'How many decibels is a gas leaf blower?',
     ],
+    // More short forms (RULE57).
+    [
+      'What is a good budget microphone for recording vocals?',
+      "What's a good budget mic for recording vox?",
+      'What is a good budget microphone for recording vocals?',
+    ],
+    [
+      'French drain or sump pump for a wet basement?',
+      'French drain or sump pump for a wet bsmt?',
+      'French drain or sump pump for a wet basement?',
+    ],
     // "x" between two figures, "by" between the same two on the other side (RULE56).
     [
       'I am building a pergola about 12 by 16 feet; what size beams should I use?',
@@ -361,6 +372,8 @@ describe('alignWording', () => {
     // Another size, a preposition after "how many", another unit.
     ['What size skylight suits a 12 by 14 foot room?', 'What size skylight suits a 12x16 foot room?'],
     ['Can I bake it in a 9-by-13-inch pan?', 'Can I bake it in a 9x13 pan?'],
+    // A short form written as the other side's word too is that word ("fed" the verb).
+    ['I fed my dog chocolate; is that a federal matter?', 'I fed my dog chocolate; is that a fed matter?'],
     ['How many inches are in the box?', 'How many in the box are broken?'],
     ['How many watts does it draw?', 'How many A does it draw?'],
     ['Which foods contain gluten?', 'Which foods do not contain gluten?'],

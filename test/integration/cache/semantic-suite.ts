@@ -323,7 +323,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ]);
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
-      // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is": the question is read as the cached one writes it (wording.ts), in
+      // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
         [
@@ -382,6 +382,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           'Is a 10 by 12 foot shed big enough for a riding mower?',
           'Is a 10x12 ft shed big enough for a riding mower?',
+        ],
+        // More short forms (RULE57).
+        [
+          'Which microphone is best for recording vocals at home?',
+          'Which mic is best for recording vox at home?',
         ],
       ];
       const beforeAligned = await verifications();
