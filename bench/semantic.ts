@@ -692,6 +692,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DA', file: 'reserved/semantic-pairs-unseen-DA.jsonl' },
       { name: 'unseen-DB', file: 'reserved/semantic-pairs-unseen-DB.jsonl' },
       { name: 'unseen-DC', file: 'reserved/semantic-pairs-unseen-DC.jsonl' },
+      { name: 'unseen-DD', file: 'reserved/semantic-pairs-unseen-DD.jsonl' },
+      { name: 'unseen-DE', file: 'reserved/semantic-pairs-unseen-DE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
