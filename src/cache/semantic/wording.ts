@@ -591,8 +591,9 @@ export function alignWording(cached: string, asked: string): string {
     if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
   }
 
-  // A unit written short right after a figure on one side and by its name on the other ("240V" /
-  // "240 volt", "8 in" / "8 inch"), before the abbreviations: "3000W" is not "3000 with".
+  // A unit written short right after a figure, "how many" or "per" on one side and by its name
+  // after the same on the other ("240V" / "240 volt", "8 in" / "8 inch", "how many in." / "how many
+  // inches"), before the abbreviations: "3000W" is not "3000 with".
   const theirUnits = figureUnitsIn(cached, theirs);
   const myUnits = figureUnitsIn(asked, mine);
   for (const unit of myUnits) {
