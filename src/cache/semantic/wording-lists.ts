@@ -524,3 +524,37 @@ export const SPELLINGS: Readonly<Record<string, string>> = wordTable({
   marvellous: 'marvelous',
   woollen: 'woolen',
 });
+
+/**
+ * Real words commonly written for one another, as keys (lowercase, no apostrophes: "theyre"): "to
+ * by" for "to buy", "dogs to" for "dogs too", "part form Piano Man" for "from". The alignment
+ * writes the asked word as its partner only where the cached question writes the partner beside
+ * the same word (RULE58). Two words a near miss could set side by side in one place are not here:
+ * "desert" / "dessert" (a good one in Morocco), "flour" / "flower", "chord" / "cord", "lead" /
+ * "LED", "whole" / "hole", "steel" / "steal", "roll" / "role", "know" / "no".
+ */
+export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
+  const partners = new Map<string, string[]>();
+  const pairs = `
+    buy by, buy bye, by bye, to too, than then, their there, their theyre, there theyre, your youre,
+    off of, from form, lose loose, losing loosing, quiet quite, week weak, weeks weaks,
+    whether weather, whether wether, affect effect, affects effects, accept except, advice advise,
+    device devise, devices devises, breath breathe, lightning lightening, principal principle,
+    stationary stationery, complement compliment, dinner diner,
+    dinners diners, brake break, brakes breaks, braking breaking, peace piece, pieces peaces,
+    passed past, border boarder, borders boarders, threw through, waist waste, weight wait,
+    which witch, sheer shear, shears sheers, sheared sheered, shearing sheering, played payed,
+    string sting, strings stings, insulated insulted, manager manger, managers mangers,
+    litter liter, barely barley, canned caned, dryer dyer, dye die, dyed died, dyeing dying,
+    knead kneed, adds ads, performs preforms, perform preform, performed preformed, cedar ceder,
+    trees tress, fees fess, aloud allowed, altar alter, forth fourth, vary very, hangar hanger,
+    pedal peddle, pedals peddles, medal meddle, discreet discrete, elicit illicit, lessen lesson,
+    site sight, cite site, capital capitol, cereal serial, loan lone, heal heel, knew new,
+    wear where, were where, road rode, meat meet, hear here`;
+  for (const pair of pairs.split(',')) {
+    const [one, other] = pair.trim().split(' ') as [string, string];
+    partners.set(one, [...(partners.get(one) ?? []), other]);
+    partners.set(other, [...(partners.get(other) ?? []), one]);
+  }
+  return partners;
+})();

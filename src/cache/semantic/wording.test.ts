@@ -205,6 +205,45 @@ describe('alignWording', () => {
       'How do I say thank you in Spanish?',
       'How do I say thank you in spansih?',
     ],
+    // A real word written for another (CONFUSED_WORDS), either side, with the words either side of
+    // it the same: the question's start and end, and a typo beside it mended.
+    [
+      'How do I know what size helmet to buy?',
+      'How do I know what size helmet to by?',
+      'How do I know what size helmet to buy?',
+    ],
+    [
+      'Do baby gates work for dogs too?',
+      'Do baby gates work for dogs to?',
+      'Do baby gates work for dogs too?',
+    ],
+    // The word may stand elsewhere on both sides: the asked one writes it once more.
+    [
+      'Are cruises to Alaska good for kids too?',
+      'Are cruises to Alaska good for kids to?',
+      'Are cruises to Alaska good for kids too?',
+    ],
+    [
+      'Is runing on a treadmill easier then walking?',
+      'Is running on a treadmill easier than walking?',
+      'Is runing on a treadmill easier then walking?',
+    ],
+    [
+      'How warm should the brooder be in the first week?',
+      'How warm should the brooder be in the firt weak?',
+      'How warm should the brooder be in the first week?',
+    ],
+    [
+      'Will the bolts harm a live cedar long-term?',
+      'Will the bolts harm a live ceder long-term?',
+      'Will the bolts harm a live cedar long-term?',
+    ],
+    ['Are there any fees?', "Are they're any fees?", 'Are there any fees?'],
+    [
+      'I used a sprayer and there are drips; how do I get them off?',
+      'I used a sprayer and there are drips; how do I get them of?',
+      'I used a sprayer and there are drips; how do I get them off?',
+    ],
     // A US state's postal code in capitals, either way round; "&" for "and".
     [
       'What is the sales tax in California?',
@@ -397,6 +436,15 @@ describe('alignWording', () => {
     ['What is the best bike for commuting?', 'What is the best motorcycle for commuting?'],
     ['Why does my puppy chase the cat?', 'Why does my puppy dog the cat?'],
     ['Does cold weather aggravate arthritis?', 'Cold weather exacerbates arthritis, right?'],
+    // A listed word only where its partner stands between the same words, never inside a phrase
+    // the other side lacks ("out of" is not "out off"), never quoted, never a name, and never a
+    // pair the list leaves out ("flour" / "flower").
+    ['How can I get a stain off leather?', 'How can I get a stain out of leather?'],
+    ["What does 'affect' mean?", "What does 'effect' mean?"],
+    ['What does "affect" mean?', 'What does "effect" mean?'],
+    ['Is the Capitol open on Sundays?', 'Is the Capital open on Sundays?'],
+    ['How should I store flour?', 'How should I store flowers?'],
+    ['Do baby gates work for dogs too?', 'Do baby gates work for cats to?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

@@ -28,7 +28,9 @@
  *   or from a name WordNet knows ("Seatle" / "Seattle", "Febuary" / "February"; a capitalised word
  *   inside the question only so). Two English words are two words ("desert" / "dessert"), two
  *   unknown ones or two known names two names ("India" / "Indian"), a plural another number
- *   ("Dakotas" / "Dakota").
+ *   ("Dakotas" / "Dakota");
+ * - but a real word commonly written for another (CONFUSED_WORDS) is that word between the same
+ *   two words: "helmet to by?" / "helmet to buy?", "dogs to?" / "dogs too?".
  *
  * What it does not align (numbers, negation, another entity, word order) is left for the guard
  * and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
@@ -41,6 +43,7 @@ import { isWordnetName } from './guard/wordnet.ts';
 import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
+  CONFUSED_WORDS,
   CONTRACTION_ENDINGS,
   CONTRACTIONS,
   CURRENCY_NAMES,
@@ -728,6 +731,42 @@ export function alignWording(cached: string, asked: string): string {
       .map(({ other }) => other);
     const keys = new Set(matches.map((other) => other.key));
     if (keys.size === 1 && matches[0] !== undefined) edit(index, index + 1, matches[0].text);
+  });
+
+  // A real word written for another (CONFUSED_WORDS: "to by" / "to buy", "dogs to" / "dogs too"):
+  // the asked question writing it more often than the cached one and its partner less often
+  // ("cruises to Alaska ... good for them to?"), the words before and after it the same on both (a
+  // typo beside it as mended above; the question's start and end are the same): "out of" is not
+  // "out off". A capitalised word inside the question is a name, and a quoted word the word asked
+  // about ("What does 'affect' mean?"): both left alone.
+  const count = (tokens: readonly Token[], key: string) => tokens.filter((token) => token.key === key).length;
+  const quoted = (text: string, token: Token) =>
+    /['"‘’“”]/u.test(text[token.start - 1] ?? '') || /['"‘’“”]/u.test(text[token.end] ?? '');
+  const keyAt = (index: number, last: boolean): string | undefined => {
+    const edited = edits.get(index);
+    if (edited === undefined || edited.end !== index + 1) return mine[index]?.key;
+    const keys = keysOf(edited.text);
+    return last ? keys.at(-1) : keys[0];
+  };
+  mine.forEach((token, index) => {
+    if (!isLetters(token) || !/^\p{Lu}?[\p{Ll}'’]+$/u.test(token.text) || capitalised(token, index)) return;
+    if (taken.has(index) || quoted(asked, token) || count(mine, token.key) <= count(theirs, token.key))
+      return;
+    for (const partner of CONFUSED_WORDS.get(token.key) ?? []) {
+      if (count(theirs, partner) <= count(mine, partner)) continue;
+      const at = theirs.findIndex(
+        (other, place) =>
+          other.key === partner &&
+          !capitalised(other, place) &&
+          !quoted(cached, other) &&
+          keyAt(index - 1, true) === theirs[place - 1]?.key &&
+          keyAt(index + 1, false) === theirs[place + 1]?.key,
+      );
+      if (at >= 0) {
+        edit(index, index + 1, (theirs[at] as Token).text);
+        return;
+      }
+    }
   });
 
   // "how much is X" and "how much does X cost" are one question (X the same words), either way round.

@@ -388,6 +388,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Which microphone is best for recording vocals at home?',
           'Which mic is best for recording vox at home?',
         ],
+        // A real word written for another between the same words (RULE58).
+        ['How do I know what size helmet to buy?', 'How do I know what size helmet to by?'],
+        [
+          'My kids want to come along on our anniversary trip; are cruises to Alaska good for them too?',
+          'My kids want to come along on our anniversary trip; are cruises to Alaska good for them to?',
+        ],
       ];
       const beforeAligned = await verifications();
       await expectEach(aligned, 'semantic-hit');
