@@ -32,6 +32,7 @@ import { quantise, similarity } from '../src/cache/semantic/embedder.ts';
 import { loadEnglishWords } from '../src/cache/semantic/guard/english-words.ts';
 import { GuardPair, type RefusalReason } from '../src/cache/semantic/guard/guard-rule.ts';
 import { HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
+import { loadThesaurus } from '../src/cache/semantic/guard/thesaurus.ts';
 import { loadWordnet } from '../src/cache/semantic/guard/wordnet.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
@@ -210,7 +211,7 @@ function counts(pairs: Decided[], cut: Cut) {
 async function main(): Promise<void> {
   const validation = validationSets();
   const sets = { ...validation, ...swapSet(), ...(process.argv.includes('--read') ? readSets() : {}) };
-  await Promise.all([loadEnglishWords(), loadWordnet()]);
+  await Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]);
   const embedder = await LocalEmbedder.start({ modelDir: MODEL_DIR, threads: 1, quantized: true });
   const decided: Decided[] = [];
   try {

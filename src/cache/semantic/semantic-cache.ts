@@ -22,6 +22,7 @@ import type { DepthValve } from './depth-valve.ts';
 import { type Embedder, quantise, similarity } from './embedder.ts';
 import { loadEnglishWords } from './guard/english-words.ts';
 import { checkHitGuard, type GuardVerdict } from './guard/hit-guard.ts';
+import { loadThesaurus } from './guard/thesaurus.ts';
 import { loadWordnet } from './guard/wordnet.ts';
 import {
   changedWordsScore,
@@ -148,6 +149,12 @@ export class SemanticCache {
         this.#options.log.warn(
           { err: error },
           "semantic cache: WordNet's files not loaded; the hit guard refuses every synonym it does not align",
+        ),
+      ),
+      loadThesaurus().catch((error: unknown) =>
+        this.#options.log.warn(
+          { err: error },
+          'semantic cache: the thesaurus not loaded; the hit guard refuses the synonyms only it lists',
         ),
       ),
     ]).then(() => undefined);

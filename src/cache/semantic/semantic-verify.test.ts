@@ -215,7 +215,7 @@ describe('SemanticCache verification', () => {
       'with every rule (all), a one-word synonym no list knows (the substitution rule)',
       'all',
       LUGGAGE,
-      'How much luggage can I check on an internal flight?',
+      'How much luggage can I check on a local flight?',
     ],
     [
       'in lean mode, a rule it keeps (negation)',
@@ -234,21 +234,21 @@ describe('SemanticCache verification', () => {
   it('in lean mode (the default), leaves a one-word synonym no list knows to the verifier, which must reach VERIFIER_OVERRULE_SCORE', async () => {
     const confident = answering(async () => VERIFIER_OVERRULE_SCORE);
     const lean = await setUp(confident.verifier, undefined, LUGGAGE);
-    const hit = await lean.lookup('How much luggage can I check on an internal flight?');
+    const hit = await lean.lookup('How much luggage can I check on a local flight?');
     expect(hit?.entry.question).toBe('How much luggage can I check on a domestic flight?');
     expect(confident.asked).toEqual([
       [
         'How much luggage can I check on a domestic flight?',
-        'How much luggage can I check on an internal flight?',
+        'How much luggage can I check on a local flight?',
       ],
-      ['a domestic', 'an internal'],
-      ['an internal', 'a domestic'],
+      ['domestic', 'local'],
+      ['local', 'domestic'],
     ]);
     // Above VERIFIER_MIN_SCORE but below either overrule's score: refused by the verifier, the
     // changed words not read.
     const unsure = answering(async () => (VERIFIER_MIN_SCORE + VERIFIER_WORDS_OVERRULE.score) / 2);
     const leanUnsure = await setUp(unsure.verifier, 'lean', LUGGAGE);
-    expect(await leanUnsure.lookup('How much luggage can I check on an internal flight?')).toBeUndefined();
+    expect(await leanUnsure.lookup('How much luggage can I check on a local flight?')).toBeUndefined();
     expect(unsure.asked).toHaveLength(1);
     expect(await leanUnsure.misses('verifier')).toBe(1);
   });
@@ -296,15 +296,15 @@ describe('SemanticCache verification', () => {
     'in lean mode, an overruled pair scored under VERIFIER_OVERRULE_SCORE but at VERIFIER_WORDS_OVERRULE.score reads its changed words: %s',
     async (_case, words, served) => {
       const cleanser = 'My daughter has acne on her forehead; what gentle cleanser would you suggest?';
-      const question = 'My daughter has acne on her forehead; what mild cleanser would you suggest?';
+      const question = 'My daughter has acne on her forehead; what calming cleanser would you suggest?';
       const score = (VERIFIER_WORDS_OVERRULE.score + VERIFIER_OVERRULE_SCORE) / 2;
       const scores = [score, ...words];
       const { verifier, asked } = answering(async () => scores.shift() ?? 0);
       const { lookup, misses } = await setUp(verifier, 'lean', [cleanser]);
       expect((await lookup(question))?.entry.question).toBe(served ? cleanser : undefined);
       expect(asked.slice(1)).toEqual([
-        ['gentle', 'mild'],
-        ['mild', 'gentle'],
+        ['gentle', 'calming'],
+        ['calming', 'gentle'],
       ]);
       expect(await misses('verifier_words')).toBe(served ? 0 : 1);
     },

@@ -245,10 +245,6 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       // lean mode serves it; with every rule, the substitution rule refuses it first.
       const afterContext: [string, string][] = [
         [
-          'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',
-          'I commute 20 km a day on a touring bike; how often should I change the brake pads?',
-        ],
-        [
           "We're taking the sleeper train to Inverness next month; what's included in the ticket price?",
           "We're taking the sleeper train to Inverness next month; what's included in the fare?",
         ],
@@ -294,10 +290,6 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       // rule, the substitution rule refuses it.
       const wordSynonyms: [string, string][] = [
         ['Is brown rice a healthy side dish?', 'Is brown rice a nutritious side dish?'],
-        [
-          'What is the fee for replacing a lost passport?',
-          'What is the charge for replacing a lost passport?',
-        ],
       ];
       await expectEach(wordSynonyms, lean ? 'semantic-hit' : 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
@@ -321,6 +313,30 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         verifiedAtSenses + senseSynonyms.length + senseNearMisses.length,
         refusedAtSenses + senseNearMisses.length,
       ]);
+      expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
+      // A synonym only the Moby thesaurus lists (guard/thesaurus.ts, RULE59): the substitution rule
+      // leaves it to the verifier in either mode, which serves it (0.97 and more). Before, lean mode
+      // served it only through the overrule, which refused it: the changed words read alone apart
+      // ("manager" / "boss" 0.016).
+      const verifiedAtThesaurus = await verifications();
+      const thesaurusSynonyms: [string, string][] = [
+        [
+          'What is the fee for replacing a lost passport?',
+          'What is the charge for replacing a lost passport?',
+        ],
+        [
+          'My printer is jammed again; how do I ask my manager for a new one?',
+          'My printer is jammed again; how do I ask my boss for a new one?',
+        ],
+        ['What gear do I need for my first ski trip?', 'What equipment do I need for my first ski trip?'],
+        // After a shared context clause too.
+        [
+          'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',
+          'I commute 20 km a day on a touring bike; how often should I change the brake pads?',
+        ],
+      ];
+      await expectEach(thesaurusSynonyms, 'semantic-hit');
+      expect(await verifications()).toBe(verifiedAtThesaurus + thesaurusSynonyms.length);
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
       // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the cached one writes it (wording.ts), in

@@ -7,6 +7,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { loadEnglishWords } from './english-words.ts';
 import { GuardPair, type GuardRule, type RefusalReason } from './guard-rule.ts';
 import { checkHitGuard } from './hit-guard.ts';
+import { loadThesaurus } from './thesaurus.ts';
 import { loadWordnet } from './wordnet.ts';
 
 /** A question, a cached candidate's question, and the verdict: 'ok' or the reason for refusing. */
@@ -14,7 +15,7 @@ export type GuardRow = readonly [question: string, candidate: string, verdict: '
 
 /** Registers the table's cases in the calling `describe`. */
 export function itFollowsTable(rule: GuardRule, rows: readonly GuardRow[]): void {
-  beforeAll(() => Promise.all([loadEnglishWords(), loadWordnet()]));
+  beforeAll(() => Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]));
   const rewordings = rows.filter(([, , verdict]) => verdict === 'ok');
   const nearMisses = rows.filter(([, , verdict]) => verdict !== 'ok');
   if (rewordings.length > 0)

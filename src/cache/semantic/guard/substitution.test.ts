@@ -14,6 +14,9 @@ describe('substitutedContent', () => {
     // A synonym in some sense WordNet lists, each word the other lacks: the verifier decides.
     ['Why are my new hiking boots so stiff?', 'Why are my new hiking boots so rigid?', 'ok'],
     ['How do I retain moisture in a sourdough loaf?', 'How do I keep moisture in a sourdough loaf?', 'ok'],
+    // Or one the Moby thesaurus lists (thesaurus.ts, RULE59), in the same inflection.
+    ['How long can I store a case of Malbec?', 'How long can I keep a case of Malbec?', 'ok'],
+    ['How do I ask my managers for a raise?', 'How do I ask my bosses for a raise?', 'ok'],
     // A slot of prepositions is a rewording.
     ['Who painted the fresco The Last Supper?', "Who's the painter of The Last Supper?", 'ok'],
     ['Write a haiku about autumn', 'Write a haiku about spring', 'content'],
@@ -37,5 +40,13 @@ describe('substitutedContent', () => {
       'content',
     ],
     ['Is Venus hotter than Mercury?', 'Is Venus hotter than the Moon?', 'content'],
+    // Moby lists other members of one kind and opposites too: still other questions.
+    ['When is the best month to visit Lisbon?', 'When is the best year to visit Lisbon?', 'content'],
+    [
+      'How do I set up weekly payments to my landlord?',
+      'How do I set up monthly payments to my landlord?',
+      'content',
+    ],
+    ['How do I translate a menu into French?', 'How do I translate a menu into English?', 'content'],
   ]);
 });

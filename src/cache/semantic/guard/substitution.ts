@@ -7,10 +7,12 @@
  * ("who wrote X" / "X: who was its author?"); near misses keep it and swap one slot ("a haiku
  * about autumn" / "...spring" score 0.829). Content words one letter apart are one word when it is
  * a spelling or a typo (spelling.ts). Where each word one lacks has a synonym in some sense among
- * the other's ("stiff" / "rigid", wordnet.ts), the rule leaves the pair to the verifier.
+ * the other's ("stiff" / "rigid", wordnet.ts; "store" / "keep", the Moby thesaurus in
+ * thesaurus.ts, RULE59), the rule leaves the pair to the verifier.
  */
 import type { Features } from './features.ts';
 import { type GuardRule, SAME_FRAME, SAME_TEMPLATE } from './guard-rule.ts';
+import { thesaurusSynonyms } from './thesaurus.ts';
 import { commonStart } from './word-sequences.ts';
 import { wordnetSynonyms } from './wordnet.ts';
 
@@ -51,14 +53,19 @@ function slotReplaced(asked: Features, cached: Features, onlyAsked: string[], on
 }
 
 /**
- * Whether each content word either question lacks has a WordNet synonym among the other's
- * ("my jar lid is stiff" / "my jar lid is rigid"), as written.
+ * Whether each content word either question lacks has a WordNet or thesaurus synonym among the
+ * other's ("my jar lid is stiff" / "my jar lid is rigid"), as written.
  */
 function synonymsOnly(asked: Features, cached: Features, onlyAsked: string[], onlyCached: string[]): boolean {
   const written = (features: Features, word: string) => features.written.get(word) ?? word;
   const matched = (mine: Features, words: string[], theirs: Features, others: string[]) =>
     words.every((word) =>
-      others.some((other) => wordnetSynonyms(written(mine, word), written(theirs, other))),
+      others.some((other) => {
+        const [one, two] = [written(mine, word), written(theirs, other)];
+        // A name capitalised inside the question is an entity, whatever Moby lists ("Mercury" / "Moon").
+        const named = mine.names.has(word) || theirs.names.has(other);
+        return wordnetSynonyms(one, two) || (!named && thesaurusSynonyms(one, two));
+      }),
     );
   return (
     onlyAsked.length > 0 &&
