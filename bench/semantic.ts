@@ -41,6 +41,7 @@ import { type Embedder, quantise, similarity } from '../src/cache/semantic/embed
 import { loadEnglishWords } from '../src/cache/semantic/guard/english-words.ts';
 import { GuardPair, type RefusalReason } from '../src/cache/semantic/guard/guard-rule.ts';
 import { checkHitGuard, HIT_GUARD_RULES } from '../src/cache/semantic/guard/hit-guard.ts';
+import { loadThesaurus } from '../src/cache/semantic/guard/thesaurus.ts';
 import { loadWordnet } from '../src/cache/semantic/guard/wordnet.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
@@ -694,6 +695,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DC', file: 'reserved/semantic-pairs-unseen-DC.jsonl' },
       { name: 'unseen-DD', file: 'reserved/semantic-pairs-unseen-DD.jsonl' },
       { name: 'unseen-DE', file: 'reserved/semantic-pairs-unseen-DE.jsonl' },
+      { name: 'unseen-DF', file: 'reserved/semantic-pairs-unseen-DF.jsonl' },
+      { name: 'unseen-DG', file: 'reserved/semantic-pairs-unseen-DG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
@@ -707,7 +710,7 @@ async function main(): Promise<void> {
         existsSync(join(BENCH_DIR, 'data', set.file)),
     );
     // The guard as the gateway runs it: with the word list that tells a typo from another word.
-    await Promise.all([loadEnglishWords(), loadWordnet()]);
+    await Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]);
     const accuracyRows = [];
     const verifierRows = [];
     const perPair = [];
