@@ -538,7 +538,7 @@ export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
   const pairs = `
     buy by, buy bye, by bye, to too, than then, their there, their theyre, there theyre, your youre,
     off of, from form, lose loose, losing loosing, quiet quite, week weak, weeks weaks,
-    whether weather, whether wether, affect effect, affects effects, accept except, advice advise,
+    whether weather, whether wether, weather wether, affect effect, affects effects, accept except, advice advise,
     device devise, devices devises, breath breathe, lightning lightening, principal principle,
     stationary stationery, complement compliment, dinner diner,
     dinners diners, brake break, brakes breaks, braking breaking, peace piece, pieces peaces,

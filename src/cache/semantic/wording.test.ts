@@ -240,6 +240,11 @@ describe('alignWording', () => {
     ],
     ['Are there any fees?', "Are they're any fees?", 'Are there any fees?'],
     [
+      'What happens to my tandem jump if the weather is cloudy?',
+      'What happens to my tandem jump if the wether is cloudy?',
+      'What happens to my tandem jump if the weather is cloudy?',
+    ],
+    [
       'I used a sprayer and there are drips; how do I get them off?',
       'I used a sprayer and there are drips; how do I get them of?',
       'I used a sprayer and there are drips; how do I get them off?',
