@@ -697,6 +697,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DE', file: 'reserved/semantic-pairs-unseen-DE.jsonl' },
       { name: 'unseen-DF', file: 'reserved/semantic-pairs-unseen-DF.jsonl' },
       { name: 'unseen-DG', file: 'reserved/semantic-pairs-unseen-DG.jsonl' },
+      { name: 'unseen-DH', file: 'reserved/semantic-pairs-unseen-DH.jsonl' },
+      { name: 'unseen-DI', file: 'reserved/semantic-pairs-unseen-DI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
