@@ -337,6 +337,21 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(thesaurusSynonyms, 'semantic-hit');
       expect(await verifications()).toBe(verifiedAtThesaurus + thesaurusSynonyms.length);
+      // A WordNet antonym as the only word changed (guard/opposites.ts, RULE60): the verifier scored
+      // these 1.0; the opposites rule refuses them before any verification, in either mode.
+      const verifiedAtAntonyms = await verifications();
+      const antonyms: [string, string][] = [
+        [
+          'At what age do children in Finland usually start formal school, and how does that compare with England?',
+          'At what age do children in Finland usually finish formal school, and how does that compare with England?',
+        ],
+        [
+          'Was Napoleon actually tall, or is that just a myth?',
+          'Was Napoleon actually short, or is that just a myth?',
+        ],
+      ];
+      await expectEach(antonyms, 'miss');
+      expect(await verifications()).toBe(verifiedAtAntonyms);
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
       // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the cached one writes it (wording.ts), in

@@ -94,6 +94,19 @@ export function findEntry(entries: EntryIndex, word: string): number | undefined
   return stray.get(word);
 }
 
+/**
+ * Whether a file of word pairs pairs two different words: each pair written once, on the line of
+ * the first of the two in sort order, after it ("thick thin", "keep retain store").
+ */
+export function pairListed(entries: EntryIndex | undefined, word: string, other: string): boolean {
+  if (entries === undefined || word === other) return false;
+  const [first, second] = word < other ? [word, other] : [other, word];
+  const start = findEntry(entries, first);
+  if (start === undefined) return false;
+  const end = entries.text.indexOf('\n', start);
+  return ` ${entries.text.slice(start + first.length + 1, end)} `.includes(` ${second} `);
+}
+
 /** Loads the list once; later calls share the first. A failure leaves the guard without it (logged by the caller). */
 export function loadEnglishWords(): Promise<void> {
   loading ??= readFile(wordListPath, 'latin1').then((raw) => {

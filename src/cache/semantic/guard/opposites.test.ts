@@ -10,6 +10,20 @@ describe('oppositeWords', () => {
       'ok',
     ],
     ['How do I turn on dark mode?', 'How do I turn off dark mode?', 'opposite'],
+    // A WordNet antonym as the only word changed (RULE60), in the same inflection.
+    ['Was Napoleon actually tall?', 'Was Napoleon actually short?', 'opposite'],
+    [
+      'Which pumpkin variety has the thickest walls?',
+      'Which pumpkin variety has the thinnest walls?',
+      'opposite',
+    ],
+    [
+      'At what age do children in Finland start formal school?',
+      'At what age do children in Finland finish formal school?',
+      'opposite',
+    ],
+    // Elsewhere in a rebuilt question, an antonym is no opposite.
+    ['Is it bad to run every day?', 'Does running daily do more harm than good?', 'ok'],
     // Pairs a helper wrote blind (hit-guard-words.ts, "More opposites").
     ['How do I see which invoices are paid?', 'How do I see which invoices are unpaid?', 'opposite'],
     [

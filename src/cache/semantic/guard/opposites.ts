@@ -10,6 +10,7 @@ import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
 import { OPPOSITES, UNDOING } from './hit-guard-words.ts';
 import { normalisedSet, normaliseWord } from './normalise.ts';
 import { soleChange } from './word-sequences.ts';
+import { wordnetAntonyms } from './wordnet.ts';
 
 const UNDO = normalisedSet(UNDOING);
 const OPPOSITE_PAIRS = OPPOSITES.map(
@@ -28,14 +29,18 @@ function opposed(asked: Features, cached: Features): boolean {
 
 /**
  * Whether the only word that differs is a word and its opposite, whatever else the two share:
- * "the app on my phone; how do I turn on ..." / "... turn off ...", where both hold "on".
+ * "the app on my phone; how do I turn on ..." / "... turn off ...", where both hold "on"; the
+ * opposite one of the list's or a WordNet antonym ("tall" / "short", "thickest" / "thinnest",
+ * wordnet.ts, RULE60).
  */
 function turned(asked: Features, cached: Features): boolean {
   const at = soleChange(asked.words, cached.words);
   if (at === undefined) return false;
   const [mine, theirs] = [asked.words[at] as string, cached.words[at] as string];
-  return OPPOSITE_PAIRS.some(
-    ([one, other]) => (mine === one && theirs === other) || (mine === other && theirs === one),
+  return (
+    OPPOSITE_PAIRS.some(
+      ([one, other]) => (mine === one && theirs === other) || (mine === other && theirs === one),
+    ) || wordnetAntonyms(asked.written.get(mine) ?? mine, cached.written.get(theirs) ?? theirs)
   );
 }
 

@@ -6,13 +6,14 @@
  * of one kind ("month" / "year", "summer" / "winter", "French" / "English") and opposites ("best" /
  * "worst"), which a near miss swaps one for the other; so a word of CLOSED_KINDS, or two words the
  * guard's opposites list pairs, are never synonyms here. Inflected words are synonyms when their
- * stems are and they share the ending ("renovating" / "remodeling").
+ * stems are and they share the ending ("managers" / "bosses", inflection.ts).
  *
  * Loaded once, in the background, with the word list; until then no pair is synonyms.
  */
 import { readFile } from 'node:fs/promises';
-import { type EntryIndex, findEntry, indexEntries } from './english-words.ts';
+import { type EntryIndex, indexEntries, pairListed } from './english-words.ts';
 import { NUMBER_WORDS, OPPOSITES, ORDINAL_WORDS, STOP_WORDS } from './hit-guard-words.ts';
+import { NOUN_AND_VERB_ENDINGS, stemsPaired } from './inflection.ts';
 
 const THESAURUS_FILE = new URL('../moby-synonyms.txt', import.meta.url);
 
@@ -49,35 +50,6 @@ const OPPOSED: ReadonlySet<string> = new Set(
   OPPOSITES.flatMap(([one, other]) => [`${one} ${other}`, `${other} ${one}`]),
 );
 
-/** Regular endings two inflected words may share, each with the stems it may leave. */
-const ENDINGS: readonly (readonly [ending: string, stems: (stem: string) => string[]])[] = [
-  ['ing', (stem) => [stem, `${stem}e`, ...undoubled(stem)]],
-  [
-    'ed',
-    (stem) => [
-      stem,
-      `${stem}e`,
-      ...undoubled(stem),
-      ...(stem.endsWith('i') ? [`${stem.slice(0, -1)}y`] : []),
-    ],
-  ],
-  // "boss-es", "citi-es": the stem may have an "e" of its own ("stores") or not.
-  [
-    's',
-    (stem) => [
-      stem,
-      ...(stem.endsWith('e') ? [stem.slice(0, -1)] : []),
-      ...(stem.endsWith('ie') ? [`${stem.slice(0, -2)}y`] : []),
-    ],
-  ],
-];
-
-/** "stopp" of "stopped" is "stop". */
-function undoubled(stem: string): string[] {
-  const last = stem.at(-1);
-  return last !== undefined && stem.at(-2) === last && !'aeiou'.includes(last) ? [stem.slice(0, -1)] : [];
-}
-
 let thesaurus: EntryIndex | undefined;
 let loading: Promise<void> | undefined;
 
@@ -90,15 +62,8 @@ export function loadThesaurus(): Promise<void> {
   return loading;
 }
 
-/** Whether the file pairs the two words (each written once, under the first in sort order). */
-function listed(word: string, other: string): boolean {
-  if (thesaurus === undefined || word === other) return false;
-  const [first, second] = word < other ? [word, other] : [other, word];
-  const start = findEntry(thesaurus, first);
-  if (start === undefined) return false;
-  const end = thesaurus.text.indexOf('\n', start);
-  return ` ${thesaurus.text.slice(start + first.length + 1, end)} `.includes(` ${second} `);
-}
+/** Whether the file pairs the two words. */
+const listed = (word: string, other: string): boolean => pairListed(thesaurus, word, other);
 
 /**
  * Whether two different words (lowercase, as written) are synonyms in the thesaurus, as written or
@@ -108,12 +73,10 @@ export function thesaurusSynonyms(word: string, other: string): boolean {
   if (word === other || CLOSED_KINDS.has(word) || CLOSED_KINDS.has(other)) return false;
   if (OPPOSED.has(`${word} ${other}`)) return false;
   if (listed(word, other)) return true;
-  return ENDINGS.some(([ending, stems]) => {
-    if (!word.endsWith(ending) || !other.endsWith(ending)) return false;
-    const mine = stems(word.slice(0, -ending.length)).filter((stem) => stem.length > 1);
-    const theirs = stems(other.slice(0, -ending.length)).filter((stem) => stem.length > 1);
-    return mine.some((stem) =>
-      theirs.some((them) => stem !== them && !OPPOSED.has(`${stem} ${them}`) && listed(stem, them)),
-    );
-  });
+  return stemsPaired(
+    word,
+    other,
+    (stem, them) => !OPPOSED.has(`${stem} ${them}`) && listed(stem, them),
+    NOUN_AND_VERB_ENDINGS,
+  );
 }

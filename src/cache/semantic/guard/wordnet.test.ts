@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 
-describe('wordnetSynonyms and isWordnetName', () => {
+describe('wordnetSynonyms, wordnetAntonyms and isWordnetName', () => {
   it('know nothing until the files are loaded, then synonyms in some sense and names', async () => {
     // A module of its own: unit files share a process, and another may have loaded the files.
     vi.resetModules();
-    const { isWordnetName, loadWordnet, wordnetSynonyms } = await import('./wordnet.ts');
+    const { isWordnetName, loadWordnet, wordnetAntonyms, wordnetSynonyms } = await import('./wordnet.ts');
     expect(wordnetSynonyms('stiff', 'rigid')).toBe(false);
+    expect(wordnetAntonyms('tall', 'short')).toBe(false);
     expect(isWordnetName('seattle')).toBe(false);
     await loadWordnet();
     // Names the word list lacks: places, months, languages; not the list's words, not a typo.
@@ -27,5 +28,14 @@ describe('wordnetSynonyms and isWordnetName', () => {
     expect(wordnetSynonyms('gold', 'silver')).toBe(false);
     expect(wordnetSynonyms('stiff', 'stiff')).toBe(false);
     expect(wordnetSynonyms('stiff', 'zzzz')).toBe(false);
+    // Direct antonyms, either way round, and through a regular ending both share.
+    expect(wordnetAntonyms('tall', 'short')).toBe(true);
+    expect(wordnetAntonyms('short', 'tall')).toBe(true);
+    expect(wordnetAntonyms('start', 'finish')).toBe(true);
+    expect(wordnetAntonyms('thickest', 'thinnest')).toBe(true);
+    expect(wordnetAntonyms('appreciates', 'depreciates')).toBe(true);
+    expect(wordnetAntonyms('thickest', 'thin')).toBe(false);
+    expect(wordnetAntonyms('stiff', 'rigid')).toBe(false);
+    expect(wordnetAntonyms('tall', 'tall')).toBe(false);
   });
 });

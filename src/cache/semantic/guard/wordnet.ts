@@ -10,18 +10,24 @@
  *   apart (bench/data/reserved/rules/RULE49.md).
  * - wordnet-names.txt (0.2 MB): about 17,000 lemmas the word list lacks, mostly names ("seattle",
  *   "december", "hindi"), which the alignment's typo step knows as words (RULE50.md).
+ * - wordnet-antonyms.txt (66 kB): WordNet's 3,215 direct antonym pairs of single words ("tall" /
+ *   "short", "start" / "finish", "thick" / "thin"), which the opposites rule refuses as the only
+ *   word changed (RULE60.md).
  *
- * Loaded once, in the background, with the word list; until then no pair is synonyms and no
- * word is a name.
+ * Loaded once, in the background, with the word list; until then no pair is synonyms or
+ * antonyms and no word is a name.
  */
 import { readFile } from 'node:fs/promises';
-import { type EntryIndex, findEntry, indexEntries } from './english-words.ts';
+import { type EntryIndex, findEntry, indexEntries, pairListed } from './english-words.ts';
+import { stemsPaired } from './inflection.ts';
 
 const SENSES_FILE = new URL('../wordnet-senses.txt', import.meta.url);
 const NAMES_FILE = new URL('../wordnet-names.txt', import.meta.url);
+const ANTONYMS_FILE = new URL('../wordnet-antonyms.txt', import.meta.url);
 
 let senses: EntryIndex | undefined;
 let names: EntryIndex | undefined;
+let antonyms: EntryIndex | undefined;
 let loading: Promise<void> | undefined;
 
 /** The file's entries after its header (WordNet's licence: comment lines before the first entry). */
@@ -31,11 +37,16 @@ async function readEntries(file: URL): Promise<EntryIndex> {
   return indexEntries(body < 0 ? '' : raw.slice(body), 1);
 }
 
-/** Loads both files once; later calls share the first. A failure leaves neither (logged by the caller). */
+/** Loads the files once; later calls share the first. A failure leaves none (logged by the caller). */
 export function loadWordnet(): Promise<void> {
-  loading ??= Promise.all([readEntries(SENSES_FILE), readEntries(NAMES_FILE)]).then(([read, known]) => {
+  loading ??= Promise.all([
+    readEntries(SENSES_FILE),
+    readEntries(NAMES_FILE),
+    readEntries(ANTONYMS_FILE),
+  ]).then(([read, known, opposed]) => {
     senses = read;
     names = known;
+    antonyms = opposed;
   });
   return loading;
 }
@@ -61,4 +72,13 @@ export function wordnetSynonyms(word: string, other: string): boolean {
 /** Whether WordNet has `word` (lowercase) as a lemma the word list lacks: a name, mostly. */
 export function isWordnetName(word: string): boolean {
   return names !== undefined && findEntry(names, word) !== undefined;
+}
+
+/**
+ * Whether two words (lowercase, as written) are direct antonyms in WordNet, as written or as stems
+ * with one regular ending shared ("thickest" / "thinnest", inflection.ts).
+ */
+export function wordnetAntonyms(word: string, other: string): boolean {
+  const listed = (one: string, two: string) => pairListed(antonyms, one, two);
+  return listed(word, other) || stemsPaired(word, other, listed);
 }
