@@ -699,6 +699,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DG', file: 'reserved/semantic-pairs-unseen-DG.jsonl' },
       { name: 'unseen-DH', file: 'reserved/semantic-pairs-unseen-DH.jsonl' },
       { name: 'unseen-DI', file: 'reserved/semantic-pairs-unseen-DI.jsonl' },
+      { name: 'unseen-DJ', file: 'reserved/semantic-pairs-unseen-DJ.jsonl' },
+      { name: 'unseen-DK', file: 'reserved/semantic-pairs-unseen-DK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
