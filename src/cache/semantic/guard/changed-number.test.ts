@@ -3,12 +3,14 @@ import { changedNumber } from './changed-number.ts';
 import { loadEnglishWords } from './english-words.ts';
 import { GuardPair } from './guard-rule.ts';
 import { checkHitGuard } from './hit-guard.ts';
+import { loadThesaurus } from './thesaurus.ts';
+import { loadWordnet } from './wordnet.ts';
 
 /** The rule as lean mode asks it (beside the verifier, where the numbers rule is not asked). */
 const ASKED_ALONE = { asked: new Set(['changed-number'] as const), overrulable: new Set([] as const) };
 
 describe('changedNumber', () => {
-  beforeAll(() => loadEnglishWords());
+  beforeAll(() => Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]));
 
   it.each([
     ['My bike was worth about $900; should I claim?', 'My bike was worth about $1,900; should I claim?'],

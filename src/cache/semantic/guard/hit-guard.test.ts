@@ -2,9 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEnglishWords } from './english-words.ts';
 import { GuardPair, type RefusalReason } from './guard-rule.ts';
 import { checkHitGuard, HIT_GUARD_RULES } from './hit-guard.ts';
+import { loadThesaurus } from './thesaurus.ts';
+import { loadWordnet } from './wordnet.ts';
 
 describe('checkHitGuard', () => {
-  beforeAll(() => loadEnglishWords());
+  // Every file the rules read, so that no verdict depends on which test file loaded one first.
+  beforeAll(() => Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]));
 
   it.each<[string, string, RefusalReason[]]>([
     ["Translate 'good morning' to French", "Translate 'good night' to French", ['quoted', 'content']],

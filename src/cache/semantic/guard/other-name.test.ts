@@ -4,9 +4,11 @@ import { loadEnglishWords } from './english-words.ts';
 import { GuardPair } from './guard-rule.ts';
 import { checkHitGuard } from './hit-guard.ts';
 import { otherNamed } from './other-name.ts';
+import { loadThesaurus } from './thesaurus.ts';
+import { loadWordnet } from './wordnet.ts';
 
 describe('otherNamed', () => {
-  beforeAll(() => loadEnglishWords());
+  beforeAll(() => Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]));
 
   it.each([
     // One name in place of another, nothing else changed (the verifier scored these 0.98 to 1.0).

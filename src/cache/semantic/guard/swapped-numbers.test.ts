@@ -4,11 +4,13 @@ import { loadEnglishWords } from './english-words.ts';
 import { GuardPair } from './guard-rule.ts';
 import { checkHitGuard } from './hit-guard.ts';
 import { exchangedNumbers } from './swapped-numbers.ts';
+import { loadThesaurus } from './thesaurus.ts';
+import { loadWordnet } from './wordnet.ts';
 
 // With every rule asked, the numbers rule (number-order.ts) refuses these first and gives the
 // reason; lean mode, beside the verifier, asks this rule and not that one.
 describe('exchangedNumbers', () => {
-  beforeAll(() => loadEnglishWords());
+  beforeAll(() => Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]));
 
   it.each([
     // The same figures exchanged in place, nothing else changed: which one belongs to what.
