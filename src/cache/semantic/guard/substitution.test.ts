@@ -23,7 +23,9 @@ describe('substitutedContent', () => {
     ['What is the capital of France?', 'What is the capital of Spain?', 'content'],
     ['How do I sort a list in Python?', 'How do I sort a list in Java?', 'content'],
     ['What is the chemical symbol for gold?', 'What is the chemical symbol for silver?', 'content'],
-    ['How do I cook rice in a rice cooker?', 'How do I cook rice on the stove?', 'content'],
+    // "cooker" / "stove" is a pair the Moby thesaurus lists (a cooker is a stove in British English),
+    // left to the verifier since RULE61 (it scores it 0.001); a microwave is another appliance.
+    ['How do I cook rice in a rice cooker?', 'How do I cook rice in a microwave?', 'content'],
     // Two English words a letter apart are two words; so are two words no list has.
     ['How many kilobytes are in a megabyte?', 'How many kilobits are in a megabyte?', 'content'],
     // A word the other lacks with no synonym in the other: another thing, a synonym beside it or not.
