@@ -701,6 +701,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DI', file: 'reserved/semantic-pairs-unseen-DI.jsonl' },
       { name: 'unseen-DJ', file: 'reserved/semantic-pairs-unseen-DJ.jsonl' },
       { name: 'unseen-DK', file: 'reserved/semantic-pairs-unseen-DK.jsonl' },
+      { name: 'unseen-DL', file: 'reserved/semantic-pairs-unseen-DL.jsonl' },
+      { name: 'unseen-DM', file: 'reserved/semantic-pairs-unseen-DM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
