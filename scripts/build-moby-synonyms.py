@@ -17,17 +17,15 @@ that Moby lists either way round (one among the other's synonyms): about 6.5 MB.
 written once, under the first of the two in sort order: one line a word, sorted, the word then the
 later words it pairs with, sorted. The output is the same every run for the same inputs.
 """
-import base64
-import hashlib
 import io
 import json
 import re
-import subprocess
 import sys
 import tarfile
-import tempfile
 from collections import defaultdict
 from pathlib import Path
+
+from word_files import npm_tarball, pair_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src/cache/semantic/moby-synonyms.txt"
@@ -38,22 +36,9 @@ MOBY_INTEGRITY = "sha512-1tFwOBa+vg02pjXAlyrOFRVTmXrhwNh5Eo+MldHRLT/pnpibe6B03jQ
 WORD = re.compile(r"[a-z]+")
 
 
-def moby_tarball(named: str | None) -> bytes:
-    if named is not None:
-        data = Path(named).read_bytes()
-    else:
-        with tempfile.TemporaryDirectory() as folder:
-            name = subprocess.run(["npm", "pack", MOBY, "--silent", "--pack-destination", folder],
-                                  check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-            data = (Path(folder) / name).read_bytes()
-    integrity = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
-    if integrity != MOBY_INTEGRITY:
-        sys.exit(f"{MOBY}: integrity {integrity}, expected {MOBY_INTEGRITY}")
-    return data
-
-
 def main() -> None:
-    archive = tarfile.open(fileobj=io.BytesIO(moby_tarball(sys.argv[1] if len(sys.argv) > 1 else None)))
+    named = sys.argv[1] if len(sys.argv) > 1 else None
+    archive = tarfile.open(fileobj=io.BytesIO(npm_tarball(MOBY, MOBY_INTEGRITY, named)))
     lines = archive.extractfile("package/words.txt").read().decode("latin-1").splitlines()
     vocabulary = {word for word in json.loads(VOCABULARY.read_text())["model"]["vocab"] if WORD.fullmatch(word)}
     known = set(WORD_LIST.read_text(encoding="latin-1").split())
@@ -75,7 +60,7 @@ def main() -> None:
         "# One line a word, sorted: the word, then the later words (in sort order) Moby lists as its",
         "# synonyms, or that list it. The Moby lexicon project (Grady Ward) is in the public domain.",
     ]
-    OUT.write_text("\n".join(header + [f"{word} {' '.join(sorted(later[word]))}" for word in sorted(later)]) + "\n")
+    OUT.write_text("\n".join(header + pair_lines(later)) + "\n")
     print(f"{OUT.relative_to(ROOT)}: {len(later)} words, {sum(len(words) for words in later.values())} pairs")
 
 

