@@ -749,10 +749,12 @@ export function alignWording(cached: string, asked: string): string {
     return last ? keys.at(-1) : keys[0];
   };
   mine.forEach((token, index) => {
-    if (!isLetters(token) || !/^\p{Lu}?[\p{Ll}'’]+$/u.test(token.text) || capitalised(token, index)) return;
-    if (taken.has(index) || quoted(asked, token) || count(mine, token.key) <= count(theirs, token.key))
-      return;
-    for (const partner of CONFUSED_WORDS.get(token.key) ?? []) {
+    // The list first: the counts scan both questions, and most words have no partner.
+    const partners = CONFUSED_WORDS.get(token.key);
+    if (partners === undefined || !isLetters(token) || !/^\p{Lu}?[\p{Ll}'’]+$/u.test(token.text)) return;
+    if (capitalised(token, index) || taken.has(index) || quoted(asked, token)) return;
+    if (count(mine, token.key) <= count(theirs, token.key)) return;
+    for (const partner of partners) {
       if (count(theirs, partner) <= count(mine, partner)) continue;
       const at = theirs.findIndex(
         (other, place) =>
