@@ -238,6 +238,29 @@ describe('alignWording', () => {
       'Will the bolts harm a live ceder long-term?',
       'Will the bolts harm a live cedar long-term?',
     ],
+    // A word one with the cached one's in their most frequent senses (WordNet's first senses,
+    // RULE62), between the same two words.
+    [
+      'Why does my sea glass look blurry in photos?',
+      'Why does my sea glass look fuzzy in photos?',
+      'Why does my sea glass look blurry in photos?',
+    ],
+    [
+      'Is it better to rent or buy a student trombone?',
+      'Is it better to lease or buy a student trombone?',
+      'Is it better to rent or buy a student trombone?',
+    ],
+    [
+      'How do I connect a pickup to my mandolin?',
+      'How do I link a pickup to my mandolin?',
+      'How do I connect a pickup to my mandolin?',
+    ],
+    // "dog" the verb is "chase" first; between the same words it is read so (RULE62).
+    [
+      'Why does my puppy chase the cat?',
+      'Why does my puppy dog the cat?',
+      'Why does my puppy chase the cat?',
+    ],
     ['Are there any fees?', "Are they're any fees?", 'Are there any fees?'],
     [
       'What happens to my tandem jump if the weather is cloudy?',
@@ -407,6 +430,11 @@ describe('alignWording', () => {
     ['Table for two', 'Table for 4'],
     ['Is 2nd class worth it?', 'Is first class worth it?'],
     ['Should I buy an apple or a pear?', 'Should I buy a pear or an apple?'],
+    // First senses only between the same words, never a closed kind, quoted, or a name.
+    ['How long is a minute of rest?', 'How long is a second of rest?'],
+    ['How do I link my accounts?', 'How do I connect to my accounts?'],
+    ["What does 'blurry' mean?", "What does 'fuzzy' mean?"],
+    ['Is the Link app free?', 'Is the Connect app free?'],
     // Another entity, number, operation or direction is not a way of writing.
     ['Can I grow lemons in Seattle?', 'Can I grow lemons in the PNW?'],
     ['How do I buy a car?', 'How do I sell a car?'],
@@ -436,10 +464,10 @@ describe('alignWording', () => {
     ['Is a 1500W heater enough?', 'Is a 1500 volt heater enough?'],
     ['Can I seat 4 inches apart?', 'Can I seat 4 in a booth?'],
     ['Can I fit 3 in a car?', 'Can I fit 3 a car with a rack?'],
-    // WordNet only where both words' most frequent sense is one synset, in one inflection: a bike is
-    // a bicycle first, "dog" a noun first; "aggravates" is not "exacerbate".
+    // WordNet's groups only where both words' most frequent sense is one synset, in one inflection,
+    // and its first senses only where SemCor tagged the shared one: a bike is a bicycle first, a
+    // motorcycle second, never tagged so; "aggravates" is not "exacerbate".
     ['What is the best bike for commuting?', 'What is the best motorcycle for commuting?'],
-    ['Why does my puppy chase the cat?', 'Why does my puppy dog the cat?'],
     ['Does cold weather aggravate arthritis?', 'Cold weather exacerbates arthritis, right?'],
     // A listed word only where its partner stands between the same words, never inside a phrase
     // the other side lacks ("out of" is not "out off"), never quoted, never a name, and never a

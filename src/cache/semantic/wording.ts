@@ -30,7 +30,10 @@
  *   unknown ones or two known names two names ("India" / "Indian"), a plural another number
  *   ("Dakotas" / "Dakota");
  * - but a real word commonly written for another (CONFUSED_WORDS) is that word between the same
- *   two words: "helmet to by?" / "helmet to buy?", "dogs to?" / "dogs too?".
+ *   two words: "helmet to by?" / "helmet to buy?", "dogs to?" / "dogs too?";
+ * - and a word one with the cached one's in their most frequent senses (WordNet's first senses,
+ *   guard/wordnet.ts) between the same two words: "a blurry photo" / "a fuzzy photo", "rent or
+ *   lease", never words of a kind a near miss swaps ("minute" / "second", thesaurus.ts).
  *
  * What it does not align (numbers, negation, another entity, word order) is left for the guard
  * and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
@@ -38,8 +41,9 @@
 import { isEnglishWord } from './guard/english-words.ts';
 import { INDIRECT_QUESTION_WORDS } from './guard/hit-guard-words.ts';
 import { americanSpelling } from './guard/spelling.ts';
+import { CLOSED_KINDS } from './guard/thesaurus.ts';
 import { editDistance } from './guard/word-sequences.ts';
-import { isWordnetName } from './guard/wordnet.ts';
+import { isWordnetName, wordnetFirstSenses } from './guard/wordnet.ts';
 import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
@@ -769,6 +773,27 @@ export function alignWording(cached: string, asked: string): string {
         return;
       }
     }
+  });
+
+  // A word one with the cached question's in their most frequent senses (RULE62: "the main
+  // ingredient" / "the primary ingredient", "blurry" / "fuzzy"), each only in its own question,
+  // between the same two words, lowercase, not quoted; never of a kind a near miss swaps.
+  const plainWord = (text: string, token: Token, index: number) =>
+    /^\p{Lu}?\p{Ll}+$/u.test(token.text) &&
+    !capitalised(token, index) &&
+    !quoted(text, token) &&
+    !CLOSED_KINDS.has(token.key);
+  mine.forEach((token, index) => {
+    if (theirKeys.has(token.key) || taken.has(index) || !plainWord(asked, token, index)) return;
+    const at = theirs.findIndex(
+      (other, place) =>
+        !myKeys.has(other.key) &&
+        keyAt(index - 1, true) === theirs[place - 1]?.key &&
+        keyAt(index + 1, false) === theirs[place + 1]?.key &&
+        plainWord(cached, other, place) &&
+        wordnetFirstSenses(token.key, other.key),
+    );
+    if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
   });
 
   // "how much is X" and "how much does X cost" are one question (X the same words), either way round.

@@ -430,6 +430,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My kids want to come along on our anniversary trip; are cruises to Alaska good for them too?',
           'My kids want to come along on our anniversary trip; are cruises to Alaska good for them to?',
         ],
+        // A word one with the cached one's in their most frequent senses, between the same words
+        // (WordNet's first senses, RULE62): the verifier scored these 0.54 and 0.001.
+        [
+          'Is it cheaper to rent or buy a snowboard for one season?',
+          'Is it cheaper to lease or buy a snowboard for one season?',
+        ],
+        [
+          "I'm hiking a rocky trail in Utah next week; which boots have the best ankle support?",
+          "I'm hiking a stony trail in Utah next week; which boots have the best ankle support?",
+        ],
       ];
       const beforeAligned = await verifications();
       await expectEach(aligned, 'semantic-hit');

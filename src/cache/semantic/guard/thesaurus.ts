@@ -24,7 +24,7 @@ const THESAURUS_FILE = new URL('../moby-synonyms.txt', import.meta.url);
  * relative time, modal verbs, quantities, units, colours and metals (with the guard's number,
  * ordinal and function words).
  */
-const CLOSED_KINDS: ReadonlySet<string> = new Set([
+export const CLOSED_KINDS: ReadonlySet<string> = new Set([
   ...`second seconds minute minutes hour hours day days week weeks fortnight month months year years
   decade decades century quarter semester term weekend weekday morning mornings afternoon evening
   evenings night nights noon midnight dawn dusk daily weekly monthly yearly annual annually hourly

@@ -1,11 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 
-describe('wordnetSynonyms, wordnetAntonyms and isWordnetName', () => {
+describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses and isWordnetName', () => {
   it('know nothing until the files are loaded, then synonyms in some sense and names', async () => {
     // A module of its own: unit files share a process, and another may have loaded the files.
     vi.resetModules();
-    const { isWordnetName, loadWordnet, wordnetAntonyms, wordnetSynonyms } = await import('./wordnet.ts');
+    const { isWordnetName, loadWordnet, wordnetAntonyms, wordnetFirstSenses, wordnetSynonyms } = await import(
+      './wordnet.ts'
+    );
     expect(wordnetSynonyms('stiff', 'rigid')).toBe(false);
+    expect(wordnetFirstSenses('blurry', 'fuzzy')).toBe(false);
     expect(wordnetAntonyms('tall', 'short')).toBe(false);
     expect(isWordnetName('seattle')).toBe(false);
     await loadWordnet();
@@ -37,5 +40,18 @@ describe('wordnetSynonyms, wordnetAntonyms and isWordnetName', () => {
     expect(wordnetAntonyms('thickest', 'thin')).toBe(false);
     expect(wordnetAntonyms('stiff', 'rigid')).toBe(false);
     expect(wordnetAntonyms('tall', 'tall')).toBe(false);
+    // First senses (RULE62): the first sense of one among the first two of the other, either way
+    // round, in the same inflection.
+    expect(wordnetFirstSenses('blurry', 'fuzzy')).toBe(true);
+    expect(wordnetFirstSenses('link', 'connect')).toBe(true);
+    expect(wordnetFirstSenses('rented', 'leased')).toBe(true);
+    expect(wordnetFirstSenses('rented', 'lease')).toBe(false);
+    // Senses further down are not: "minute" / "second", "coach" / "train", "main" / "primary".
+    expect(wordnetFirstSenses('minute', 'second')).toBe(false);
+    expect(wordnetFirstSenses('coach', 'train')).toBe(false);
+    expect(wordnetFirstSenses('main', 'primary')).toBe(false);
+    // A second sense SemCor never tagged for either: "bike" is a motorcycle second.
+    expect(wordnetFirstSenses('bike', 'motorcycle')).toBe(false);
+    expect(wordnetFirstSenses('blurry', 'blurry')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * What WordNet 3.1 adds to the word list, from two files scripts/build-wordnet-groups.py
+ * What WordNet 3.1 adds to the word list, from four files scripts/build-wordnet-groups.py
  * generates, each kept as one string with the word list's index:
  *
  * - wordnet-senses.txt (1.4 MB): about 70,000 words with their inflections, each with the numbers
@@ -7,15 +7,20 @@
  *   "keep" / "retain", "attract" / "draw"), which the substitution rule leaves to the verifier
  *   rather than refusing as another entity. Any sense links words a question rarely means together
  *   ("minute" / "second", "coach" / "train"), so nothing aligns on it; the verifier reads those
- *   apart (bench/data/reserved/rules/RULE49.md).
+ *   apart (bench/data/reserved/rules/RULE49.md); the first senses below do align.
  * - wordnet-names.txt (0.2 MB): about 17,000 lemmas the word list lacks, mostly names ("seattle",
  *   "december", "hindi"), which the alignment's typo step knows as words (RULE50.md).
  * - wordnet-antonyms.txt (66 kB): WordNet's 3,215 direct antonym pairs of single words ("tall" /
  *   "short", "start" / "finish", "thick" / "thin"), which the opposites rule refuses as the only
  *   word changed (RULE60.md).
+ * - wordnet-first-senses.txt (0.5 MB): 35,193 pairs of words of one part of speech where the first
+ *   sense of one is among the first two of the other, that sense tagged in SemCor for one of them,
+ *   in the same inflection ("blurry" / "fuzzy", "connect" / "link", "rent" / "lease"), which the
+ *   alignment writes one for the other between the same words (RULE62.md); "minute" / "second"
+ *   share only later senses, and "bike" is a motorcycle second, never tagged so.
  *
- * Loaded once, in the background, with the word list; until then no pair is synonyms or
- * antonyms and no word is a name.
+ * Loaded once, in the background, with the word list; until then no pair is synonyms, antonyms or
+ * first senses and no word is a name.
  */
 import { readFile } from 'node:fs/promises';
 import { type EntryIndex, findEntry, indexEntries, pairListed } from './english-words.ts';
@@ -24,10 +29,12 @@ import { stemsPaired } from './inflection.ts';
 const SENSES_FILE = new URL('../wordnet-senses.txt', import.meta.url);
 const NAMES_FILE = new URL('../wordnet-names.txt', import.meta.url);
 const ANTONYMS_FILE = new URL('../wordnet-antonyms.txt', import.meta.url);
+const FIRST_SENSES_FILE = new URL('../wordnet-first-senses.txt', import.meta.url);
 
 let senses: EntryIndex | undefined;
 let names: EntryIndex | undefined;
 let antonyms: EntryIndex | undefined;
+let firstSenses: EntryIndex | undefined;
 let loading: Promise<void> | undefined;
 
 /** The file's entries after its header (WordNet's licence: comment lines before the first entry). */
@@ -43,10 +50,12 @@ export function loadWordnet(): Promise<void> {
     readEntries(SENSES_FILE),
     readEntries(NAMES_FILE),
     readEntries(ANTONYMS_FILE),
-  ]).then(([read, known, opposed]) => {
+    readEntries(FIRST_SENSES_FILE),
+  ]).then(([read, known, opposed, first]) => {
     senses = read;
     names = known;
     antonyms = opposed;
+    firstSenses = first;
   });
   return loading;
 }
@@ -81,4 +90,13 @@ export function isWordnetName(word: string): boolean {
 export function wordnetAntonyms(word: string, other: string): boolean {
   const listed = (one: string, two: string) => pairListed(antonyms, one, two);
   return listed(word, other) || stemsPaired(word, other, listed);
+}
+
+/**
+ * Whether two words (lowercase, as written) are one in their most frequent senses: the first sense
+ * of one among the first two of the other, in one part of speech and the same inflection, that
+ * sense tagged in SemCor for one of them.
+ */
+export function wordnetFirstSenses(word: string, other: string): boolean {
+  return pairListed(firstSenses, word, other);
 }
