@@ -703,6 +703,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DK', file: 'reserved/semantic-pairs-unseen-DK.jsonl' },
       { name: 'unseen-DL', file: 'reserved/semantic-pairs-unseen-DL.jsonl' },
       { name: 'unseen-DM', file: 'reserved/semantic-pairs-unseen-DM.jsonl' },
+      { name: 'unseen-DN', file: 'reserved/semantic-pairs-unseen-DN.jsonl' },
+      { name: 'unseen-DO', file: 'reserved/semantic-pairs-unseen-DO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
