@@ -255,6 +255,17 @@ describe('alignWording', () => {
       'How do I link a pickup to my mandolin?',
       'How do I connect a pickup to my mandolin?',
     ],
+    // A rare word of the English list one edit from a common one, its typo either way (RULE63).
+    [
+      'What wetsuit thickness do I need for 20°C water?',
+      'What wetsuit thickness do I need for 20°C watter?',
+      'What wetsuit thickness do I need for 20°C water?',
+    ],
+    [
+      'How do I keep salami from sweating on a charcuterie bord?',
+      'How do I keep salami from sweating on a charcuterie board?',
+      'How do I keep salami from sweating on a charcuterie bord?',
+    ],
     // "dog" the verb is "chase" first; between the same words it is read so (RULE62).
     [
       'Why does my puppy chase the cat?',
@@ -435,6 +446,10 @@ describe('alignWording', () => {
     ['How do I link my accounts?', 'How do I connect to my accounts?'],
     ["What does 'blurry' mean?", "What does 'fuzzy' mean?"],
     ['Is the Link app free?', 'Is the Connect app free?'],
+    // A rare word only between the same words, never a name, and never one WordNet knows.
+    ['Is the water warm in May?', 'Is the watter really warm in May?'],
+    ['Where is Lake Watter?', 'Where is Lake Water?'],
+    ['What makes an espresso grind finer?', 'What makes an espresso grind finner?'],
     // Another entity, number, operation or direction is not a way of writing.
     ['Can I grow lemons in Seattle?', 'Can I grow lemons in the PNW?'],
     ['How do I buy a car?', 'How do I sell a car?'],

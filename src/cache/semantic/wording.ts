@@ -31,9 +31,11 @@
  *   ("Dakotas" / "Dakota");
  * - but a real word commonly written for another (CONFUSED_WORDS) is that word between the same
  *   two words: "helmet to by?" / "helmet to buy?", "dogs to?" / "dogs too?";
- * - and a word one with the cached one's in their most frequent senses (WordNet's first senses,
- *   guard/wordnet.ts) between the same two words: "a blurry photo" / "a fuzzy photo", "rent or
- *   lease", never words of a kind a near miss swaps ("minute" / "second", thesaurus.ts).
+ * - and between the same two words a word one with the cached one's in their most frequent senses
+ *   (WordNet's first senses, guard/wordnet.ts): "a blurry photo" / "a fuzzy photo", "rent or
+ *   lease", never words of a kind a near miss swaps ("minute" / "second", thesaurus.ts); or a
+ *   rare word of the English list one edit from a common one, most likely its typo: "20°C watter"
+ *   / "20°C water", "the flor" / "the floor".
  *
  * What it does not align (numbers, negation, another entity, word order) is left for the guard
  * and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
@@ -43,7 +45,7 @@ import { INDIRECT_QUESTION_WORDS } from './guard/hit-guard-words.ts';
 import { americanSpelling } from './guard/spelling.ts';
 import { CLOSED_KINDS } from './guard/thesaurus.ts';
 import { editDistance } from './guard/word-sequences.ts';
-import { isWordnetName, wordnetFirstSenses } from './guard/wordnet.ts';
+import { isWordnetName, listedTypo, wordnetFirstSenses } from './guard/wordnet.ts';
 import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
@@ -775,14 +777,15 @@ export function alignWording(cached: string, asked: string): string {
     }
   });
 
-  // A word one with the cached question's in their most frequent senses (RULE62: "the main
-  // ingredient" / "the primary ingredient", "blurry" / "fuzzy"), each only in its own question,
-  // between the same two words, lowercase, not quoted; never of a kind a near miss swaps.
+  // One word for another, each only in its own question, between the same two words, lowercase,
+  // not quoted: one with the cached question's in their most frequent senses (RULE62: "the main
+  // ingredient" / "the primary ingredient", "blurry" / "fuzzy"), never of a kind a near miss swaps;
+  // or a rare word of the list one edit from a common one, its typo either way (RULE63: "watter").
   const plainWord = (text: string, token: Token, index: number) =>
-    /^\p{Lu}?\p{Ll}+$/u.test(token.text) &&
-    !capitalised(token, index) &&
-    !quoted(text, token) &&
-    !CLOSED_KINDS.has(token.key);
+    /^\p{Lu}?\p{Ll}+$/u.test(token.text) && !capitalised(token, index) && !quoted(text, token);
+  const oneWord = (word: string, other: string) =>
+    listedTypo(word, other) ||
+    (!CLOSED_KINDS.has(word) && !CLOSED_KINDS.has(other) && wordnetFirstSenses(word, other));
   mine.forEach((token, index) => {
     if (theirKeys.has(token.key) || taken.has(index) || !plainWord(asked, token, index)) return;
     const at = theirs.findIndex(
@@ -791,7 +794,7 @@ export function alignWording(cached: string, asked: string): string {
         keyAt(index - 1, true) === theirs[place - 1]?.key &&
         keyAt(index + 1, false) === theirs[place + 1]?.key &&
         plainWord(cached, other, place) &&
-        wordnetFirstSenses(token.key, other.key),
+        oneWord(token.key, other.key),
     );
     if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
   });

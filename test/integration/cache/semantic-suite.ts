@@ -430,6 +430,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My kids want to come along on our anniversary trip; are cruises to Alaska good for them too?',
           'My kids want to come along on our anniversary trip; are cruises to Alaska good for them to?',
         ],
+        // A rare word of the English list one edit from a common one, read as its typo between the
+        // same words (RULE63): the verifier scored these 0.007 and 0.003.
+        [
+          'Is it safe to swim in the lake when the water is cloudy after a storm?',
+          'Is it safe to swim in the lake when the watter is cloudy after a storm?',
+        ],
+        [
+          'How long should I let the grout dry before I mop the floor?',
+          'How long should I let the grout dry before I mop the flor?',
+        ],
         // A word one with the cached one's in their most frequent senses, between the same words
         // (WordNet's first senses, RULE62): the verifier scored these 0.54 and 0.001.
         [

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 
-describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses and isWordnetName', () => {
+describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses, listedTypo and isWordnetName', () => {
   it('know nothing until the files are loaded, then synonyms in some sense and names', async () => {
     // A module of its own: unit files share a process, and another may have loaded the files.
     vi.resetModules();
-    const { isWordnetName, loadWordnet, wordnetAntonyms, wordnetFirstSenses, wordnetSynonyms } = await import(
-      './wordnet.ts'
-    );
+    const { isWordnetName, listedTypo, loadWordnet, wordnetAntonyms, wordnetFirstSenses, wordnetSynonyms } =
+      await import('./wordnet.ts');
     expect(wordnetSynonyms('stiff', 'rigid')).toBe(false);
     expect(wordnetFirstSenses('blurry', 'fuzzy')).toBe(false);
+    expect(listedTypo('watter', 'water')).toBe(false);
     expect(wordnetAntonyms('tall', 'short')).toBe(false);
     expect(isWordnetName('seattle')).toBe(false);
     await loadWordnet();
@@ -53,5 +53,14 @@ describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses and isWordnetName
     // A second sense SemCor never tagged for either: "bike" is a motorcycle second.
     expect(wordnetFirstSenses('bike', 'motorcycle')).toBe(false);
     expect(wordnetFirstSenses('blurry', 'blurry')).toBe(false);
+    // Typos that are rare words of the list (RULE63), either way round: one edit, the same first
+    // letter or the first two swapped; never a word WordNet or the verifier's vocabulary knows
+    // ("finner" is a whale), nor one the other with an ending.
+    expect(listedTypo('watter', 'water')).toBe(true);
+    expect(listedTypo('floor', 'flor')).toBe(true);
+    expect(listedTypo('thrid', 'third')).toBe(true);
+    expect(listedTypo('finner', 'finer')).toBe(false);
+    expect(listedTypo('water', 'wader')).toBe(false);
+    expect(listedTypo('watter', 'matter')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * What WordNet 3.1 adds to the word list, from four files scripts/build-wordnet-groups.py
+ * What WordNet 3.1 adds to the word list, from five files scripts/build-wordnet-groups.py
  * generates, each kept as one string with the word list's index:
  *
  * - wordnet-senses.txt (1.4 MB): about 70,000 words with their inflections, each with the numbers
@@ -18,9 +18,13 @@
  *   in the same inflection ("blurry" / "fuzzy", "connect" / "link", "rent" / "lease"), which the
  *   alignment writes one for the other between the same words (RULE62.md); "minute" / "second"
  *   share only later senses, and "bike" is a motorcycle second, never tagged so.
+ * - typo-words.txt (1.2 MB): 94,922 pairs of a rare word of the word list (no WordNet lemma or
+ *   inflection of one, no whole word of the verifier's vocabulary: "watter", "flor", "thrid") and
+ *   a common word one edit from it, which the alignment reads as a typo of the common one between
+ *   the same words (RULE63.md).
  *
- * Loaded once, in the background, with the word list; until then no pair is synonyms, antonyms or
- * first senses and no word is a name.
+ * Loaded once, in the background, with the word list; until then no pair is synonyms, antonyms,
+ * first senses or a typo and no word is a name.
  */
 import { readFile } from 'node:fs/promises';
 import { type EntryIndex, findEntry, indexEntries, pairListed } from './english-words.ts';
@@ -30,11 +34,13 @@ const SENSES_FILE = new URL('../wordnet-senses.txt', import.meta.url);
 const NAMES_FILE = new URL('../wordnet-names.txt', import.meta.url);
 const ANTONYMS_FILE = new URL('../wordnet-antonyms.txt', import.meta.url);
 const FIRST_SENSES_FILE = new URL('../wordnet-first-senses.txt', import.meta.url);
+const TYPOS_FILE = new URL('../typo-words.txt', import.meta.url);
 
 let senses: EntryIndex | undefined;
 let names: EntryIndex | undefined;
 let antonyms: EntryIndex | undefined;
 let firstSenses: EntryIndex | undefined;
+let typos: EntryIndex | undefined;
 let loading: Promise<void> | undefined;
 
 /** The file's entries after its header (WordNet's licence: comment lines before the first entry). */
@@ -51,11 +57,13 @@ export function loadWordnet(): Promise<void> {
     readEntries(NAMES_FILE),
     readEntries(ANTONYMS_FILE),
     readEntries(FIRST_SENSES_FILE),
-  ]).then(([read, known, opposed, first]) => {
+    readEntries(TYPOS_FILE),
+  ]).then(([read, known, opposed, first, mistyped]) => {
     senses = read;
     names = known;
     antonyms = opposed;
     firstSenses = first;
+    typos = mistyped;
   });
   return loading;
 }
@@ -99,4 +107,12 @@ export function wordnetAntonyms(word: string, other: string): boolean {
  */
 export function wordnetFirstSenses(word: string, other: string): boolean {
   return pairListed(firstSenses, word, other);
+}
+
+/**
+ * Whether one of two words (lowercase, as written) is a rare word of the word list one edit from
+ * the other, a common one: most likely its typo ("watter" / "water").
+ */
+export function listedTypo(word: string, other: string): boolean {
+  return pairListed(typos, word, other);
 }
