@@ -705,6 +705,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DM', file: 'reserved/semantic-pairs-unseen-DM.jsonl' },
       { name: 'unseen-DN', file: 'reserved/semantic-pairs-unseen-DN.jsonl' },
       { name: 'unseen-DO', file: 'reserved/semantic-pairs-unseen-DO.jsonl' },
+      { name: 'unseen-DP', file: 'reserved/semantic-pairs-unseen-DP.jsonl' },
+      { name: 'unseen-DQ', file: 'reserved/semantic-pairs-unseen-DQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
