@@ -266,6 +266,22 @@ describe('alignWording', () => {
       'How do I keep salami from sweating on a charcuterie board?',
       'How do I keep salami from sweating on a charcuterie bord?',
     ],
+    // A capitalised word of the list mistyped inside a name, between the same words, either side (RULE64).
+    [
+      'Does Windows support my printer?',
+      'Does Windos support my printer?',
+      'Does Windows support my printer?',
+    ],
+    [
+      'How long does a Nissan Leaf take to charge on Level 2?',
+      'How long does a Nissan Leaf take to charge on Levle 2?',
+      'How long does a Nissan Leaf take to charge on Level 2?',
+    ],
+    [
+      'Is busking allowed in Centrl Park?',
+      'Is busking allowed in Central Park?',
+      'Is busking allowed in Centrl Park?',
+    ],
     // "dog" the verb is "chase" first; between the same words it is read so (RULE62).
     [
       'Why does my puppy chase the cat?',
@@ -422,9 +438,11 @@ describe('alignWording', () => {
     // Two English words are two words; two unknown or capitalised ones are names.
     ['What is a good desert in Morocco?', 'What is a good dessert in Morocco?'],
     ['What is the capital of Iran?', 'What is the capital of Iraq?'],
-    // A name's plural is another number; a capitalised word is mended only toward a known name.
+    // A name's plural is another number; a capitalised word is mended only toward a known name,
+    // or toward a capitalised word of the list between the same words (RULE64).
     ['What is the weather like in the Dakotas in May?', 'What is the weather like in Dakota in May?'],
-    ['Does Windows support my printer?', 'Does Windos support my printer?'],
+    ['Does Windows support my printer?', 'Does Windos 11 support my printer?'],
+    ['Is busking allowed in Central Park?', 'Is busking allowed in the Centrl Park?'],
     // "how much is" followed by more than the priced thing asks something else.
     ['How much does a new snowmobile cost?', 'How much is a new snowmobile engine?'],
     [

@@ -183,19 +183,20 @@ const spelledOut = (tokens: readonly Token[], start: number, end: number): boole
   end - start >= 2 || /\p{Ll}\p{Lu}/u.test(tokens[start]?.text ?? '');
 
 /**
- * Whether `typo` (no English word) is `word` (one) mistyped: one letter apart, two in words of
- * seven or more. With `name`, `word` is a name WordNet knows and `typo` neither an English word
- * nor such a name, nor the name's plural ("dakotas").
+ * Whether `typo` (no English word) is `word` (one) mistyped: one letter apart (two neighbours
+ * swapped are one), two in words of seven or more. With `name`, `word` is a name WordNet knows
+ * (with `inName` too a word of the list, capitalised in a name: "Level 2") and `typo` neither an
+ * English word nor such a name, nor the name's plural ("dakotas").
  */
-function mistyped(typo: string, word: string, name = false): boolean {
+function mistyped(typo: string, word: string, name = false, inName = false): boolean {
   if (typo.length < 3 || word.length < 3 || !/^\p{Ll}+$/u.test(typo) || !/^\p{Ll}+$/u.test(word))
     return false;
   // Typos keep the first letter, or swap the first two.
   if (typo[0] !== word[0] && !(typo[0] === word[1] && typo[1] === word[0])) return false;
   if (isEnglishWord(typo) !== false) return false;
   if (!name && isEnglishWord(word) !== true) return false;
-  if (name && (!isWordnetName(word) || isWordnetName(typo) || plural(typo, word) || plural(word, typo)))
-    return false;
+  const known = isWordnetName(word) || (inName && isEnglishWord(word) === true);
+  if (name && (!known || isWordnetName(typo) || plural(typo, word) || plural(word, typo))) return false;
   return editDistance(typo, word, 2) <= (Math.min(typo.length, word.length) >= 7 ? 2 : 1);
 }
 
@@ -705,15 +706,27 @@ export function alignWording(cached: string, asked: string): string {
     edit(at.start, at.end, theirText(other.start, other.end));
   }
 
+  // An asked word as it reads after the steps so far, the last or first of what replaced it; and
+  // whether an asked and a cached word have the same words either side.
+  const keyAt = (index: number, last: boolean): string | undefined => {
+    const edited = edits.get(index);
+    if (edited === undefined || edited.end !== index + 1) return mine[index]?.key;
+    const keys = keysOf(edited.text);
+    return last ? keys.at(-1) : keys[0];
+  };
+  const sameNeighbours = (index: number, place: number) =>
+    keyAt(index - 1, true) === theirs[place - 1]?.key && keyAt(index + 1, false) === theirs[place + 1]?.key;
+
   // Spellings and typos: one word only on each side, written without apostrophes; a capitalised
   // word inside the question is a name ("India" / "Indian"), mended only as a typo of a name
-  // WordNet knows ("Seatle" / "Seattle").
+  // WordNet knows ("Seatle" / "Seattle"), or of a common word capitalised in a name between the
+  // same words ("Levle 2" / "Level 2", "Centrl Park" / "Central Park", RULE64).
   const lettersOnly = (token: Token) => /^\p{L}+$/u.test(token.text);
   const capitalised = (token: Token, index: number) => index > 0 && /^\p{Lu}/u.test(token.text);
   // Written as a name: lowercase, or one capital first; not an acronym or a brand ("APR", "iPod").
   const nameLike = (token: Token) => /^\p{Lu}?\p{Ll}+$/u.test(token.text);
   const lettersTheirs = theirs.flatMap((other, at) =>
-    lettersOnly(other) ? [{ other, spelling: spelt(other.key), named: capitalised(other, at) }] : [],
+    lettersOnly(other) ? [{ other, at, spelling: spelt(other.key), named: capitalised(other, at) }] : [],
   );
   mine.forEach((token, index) => {
     if (!lettersOnly(token) || theirKeys.has(token.key) || taken.has(index)) return;
@@ -721,13 +734,21 @@ export function alignWording(cached: string, asked: string): string {
     const mineNamed = capitalised(token, index);
     // A typo may be of a word the question also writes right ("bakng soda" / "baking powder").
     const matches = lettersTheirs
-      .filter(({ other, spelling: theirSpelling, named }) => {
+      .filter(({ other, at, spelling: theirSpelling, named }) => {
         const toName =
           nameLike(token) &&
           nameLike(other) &&
           ((!myKeys.has(other.key) && mistyped(other.key, token.key, true)) ||
             mistyped(token.key, other.key, true));
-        if (mineNamed || named) return toName;
+        const inName =
+          mineNamed &&
+          named &&
+          nameLike(token) &&
+          nameLike(other) &&
+          sameNeighbours(index, at) &&
+          ((!myKeys.has(other.key) && mistyped(other.key, token.key, true, true)) ||
+            mistyped(token.key, other.key, true, true));
+        if (mineNamed || named) return toName || inName;
         return (
           (!myKeys.has(other.key) && (theirSpelling === spelling || mistyped(other.key, token.key))) ||
           mistyped(token.key, other.key) ||
@@ -748,12 +769,6 @@ export function alignWording(cached: string, asked: string): string {
   const count = (tokens: readonly Token[], key: string) => tokens.filter((token) => token.key === key).length;
   const quoted = (text: string, token: Token) =>
     /['"‘’“”]/u.test(text[token.start - 1] ?? '') || /['"‘’“”]/u.test(text[token.end] ?? '');
-  const keyAt = (index: number, last: boolean): string | undefined => {
-    const edited = edits.get(index);
-    if (edited === undefined || edited.end !== index + 1) return mine[index]?.key;
-    const keys = keysOf(edited.text);
-    return last ? keys.at(-1) : keys[0];
-  };
   mine.forEach((token, index) => {
     // The list first: the counts scan both questions, and most words have no partner.
     const partners = CONFUSED_WORDS.get(token.key);

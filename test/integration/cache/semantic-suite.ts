@@ -440,6 +440,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How long should I let the grout dry before I mop the floor?',
           'How long should I let the grout dry before I mop the flor?',
         ],
+        // A capitalised word of the list mistyped inside a name, between the same words (RULE64):
+        // the verifier scored these 0.021 and 0.036.
+        ['Are dogs allowed on the trails in Central Park?', 'Are dogs allowed on the trails in Centrl Park?'],
+        ['Can I take a stroller up the Statue of Liberty?', 'Can I take a stroller up the Statue of Libery?'],
         // A word one with the cached one's in their most frequent senses, between the same words
         // (WordNet's first senses, RULE62): the verifier scored these 0.54 and 0.001.
         [
