@@ -707,6 +707,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DO', file: 'reserved/semantic-pairs-unseen-DO.jsonl' },
       { name: 'unseen-DP', file: 'reserved/semantic-pairs-unseen-DP.jsonl' },
       { name: 'unseen-DQ', file: 'reserved/semantic-pairs-unseen-DQ.jsonl' },
+      { name: 'unseen-DR', file: 'reserved/semantic-pairs-unseen-DR.jsonl' },
+      { name: 'unseen-DS', file: 'reserved/semantic-pairs-unseen-DS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
