@@ -337,8 +337,8 @@ export const CURRENCY_NAMES: ReadonlyMap<string, string> = new Map(
 
 /**
  * US states by their postal code, read only as written in capitals ("CA" / "California", never
- * "in" / "Indiana"). LA is Los Angeles and DC Washington in ABBREVIATIONS; MT there is "mount" in
- * lowercase.
+ * "in" / "Indiana"), and Canada's and Australia's ("ON" / "Ontario", "NSW" / "New South Wales").
+ * LA is Los Angeles and DC Washington in ABBREVIATIONS; MT there is "mount" in lowercase.
  */
 export const STATE_CODES: ReadonlyMap<string, string> = new Map(
   Object.entries({
@@ -391,6 +391,26 @@ export const STATE_CODES: ReadonlyMap<string, string> = new Map(
     WV: 'West Virginia',
     WI: 'Wisconsin',
     WY: 'Wyoming',
+    // Canada's provinces and territories, and Australia's states and territories (RULE65): "NT"
+    // (two territories), "SA" (South Australia, South Africa, South America) and "WA" (Washington
+    // above) are left out.
+    AB: 'Alberta',
+    BC: 'British Columbia',
+    MB: 'Manitoba',
+    NB: 'New Brunswick',
+    NL: 'Newfoundland and Labrador',
+    NS: 'Nova Scotia',
+    NU: 'Nunavut',
+    ON: 'Ontario',
+    PE: 'Prince Edward Island',
+    QC: 'Quebec',
+    SK: 'Saskatchewan',
+    YT: 'Yukon',
+    NSW: 'New South Wales',
+    VIC: 'Victoria',
+    QLD: 'Queensland',
+    TAS: 'Tasmania',
+    ACT: 'Australian Capital Territory',
   }),
 );
 

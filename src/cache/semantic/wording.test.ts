@@ -282,6 +282,17 @@ describe('alignWording', () => {
       'Is busking allowed in Central Park?',
       'Is busking allowed in Centrl Park?',
     ],
+    // Canada's and Australia's postal codes, in capitals, toward the name the cached one writes (RULE65).
+    [
+      "I'm a landlord in Toronto, Ontario; can I install cameras in a shared hallway?",
+      "I'm a landlord in Toronto, ON; can I install cameras in a shared hallway?",
+      "I'm a landlord in Toronto, Ontario; can I install cameras in a shared hallway?",
+    ],
+    [
+      'Do I need a fishing licence in New South Wales?',
+      'Do I need a fishing licence in NSW?',
+      'Do I need a fishing licence in New South Wales?',
+    ],
     // "dog" the verb is "chase" first; between the same words it is read so (RULE62).
     [
       'Why does my puppy chase the cat?',
@@ -487,6 +498,8 @@ describe('alignWording', () => {
     ['Which parks in Maine allow dogs?', 'Which parks in me allow dogs?'],
     ['Flights from Louisiana to Texas', 'Flights from LA to Texas'],
     ['What is the sales tax in California?', 'What is the sales tax in TX?'],
+    ['Is it cold in Manitoba in May?', 'Is it cold in SK in May?'],
+    ['Which apps work in Ontario?', 'Which apps work on Ontario?'],
     // A price only with the same value and the same currency; pounds may be a weight.
     ['Best blender under $100?', 'Best blender under 150 dollars?'],
     ['Best blender under $100?', 'Best blender under 100 euros?'],

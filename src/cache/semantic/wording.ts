@@ -13,8 +13,8 @@
  * - units written short, only right after a figure, "how many" or "per" (FIGURE_UNITS): "240V" /
  *   "240 volt", "8 in" / "8 inch", "how many dB" / "how many decibels"; "x" between two figures as
  *   "by": "12x16 ft" / "12 by 16 feet";
- * - US states' postal codes in capitals (STATE_CODES): "CA" / "California"; "&" / "and"; "DC" /
- *   "Washington, D.C.";
+ * - US states', Canadian provinces' and Australian states' postal codes in capitals (STATE_CODES):
+ *   "CA" / "California", "ON" / "Ontario"; "&" / "and"; "DC" / "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
  * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars";
@@ -585,7 +585,7 @@ export function alignWording(cached: string, asked: string): string {
     }
   }
 
-  // A US state's postal code, in capitals, on one side and its name on the other.
+  // A state's or province's postal code, in capitals, on one side and its name on the other.
   mine.forEach((token, index) => {
     const name = STATE_CODES.get(token.text);
     if (name === undefined || theirKeys.has(token.key)) return;

@@ -444,6 +444,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // the verifier scored these 0.021 and 0.036.
         ['Are dogs allowed on the trails in Central Park?', 'Are dogs allowed on the trails in Centrl Park?'],
         ['Can I take a stroller up the Statue of Liberty?', 'Can I take a stroller up the Statue of Libery?'],
+        // Canada's and Australia's postal codes (RULE65): the verifier scored these 0.011 and 0.41.
+        [
+          'I rent a basement apartment in Winnipeg, Manitoba; how much notice must my landlord give before raising the rent?',
+          'I rent a basement apartment in Winnipeg, MB; how much notice must my landlord give before raising the rent?',
+        ],
+        [
+          'Do I need a fishing licence to fish from the beach in Queensland?',
+          'Do I need a fishing licence to fish from the beach in QLD?',
+        ],
         // A word one with the cached one's in their most frequent senses, between the same words
         // (WordNet's first senses, RULE62): the verifier scored these 0.54 and 0.001.
         [
