@@ -709,6 +709,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DQ', file: 'reserved/semantic-pairs-unseen-DQ.jsonl' },
       { name: 'unseen-DR', file: 'reserved/semantic-pairs-unseen-DR.jsonl' },
       { name: 'unseen-DS', file: 'reserved/semantic-pairs-unseen-DS.jsonl' },
+      { name: 'unseen-DT', file: 'reserved/semantic-pairs-unseen-DT.jsonl' },
+      { name: 'unseen-DU', file: 'reserved/semantic-pairs-unseen-DU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
