@@ -17,7 +17,7 @@
  * changed words' score (VERIFIER_CHANGED_WORDS_SCORE) was first chosen on the first four files of
  * each author (0.01), then on every group here (0.03), so no group is unseen for it any more.
  *
- * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to DS), as
+ * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to DU), as
  * more groups beside the validation sets: a second opinion on a change chosen on validation, from
  * sets nobody tunes the model on. A set joins READ_SETS only after its one measurement.
  *
@@ -176,7 +176,7 @@ const READ_SETS: Record<string, string[]> = {
   'read CP to CW': ['CP', 'CQ', 'CR', 'CS', 'CT', 'CU', 'CV', 'CW'],
   'read CX to DE': ['CX', 'CY', 'CZ', 'DA', 'DB', 'DC', 'DD', 'DE'],
   'read DF to DM': ['DF', 'DG', 'DH', 'DI', 'DJ', 'DK', 'DL', 'DM'],
-  'read DN to DS': ['DN', 'DO', 'DP', 'DQ', 'DR', 'DS'],
+  'read DN to DU': ['DN', 'DO', 'DP', 'DQ', 'DR', 'DS', 'DT', 'DU'],
 };
 
 function readSets(): Record<string, Pair[]> {
