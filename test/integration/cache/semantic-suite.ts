@@ -170,6 +170,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
         // Scored 0.80 by the verifier: the changed-figure rule (lean) or the numbers rule (all) refuses it.
         ['Who was the British Prime Minister in 1940?', 'Who was the British Prime Minister in 1938?'],
+        // A minus sign (RULE66): the verifier scored these 0.965 and 0.998; the changed-figure rule
+        // (lean) or the numbers rule (all) refuses them.
+        [
+          'Is it safe to run outside when the wind chill is 20 degrees Fahrenheit?',
+          'Is it safe to run outside when the wind chill is -20 degrees Fahrenheit?',
+        ],
+        [
+          'My chest freezer is set to 18 degrees Celsius; is that cold enough for meat?',
+          'My chest freezer is set to -18 degrees Celsius; is that cold enough for meat?',
+        ],
         // An opposite a helper wrote blind (hit-guard-words.ts).
         ['How do I see which invoices are paid?', 'How do I see which invoices are unpaid?'],
         // The same figure, another unit (guard/changed-unit.ts).

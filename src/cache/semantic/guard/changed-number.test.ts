@@ -30,6 +30,9 @@ describe('changedNumber', () => {
     ],
     ['Is twenty-five too old to start ballet?', 'Is thirty too old to start ballet?'],
     ['Can I take two ibuprofen at once?', 'Can I take 3 ibuprofen at once?'],
+    // A minus sign is another number (RULE66).
+    ['Is 20 degrees Fahrenheit too cold for skijoring?', 'Is -20 degrees Fahrenheit too cold for skijoring?'],
+    ['Can my freezer hold minus 18 degrees?', 'Can my freezer hold 18 degrees?'],
     // A code whose figure is the only change.
     ['How long is a U9 hockey game?', 'How long is a U13 hockey game?'],
     ['Is the M2 MacBook Air worth it in 2026?', 'Is the M4 MacBook Air worth it in 2026?'],
@@ -58,6 +61,12 @@ describe('changedNumber', () => {
     ],
     ['Can I take 2 ibuprofen at once?', 'Can I take two ibuprofen at once?'],
     ['My package has shown zero updates for a week', 'My package has had no updates for 1 week'],
+    // A minus sign and "minus" are one; a range, a name's digits and a subtraction are no sign.
+    ['Best ski wax for around minus 10 degrees Celsius?', 'Best ski wax for around -10°C?'],
+    ['Is 10-20 reps enough for strength?', 'Is 10 to 20 reps enough for strength?'],
+    ['Is COVID-19 still a pandemic?', 'Is covid 19 still a pandemic?'],
+    ['What is 10 - 3?', 'What is 10 minus 3?'],
+    ['Subtract 20 from ten.', 'What is ten minus 20?'],
     // Figures inside names and ordinals are not figures.
     ['Can I play my PS4 games on a PS5?', 'Can I play my PS5 games on a PS4?'],
     ['Is the 4th of July a holiday?', 'Is the 5th of July a holiday?'],

@@ -7,8 +7,9 @@
  * only that a number was replaced by another. Thousands with a k or "grand" are their value ("$2k"
  * and "2 grand" are 2000; "401k" may also be the plan, "401(k)"); figures inside words are names,
  * not numbers ("PS4", "B12", "mp3", "4th", "11pm"), but a code whose figure is the only change is
- * another thing ("U8" / "U12").
+ * another thing ("U8" / "U12"). A minus sign makes another number ("20" / "-20 degrees").
  */
+import { negativeAt } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
 import { soleChange } from './word-sequences.ts';
 
@@ -16,10 +17,14 @@ import { soleChange } from './word-sequences.ts';
 const FIGURES =
   /(?<![\p{L}\p{N}.,])(['’](?=\d\d(?!\d)))?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k|K| grand)?(?![\p{L}\p{N}])/gu;
 
-/** The values each figure of a question may stand for: "1,900" is 1900, "2k" 2000 or 2, "'98" 1998. */
+/**
+ * The values each figure of a question may stand for: "1,900" is 1900, "2k" 2000 or 2, "'98" 1998,
+ * "-20" and "minus 20" -20 (features.ts, RULE66).
+ */
 function figuresOf(text: string): number[][] {
-  return [...text.matchAll(FIGURES)].map(([, year, digits = '', thousands]) => {
-    const value = Number(digits.replaceAll(',', ''));
+  return [...text.matchAll(FIGURES)].map((match) => {
+    const [, year, digits = '', thousands] = match;
+    const value = Number(digits.replaceAll(',', '')) * (negativeAt(text, match.index) ? -1 : 1);
     if (year !== undefined) return [value, 1900 + value, 2000 + value];
     if (thousands === undefined) return [value];
     return thousands === ' grand' ? [value * 1000] : [value * 1000, value];

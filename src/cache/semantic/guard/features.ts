@@ -109,13 +109,30 @@ function numberValue(digits: string): string {
   return value.includes('/') ? value : String(Number(value));
 }
 
+/**
+ * Whether the figure starting at `at` is negative (RULE66): a minus sign right before its digits,
+ * after the start, a space or "(" ("-20", "(-5)"; not "10-20", "COVID-19"), or "minus" or
+ * "negative" right before it ("minus 10 degrees"), with no figure or number word before the sign or
+ * the word ("10 minus 3", "ten minus 3", "10 -3" are subtractions).
+ */
+export function negativeAt(text: string, at: number): boolean {
+  const before = text.slice(0, at);
+  const sign = /(?:^|[\s(])[-−]$/.exec(before);
+  const word = /(?<![\p{L}\p{N}])(?:minus|negative)\s+$/iu.exec(before);
+  const rest = sign !== null ? before.slice(0, -1) : word !== null ? before.slice(0, word.index) : undefined;
+  if (rest === undefined || /\d[\s(]*$/.test(rest)) return false;
+  const previous = /([a-z]+)[\s(]*$/i.exec(rest)?.[1]?.toLowerCase();
+  return previous === undefined || NUMBER_WORDS[previous] === undefined;
+}
+
 /** The numbers of a text, in the order they come. */
 function numbersOf(text: string): string[] {
   const values: { at: number; value: string }[] = [];
   for (const match of text.matchAll(NUMBER)) {
     const [, letters = '', digits = '', ordinal] = match;
     if (letters.length === 1 || letters.length === 2) continue;
-    const value = numberValue(digits);
+    const magnitude = numberValue(digits);
+    const value = letters === '' && negativeAt(text, match.index) ? `-${magnitude}` : magnitude;
     values.push({ at: match.index, value: ordinal === undefined ? value : `#${value}` });
   }
   const tokens = [...text.matchAll(/[A-Za-z]+/g)];

@@ -27,6 +27,18 @@ describe('differentNumbers', () => {
       'numbers',
     ],
     ['When did World War I end?', 'When did World War II end?', 'numbers'],
+    // A minus sign, or "minus" before a figure, makes it another number (RULE66); a range, a name's
+    // digits and a subtraction do not.
+    [
+      'Is 20 degrees Fahrenheit too cold for skijoring?',
+      'Is -20 degrees Fahrenheit too cold for skijoring?',
+      'numbers',
+    ],
+    ['What is (-5) squared?', 'What is 5 squared?', 'numbers'],
+    ['Best ski wax for around minus 10 degrees Celsius?', 'Best ski wax for around -10°C?', 'ok'],
+    ['Is 10-20 reps enough?', 'Is 10 to 20 reps enough?', 'ok'],
+    ['Is COVID-19 still a pandemic?', 'Is covid 19 still a pandemic?', 'ok'],
+    ['What is 10 - 3?', 'What is 10 minus 3?', 'ok'],
     // The same numbers counting other things.
     ['Can I own three cars on one license?', 'Can I own one car on three licenses?', 'numbers'],
   ]);
