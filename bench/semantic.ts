@@ -177,8 +177,10 @@ function leanServes(
   [min, overrule, wordsNeeded, second]: Cuts = GATEWAY_CUTS,
   asked: ReadonlySet<RefusalReason> = VERIFIER_GUARD.asked,
 ): boolean {
-  if (same) return true;
+  // The rules it asks first, as the gateway does; then the same words need no model (RULE66: "20"
+  // / "-20 degrees" are the same words, not the same numbers).
   if (refusedBy.some((reason) => asked.has(reason as RefusalReason))) return false;
+  if (same) return true;
   const overruled = refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason));
   if (!overruled) return score >= min;
   if (score >= overrule) return words === undefined || words >= wordsNeeded;
@@ -711,6 +713,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DS', file: 'reserved/semantic-pairs-unseen-DS.jsonl' },
       { name: 'unseen-DT', file: 'reserved/semantic-pairs-unseen-DT.jsonl' },
       { name: 'unseen-DU', file: 'reserved/semantic-pairs-unseen-DU.jsonl' },
+      { name: 'unseen-DV', file: 'reserved/semantic-pairs-unseen-DV.jsonl' },
+      { name: 'unseen-DW', file: 'reserved/semantic-pairs-unseen-DW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv

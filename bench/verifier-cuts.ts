@@ -17,7 +17,7 @@
  * changed words' score (VERIFIER_CHANGED_WORDS_SCORE) was first chosen on the first four files of
  * each author (0.01), then on every group here (0.03), so no group is unseen for it any more.
  *
- * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to DU), as
+ * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to DW), as
  * more groups beside the validation sets: a second opinion on a change chosen on validation, from
  * sets nobody tunes the model on. A set joins READ_SETS only after its one measurement.
  *
@@ -176,7 +176,7 @@ const READ_SETS: Record<string, string[]> = {
   'read CP to CW': ['CP', 'CQ', 'CR', 'CS', 'CT', 'CU', 'CV', 'CW'],
   'read CX to DE': ['CX', 'CY', 'CZ', 'DA', 'DB', 'DC', 'DD', 'DE'],
   'read DF to DM': ['DF', 'DG', 'DH', 'DI', 'DJ', 'DK', 'DL', 'DM'],
-  'read DN to DU': ['DN', 'DO', 'DP', 'DQ', 'DR', 'DS', 'DT', 'DU'],
+  'read DN to DW': ['DN', 'DO', 'DP', 'DQ', 'DR', 'DS', 'DT', 'DU', 'DV', 'DW'],
 };
 
 function readSets(): Record<string, Pair[]> {
@@ -190,10 +190,14 @@ function readSets(): Record<string, Pair[]> {
   );
 }
 
-/** The gateway's lean decision (pair-verifier.ts, semantic-cache.ts) at the given cuts. */
+/**
+ * The gateway's lean decision (pair-verifier.ts, semantic-cache.ts) at the given cuts: the rules it
+ * asks first, then the same words in the same order need no model ("20" / "-20 degrees" are the
+ * same words but not the same numbers, RULE66).
+ */
 function serves(pair: Decided, [min, overrule, words, second]: Cut): boolean {
-  if (pair.same) return true;
   if (pair.refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason))) return false;
+  if (pair.same) return true;
   const overruled = pair.refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason));
   if (!overruled) return pair.score >= min;
   const read = pair.words ?? 0;
