@@ -43,7 +43,7 @@ speech (rule 2) where the first sense of one is among the first two senses of th
 tagged in SemCor for at least one of the two, with their
 forms in each regular inflection as the senses file takes them, both in the same inflection; one
 line a word, as the antonyms file. The alignment writes one for the other between the same words
-("the main ingredient" / "the primary ingredient", "blurry" / "fuzzy").
+("a rocky trail" / "a stony trail", "blurry" / "fuzzy").
 
 The typos file (bench/data/reserved/rules/RULE63.md): each pair of a rare word of the word list
 (lowercase letters, at least 4, no whole word of the verifier's vocabulary, no WordNet lemma or

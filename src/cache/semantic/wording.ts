@@ -793,8 +793,8 @@ export function alignWording(cached: string, asked: string): string {
   });
 
   // One word for another, each only in its own question, between the same two words, lowercase,
-  // not quoted: one with the cached question's in their most frequent senses (RULE62: "the main
-  // ingredient" / "the primary ingredient", "blurry" / "fuzzy"), never of a kind a near miss swaps;
+  // not quoted: one with the cached question's in their most frequent senses (RULE62: "a rocky
+  // trail" / "a stony trail", "blurry" / "fuzzy"), never of a kind a near miss swaps;
   // or a rare word of the list one edit from a common one, its typo either way (RULE63: "watter").
   const plainWord = (text: string, token: Token, index: number) =>
     /^\p{Lu}?\p{Ll}+$/u.test(token.text) && !capitalised(token, index) && !quoted(text, token);
