@@ -782,8 +782,7 @@ export function alignWording(cached: string, asked: string): string {
           other.key === partner &&
           !capitalised(other, place) &&
           !quoted(cached, other) &&
-          keyAt(index - 1, true) === theirs[place - 1]?.key &&
-          keyAt(index + 1, false) === theirs[place + 1]?.key,
+          sameNeighbours(index, place),
       );
       if (at >= 0) {
         edit(index, index + 1, (theirs[at] as Token).text);
@@ -806,8 +805,7 @@ export function alignWording(cached: string, asked: string): string {
     const at = theirs.findIndex(
       (other, place) =>
         !myKeys.has(other.key) &&
-        keyAt(index - 1, true) === theirs[place - 1]?.key &&
-        keyAt(index + 1, false) === theirs[place + 1]?.key &&
+        sameNeighbours(index, place) &&
         plainWord(cached, other, place) &&
         oneWord(token.key, other.key),
     );
