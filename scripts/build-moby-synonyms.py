@@ -25,7 +25,7 @@ import tarfile
 from collections import defaultdict
 from pathlib import Path
 
-from word_files import npm_tarball, pair_lines
+from word_files import add_pair, npm_tarball, write_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src/cache/semantic/moby-synonyms.txt"
@@ -51,8 +51,7 @@ def main() -> None:
         for synonym in synonyms:
             if (synonym != root and WORD.fullmatch(synonym) and synonym in known
                     and (root in vocabulary or synonym in vocabulary)):
-                first, second = sorted((root, synonym))
-                later[first].add(second)
+                add_pair(later, root, synonym)
 
     header = [
         "# One-word synonyms from the Moby thesaurus for the substitution rule (guard/thesaurus.ts),",
@@ -60,8 +59,7 @@ def main() -> None:
         "# One line a word, sorted: the word, then the later words (in sort order) Moby lists as its",
         "# synonyms, or that list it. The Moby lexicon project (Grady Ward) is in the public domain.",
     ]
-    OUT.write_text("\n".join(header + pair_lines(later)) + "\n")
-    print(f"{OUT.relative_to(ROOT)}: {len(later)} words, {sum(len(words) for words in later.values())} pairs")
+    write_pairs(OUT, header, later, ROOT)
 
 
 main()

@@ -1,5 +1,5 @@
 """What the word-file builders share (build-wordnet-groups.py, build-moby-synonyms.py): a pinned
-npm tarball, its integrity checked, and the pair files' lines."""
+npm tarball, its integrity checked, and the pair files."""
 import base64
 import hashlib
 import subprocess
@@ -24,7 +24,15 @@ def npm_tarball(spec: str, integrity: str, named: str | None) -> bytes:
     return data
 
 
-def pair_lines(later: dict[str, set[str]]) -> list[str]:
-    """A pair file's lines, each pair once under the first of its two words: the word, then the later
-    words it pairs with, both sorted."""
-    return [f"{word} {' '.join(sorted(later[word]))}" for word in sorted(later)]
+def add_pair(later: dict[str, set[str]], one: str, two: str) -> None:
+    """Records a pair once, under the first of its two words in sort order."""
+    first, second = sorted((one, two))
+    later[first].add(second)
+
+
+def write_pairs(path: Path, header: list[str], later: dict[str, set[str]], root: Path) -> None:
+    """Writes a pair file: the header, then one line a word, sorted: the word, then the later words
+    it pairs with, sorted; and says how many."""
+    lines = [f"{word} {' '.join(sorted(later[word]))}" for word in sorted(later)]
+    path.write_text("\n".join(header + lines) + "\n")
+    print(f"{path.relative_to(root)}: {len(later)} words, {sum(len(words) for words in later.values())} pairs")
