@@ -430,6 +430,13 @@ describe('alignWording', () => {
       'My quail coop is 4 ft x 2 ft; how many birds fit?',
       'My quail coop is 4 feet by 2 feet; how many birds fit?',
     ],
+    // "a" or "an" for "1" between the same words (RULE67).
+    [
+      'How many calories does an hour of fencing burn?',
+      'How many calories does 1 hour of fencing burn?',
+      'How many calories does an hour of fencing burn?',
+    ],
+    ['Can I drive 1 mile on diesel?', 'Can I drive a mile on diesel?', 'Can I drive 1 mile on diesel?'],
     // WordNet's first-sense synonyms (WORDNET_GROUPS), in the same inflection.
     [
       'Does cold weather aggravate arthritis in the knees?',
@@ -469,7 +476,7 @@ describe('alignWording', () => {
     ['Table for two', 'Table for four'],
     ['Table for two', 'Table for 4'],
     ['Is 2nd class worth it?', 'Is first class worth it?'],
-    ['Should I buy an apple or a pear?', 'Should I buy a pear or an apple?'],
+    ['Should I buy an apple or a pear?', 'Should I buy a pear or an orange?'],
     // First senses only between the same words, never a closed kind, quoted, or a name.
     ['How long is a minute of rest?', 'How long is a second of rest?'],
     ['How do I link my accounts?', 'How do I connect to my accounts?'],
@@ -524,6 +531,9 @@ describe('alignWording', () => {
     ['Is the Capitol open on Sundays?', 'Is the Capital open on Sundays?'],
     ['How should I store flour?', 'How should I store flowers?'],
     ['Do baby gates work for dogs too?', 'Do baby gates work for cats to?'],
+    // "a" for "1" only between the same words: "1 2" is a half, "a few" is not one.
+    ['Add a half cup of sugar?', 'Add 1/2 cup of sugar?'],
+    ['Can I rest a few days?', 'Can I rest 1 day?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

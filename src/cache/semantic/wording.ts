@@ -18,7 +18,8 @@
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
  * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars";
- * - "a" and "an" before the same word: "a HSA" / "an HSA";
+ * - "a" and "an" before the same word: "a HSA" / "an HSA"; "a" or "an" for "1" between the same
+ *   words: "about an hour" / "about 1 hour";
  * - "no" before a question word where the cached question writes "know": "how do I no if";
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
  * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage") or of WORDNET_GROUPS ("ignores" /
@@ -37,8 +38,10 @@
  *   rare word of the English list one edit from a common one, most likely its typo: "20°C watter"
  *   / "20°C water", "the flor" / "the floor".
  *
- * What it does not align (numbers, negation, another entity, word order) is left for the guard
- * and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
+ * Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
+ * our tips are pooled" / "our tips are pooled and I'm a barista", "last year I paid" / "I paid last
+ * year". What it does not align (numbers, negation, another entity, any other order) is left for
+ * the guard and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
  */
 import { isEnglishWord } from './guard/english-words.ts';
 import { INDIRECT_QUESTION_WORDS } from './guard/hit-guard-words.ts';
@@ -46,6 +49,7 @@ import { americanSpelling } from './guard/spelling.ts';
 import { CLOSED_KINDS } from './guard/thesaurus.ts';
 import { editDistance } from './guard/word-sequences.ts';
 import { isWordnetName, listedTypo, wordnetFirstSenses } from './guard/wordnet.ts';
+import { movedPart } from './moved-part.ts';
 import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
@@ -58,6 +62,14 @@ import {
   SPELLINGS,
   STATE_CODES,
 } from './wording-lists.ts';
+
+/** A replacement of asked tokens up to `end`; `from` and `to` where its text starts before or ends after them. */
+interface Edit {
+  end: number;
+  text: string;
+  from?: number;
+  to?: number;
+}
 
 interface Token {
   /** As written. */
@@ -495,7 +507,7 @@ export function alignWording(cached: string, asked: string): string {
    * Replacements by the index of the first asked token they cover: [end token, text, and where the
    * replaced text starts when it is before that token (a currency sign)].
    */
-  const edits = new Map<number, { end: number; text: string; from?: number; to?: number }>();
+  const edits = new Map<number, Edit>();
   const taken = new Set<number>();
   const edit = (start: number, end: number, text: string, from?: number, to?: number): void => {
     for (let index = start; index < end; index += 1) if (taken.has(index)) return;
@@ -831,6 +843,14 @@ export function alignWording(cached: string, asked: string): string {
       if (token.key === 'no' && INDIRECT.has(mine[index + 1]?.key ?? '')) edit(index, index + 1, know.text);
     });
 
+  // "a" or "an" on one side and "1" on the other between the same words, as the cached question
+  // writes it: "about an hour" / "about 1 hour" (RULE67).
+  mine.forEach((token, index) => {
+    const one = token.key === '1' ? ['a', 'an'] : token.key === 'a' || token.key === 'an' ? ['1'] : [];
+    const at = theirs.findIndex((other, place) => one.includes(other.key) && sameNeighbours(index, place));
+    if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
+  });
+
   // "a" / "an" before the same word, as the cached question writes it ("an HSA" / "a HSA"); the
   // word may be one reworded above ("a health savings account" / "an HSA").
   mine.forEach((token, index) => {
@@ -841,26 +861,37 @@ export function alignWording(cached: string, asked: string): string {
     if (word !== undefined && at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
   });
 
-  if (edits.size === 0) return asked;
+  return inCachedOrder(cached, theirs, edits.size === 0 ? asked : written(asked, mine, edits));
+}
+
+/** `asked` with `edits` (by the first token each covers) written in. */
+function written(asked: string, mine: readonly Token[], edits: ReadonlyMap<number, Edit>): string {
   let text = '';
-  let written = 0;
-  for (const start of [...edits.keys()].sort((left, right) => left - right)) {
-    const {
-      end,
-      text: replacement,
-      from,
-      to,
-    } = edits.get(start) as {
-      end: number;
-      text: string;
-      from?: number;
-      to?: number;
-    };
-    const before = asked.slice(written, from ?? mine[start]?.start);
+  let writtenTo = 0;
+  for (const [start, { end, text: replacement, from, to }] of [...edits].sort(
+    ([left], [right]) => left - right,
+  )) {
+    const before = asked.slice(writtenTo, from ?? mine[start]?.start);
     // "25°C" spelt out is "25 degrees Celsius".
     const joined = /[\p{L}\p{N}]$/u.test(text + before) && /^\p{L}/u.test(replacement);
     text += before + (joined ? ' ' : '') + replacement;
-    written = to ?? mine[end - 1]?.end ?? written;
+    writtenTo = to ?? mine[end - 1]?.end ?? writtenTo;
   }
-  return text + asked.slice(written);
+  return text + asked.slice(writtenTo);
+}
+
+/**
+ * `asked` with the one stretch it writes as `cached` does with a part moved (moved-part.ts: "last
+ * year I paid" / "I paid last year") written in the cached question's order.
+ */
+function inCachedOrder(cached: string, theirs: readonly Token[], asked: string): string {
+  const mine = tokensOf(asked);
+  const moved = movedPart(theirs, mine);
+  if (moved === undefined) return asked;
+  const { start, end } = moved;
+  return (
+    asked.slice(0, mine[start]?.start) +
+    spanText(cached, theirs, start, end) +
+    asked.slice(mine[end - 1]?.end)
+  );
 }

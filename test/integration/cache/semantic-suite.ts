@@ -463,6 +463,24 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Do I need a fishing licence to fish from the beach in Queensland?',
           'Do I need a fishing licence to fish from the beach in QLD?',
         ],
+        // A part moved, and "an hour" for "1 hour" (RULE67): the verifier scored these 0.015,
+        // 0.566, 0.127 and 0.004.
+        [
+          "I'm a freelancer in Texas and a client owes me $2,000; how do I collect?",
+          "A client owes me $2,000 and I'm a freelancer in Texas; how do I collect?",
+        ],
+        [
+          'My landlord kept my deposit last month; can I take him to small claims?',
+          'Last month my landlord kept my deposit; can I take him to small claims?',
+        ],
+        [
+          'Can I bring my cat on a train to Berlin from Munich?',
+          'Can I bring my cat on a train from Munich to Berlin?',
+        ],
+        [
+          'Is an hour of yoga a day enough exercise for a beginner?',
+          'Is 1 hour of yoga a day enough exercise for a beginner?',
+        ],
         // A word one with the cached one's in their most frequent senses, between the same words
         // (WordNet's first senses, RULE62): the verifier scored these 0.54 and 0.001.
         [

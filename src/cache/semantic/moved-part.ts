@@ -1,0 +1,113 @@
+/**
+ * A question with one of its parts moved asks what it asked before (RULE67): "I'm a barista and our
+ * tips are split evenly every week" / "our tips are split evenly every week and I'm a barista", "my
+ * tenant paid me $500 last year" / "last year my tenant paid me $500". The pair verifier was
+ * trained to refuse swapped roles, so it reads most such pairs as near misses (0.001 to 0.1); the
+ * wording step (wording.ts) writes the asked question in the cached question's order instead, where
+ * the one stretch of words that differs holds the same words in one of these orders:
+ *
+ * - two parts exchanged around "and" or "or" ("P and Q" / "Q and P");
+ * - a time phrase moved before or after the rest ("yesterday", "last year", "every month", "on
+ *   this Friday");
+ * - a phrase that starts with a preposition moved before a clause that starts with its subject
+ *   ("in Google Sheets I track my times" / "I track my times in Google Sheets");
+ * - two phrases that start with two different prepositions exchanged ("from my PayPal balance to
+ *   my Chase account" / "to my Chase account from my PayPal balance").
+ *
+ * Not moved so: a possessive or a modifier ("my neighbor's tree fell on my fence" / "my tree fell
+ * on my neighbor's fence", "bought online in store" / "bought in store online"), nor "P and then Q".
+ */
+
+/** A word of a question as the wording step reads it: its key (lowercase, no apostrophes). */
+export interface Keyed {
+  readonly key: string;
+}
+
+const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or']);
+const PREPOSITIONS: ReadonlySet<string> = new Set(
+  (
+    'about above across after against along among around as at before behind below beneath beside ' +
+    'between beyond by during for from in inside into near of off on onto outside over past since ' +
+    'through throughout to toward towards under until up upon via with within without'
+  ).split(' '),
+);
+/** Words a clause opens with as its subject, keys as the wording step writes them ("I'm" is "im"). */
+const SUBJECTS: ReadonlySet<string> = new Set(
+  'i im ive id we were weve wed my our you youre youve your he hes she shes his her they theyre theyve their'.split(
+    ' ',
+  ),
+);
+const DAYS = new Set(['yesterday', 'today', 'tomorrow', 'tonight']);
+const PARTS_OF_DAY = new Set(['morning', 'afternoon', 'evening', 'night']);
+const TIME_WORDS: ReadonlySet<string> = new Set([
+  ...PARTS_OF_DAY,
+  ...'year month week weekend day season semester term quarter summer winter spring fall autumn'.split(' '),
+  ...'monday tuesday wednesday thursday friday saturday sunday'.split(' '),
+  ...'january february march april may june july august september october november december'.split(' '),
+]);
+const TIME_OPENERS = new Set(['last', 'next', 'this', 'every', 'each']);
+
+/** Whether `words` are a time phrase alone: "yesterday", "tomorrow morning", "during last summer". */
+function timePhrase(words: readonly string[]): boolean {
+  const rest = ['on', 'in', 'during'].includes(words[0] ?? '') ? words.slice(1) : words;
+  const [first = '', second] = rest;
+  if (rest.length === 1) return DAYS.has(first);
+  if (rest.length !== 2 || second === undefined) return false;
+  return (
+    (TIME_OPENERS.has(first) && TIME_WORDS.has(second)) ||
+    ((first === 'yesterday' || first === 'tomorrow') && PARTS_OF_DAY.has(second))
+  );
+}
+
+const opensWith = (words: readonly string[], set: ReadonlySet<string>) => set.has(words[0] ?? '');
+
+/** Whether `cached` written as `first + second` and `asked` as `second + first` ask the same. */
+function movable(first: readonly string[], second: readonly string[]): boolean {
+  if (timePhrase(first) || timePhrase(second)) return true;
+  const [firstPreposition, secondPreposition] = [
+    opensWith(first, PREPOSITIONS),
+    opensWith(second, PREPOSITIONS),
+  ];
+  if (firstPreposition && secondPreposition) return first[0] !== second[0];
+  return (
+    (firstPreposition && opensWith(second, SUBJECTS)) || (secondPreposition && opensWith(first, SUBJECTS))
+  );
+}
+
+const same = (left: readonly string[], right: readonly string[]) =>
+  left.length === right.length && left.every((word, index) => word === right[index]);
+
+/** Whether `asked` is `cached` ("P and Q") with its two parts exchanged around the conjunction. */
+function exchanged(cached: readonly string[], asked: readonly string[]): boolean {
+  return cached.some((word, index) => {
+    if (!CONJUNCTIONS.has(word) || index === 0 || index === cached.length - 1) return false;
+    const [before, after] = [cached.slice(0, index), cached.slice(index + 1)];
+    return same(asked, [...after, word, ...before]);
+  });
+}
+
+/**
+ * The stretch of tokens, [start, end) in both (the two differ only there, in one length), that
+ * `asked` writes as `cached` with a part moved in one of the orders above; undefined when they
+ * differ otherwise or not at all.
+ */
+export function movedPart(
+  cached: readonly Keyed[],
+  asked: readonly Keyed[],
+): { start: number; end: number } | undefined {
+  if (cached.length !== asked.length) return undefined;
+  let start = 0;
+  while (start < cached.length && cached[start]?.key === asked[start]?.key) start += 1;
+  let end = cached.length;
+  while (end > start && cached[end - 1]?.key === asked[end - 1]?.key) end -= 1;
+  if (end - start < 2) return undefined;
+  const [theirs, mine] = [cached, asked].map((tokens) =>
+    tokens.slice(start, end).map((token) => token.key),
+  ) as [string[], string[]];
+  if (exchanged(theirs, mine)) return { start, end };
+  for (let cut = 1; cut < theirs.length; cut += 1) {
+    const [first, second] = [theirs.slice(0, cut), theirs.slice(cut)];
+    if (same(mine, [...second, ...first]) && movable(first, second)) return { start, end };
+  }
+  return undefined;
+}
