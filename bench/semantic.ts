@@ -715,6 +715,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DU', file: 'reserved/semantic-pairs-unseen-DU.jsonl' },
       { name: 'unseen-DV', file: 'reserved/semantic-pairs-unseen-DV.jsonl' },
       { name: 'unseen-DW', file: 'reserved/semantic-pairs-unseen-DW.jsonl' },
+      { name: 'unseen-DX', file: 'reserved/semantic-pairs-unseen-DX.jsonl' },
+      { name: 'unseen-DY', file: 'reserved/semantic-pairs-unseen-DY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
