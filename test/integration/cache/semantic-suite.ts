@@ -180,6 +180,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My chest freezer is set to 18 degrees Celsius; is that cold enough for meat?',
           'My chest freezer is set to -18 degrees Celsius; is that cold enough for meat?',
         ],
+        // A part WordNet names, right after its thing (RULE68): the verifier scored these 0.998 and
+        // 0.949; the narrowing rule refuses them.
+        ['How do I clean an oil lamp?', 'How do I clean an oil lamp wick?'],
+        ['How do I repair a cracked violin?', 'How do I repair a cracked violin soundboard?'],
         // An opposite a helper wrote blind (hit-guard-words.ts).
         ['How do I see which invoices are paid?', 'How do I see which invoices are unpaid?'],
         // The same figure, another unit (guard/changed-unit.ts).

@@ -1,6 +1,9 @@
-import { describe } from 'vitest';
+import { beforeAll, describe } from 'vitest';
 import { narrowerSubject } from './narrowing.ts';
 import { itFollowsTable } from './rule-table.ts';
+import { loadWordnet } from './wordnet.ts';
+
+beforeAll(loadWordnet);
 
 describe('narrowerSubject', () => {
   itFollowsTable(narrowerSubject, [
@@ -36,6 +39,21 @@ describe('narrowerSubject', () => {
     ['How do I grill salmon fillets?', 'How do I grill skin-on salmon fillets?', 'narrower'],
     // A part named right after a shared thing (PARTS); any other word there is a rewording.
     ['How do I deep clean my oven?', 'How do I deep clean my oven racks?', 'narrower'],
+    // A part WordNet names, right after its thing (RULE68); a word WordNet names no part is not.
+    ['How do I make a candle from scratch?', 'How do I make a candle wick from scratch?', 'narrower'],
+    [
+      'How much does it cost to replace an escalator?',
+      'How much does it cost to replace an escalator handrail?',
+      'narrower',
+    ],
+    [
+      'How much does it cost to restore a harpsichord?',
+      'How much does it cost to restore a harpsichord soundboard?',
+      'narrower',
+    ],
+    ['How long does a dental implant last?', 'How long does a dental implant crown last?', 'narrower'],
+    ['What is the population of New York?', 'What is the population of New York City?', 'ok'],
+    ['How long is the Mississippi?', 'How long is the Mississippi River?', 'ok'],
     ['How do you treat a burn?', 'How do you treat a burn blister?', 'narrower'],
     [
       'How much fabric do I need for a queen-size quilt?',

@@ -3,7 +3,8 @@
  * volleyball" / "volleyball", "gaming laptop" / "laptop"), or right after a number both share
  * ("Galaxy S24 Ultra" / "Galaxy S24"): a narrower subject, with its own answer. A word added after
  * a shared one is a rewording ("capital city" / "capital"), unless it names a part of it (PARTS:
- * "oven racks" / "oven", "a quilt backing" / "a quilt"), or follows it made possessive ("my drone" / "my
+ * "oven racks" / "oven", "a quilt backing" / "a quilt"; or a part WordNet names, as written, not
+ * after a name, RULE68: "a candle wick", "an escalator handrail"), or follows it made possessive ("my drone" / "my
  * drone's camera gimbal"). A hyphenated word counts too ("skin-on
  * salmon", "watt-hours" / "watts"), and "used" before a noun. Adverbs and a few words that only
  * weigh ("good", "best", "simple") are not narrowing.
@@ -12,6 +13,7 @@ import type { Features } from './features.ts';
 import { type GuardRule, SAME_FRAME } from './guard-rule.ts';
 import { isContent, normalisedSet, normaliseWord } from './normalise.ts';
 import { commonStart, commonWords } from './word-sequences.ts';
+import { wordnetParts } from './wordnet.ts';
 
 /** Added words that only weigh or colour the question, never narrow its subject. */
 const NOT_NARROWING: ReadonlySet<string> = normalisedSet(
@@ -34,6 +36,40 @@ const PARTS: ReadonlySet<string> = normalisedSet(
   upholstery interior exterior mats spokes rim rims saddle grips`.split(/\s+/),
 );
 
+/** WordNet's parts (wordnet.ts), once they have loaded. */
+let partsOfWordnet: ReadonlySet<string> | undefined;
+
+/** Whether a lowercase word as written, or its singular, is a noun WordNet names a part of a thing. */
+function wordnetPart(written: string): boolean {
+  if (partsOfWordnet === undefined) {
+    const words = wordnetParts();
+    if (words.length === 0) return false;
+    partsOfWordnet = new Set(words);
+  }
+  const parts = partsOfWordnet;
+  return [written, written.replace(/s$/, ''), written.replace(/es$/, '')].some((form) => parts.has(form));
+}
+
+const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Whether `word` (normalised) names a part of the thing `previous` names, right before it in
+ * `text`: in PARTS; or a noun WordNet names a part, as written ("a candle wick", "an escalator
+ * handrail", RULE68), in the same phrase (no punctuation between: "...mountain? Cheers." is no
+ * part), never after a name, where WordNet's parts are mostly what the name is ("the Mississippi
+ * River", "Stanford University", "the Golden Gate Bridge").
+ */
+function namesPart(mine: Features, theirs: Features, word: string, previous: string, text: string): boolean {
+  if (PARTS.has(word)) return true;
+  if (mine.names.has(previous) || theirs.names.has(previous)) return false;
+  const [written, before] = [mine.written.get(word), mine.written.get(previous)];
+  if (written === undefined || before === undefined || !wordnetPart(written)) return false;
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}])${escaped(before)}[\\s-]+${escaped(written)}(?![\\p{L}\\p{N}])`,
+    'iu',
+  ).test(text);
+}
+
 /**
  * Whether `mine` is `theirs` with words put in (every word of `theirs` is in `mine`, in order), one
  * of them a modifier: right before a content word both share, or right after a number.
@@ -52,7 +88,12 @@ function narrows(mine: Features, theirs: Features, added: readonly string[], tex
   // A part of a shared thing, named right after it ("oven racks" / "oven").
   const partAfterShared = mine.words.some((word, index) => {
     const previous = mine.words[index - 1];
-    return PARTS.has(word) && narrowing.includes(word) && isContent(previous) && theirs.content.has(previous);
+    return (
+      narrowing.includes(word) &&
+      isContent(previous) &&
+      theirs.content.has(previous) &&
+      namesPart(mine, theirs, word, previous, text)
+    );
   });
   if (partAfterShared) return true;
   // A hyphenated word with a word added to a shared one ("kilowatt-hours" / "kilowatts"), or a

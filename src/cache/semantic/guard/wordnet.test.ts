@@ -4,14 +4,26 @@ describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses, listedTypo and i
   it('know nothing until the files are loaded, then synonyms in some sense and names', async () => {
     // A module of its own: unit files share a process, and another may have loaded the files.
     vi.resetModules();
-    const { isWordnetName, listedTypo, loadWordnet, wordnetAntonyms, wordnetFirstSenses, wordnetSynonyms } =
-      await import('./wordnet.ts');
+    const {
+      isWordnetName,
+      listedTypo,
+      loadWordnet,
+      wordnetAntonyms,
+      wordnetFirstSenses,
+      wordnetParts,
+      wordnetSynonyms,
+    } = await import('./wordnet.ts');
     expect(wordnetSynonyms('stiff', 'rigid')).toBe(false);
     expect(wordnetFirstSenses('blurry', 'fuzzy')).toBe(false);
     expect(listedTypo('watter', 'water')).toBe(false);
     expect(wordnetAntonyms('tall', 'short')).toBe(false);
     expect(isWordnetName('seattle')).toBe(false);
+    expect(wordnetParts()).toEqual([]);
     await loadWordnet();
+    // Nouns named a part of another thing in their first or second sense ("wick" of a candle).
+    expect(wordnetParts()).toEqual(expect.arrayContaining(['wick', 'handrail', 'soundboard', 'nozzle']));
+    expect(wordnetParts()).not.toContain('city');
+    expect(wordnetParts()).not.toContain('language');
     // Names the word list lacks: places, months, languages; not the list's words, not a typo.
     expect(isWordnetName('seattle')).toBe(true);
     expect(isWordnetName('december')).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * What WordNet 3.1 adds to the word list, from five files scripts/build-wordnet-groups.py
+ * What WordNet 3.1 adds to the word list, from six files scripts/build-wordnet-groups.py
  * generates, each kept as one string with the word list's index:
  *
  * - wordnet-senses.txt (1.4 MB): about 70,000 words with their inflections, each with the numbers
@@ -22,9 +22,12 @@
  *   inflection of one, no whole word of the verifier's vocabulary: "watter", "flor", "thrid") and
  *   a common word one edit from it, which the alignment reads as a typo of the common one between
  *   the same words (RULE63.md).
+ * - wordnet-parts.txt (28 kB): 3,257 nouns WordNet names as a part of another thing in their first
+ *   or second sense ("wick", "handrail", "soundboard"), which the narrowing rule refuses named right
+ *   after a word both questions share (RULE68.md).
  *
  * Loaded once, in the background, with the word list; until then no pair is synonyms, antonyms,
- * first senses or a typo and no word is a name.
+ * first senses or a typo and no word is a name or a part.
  */
 import { readFile } from 'node:fs/promises';
 import { type EntryIndex, findEntry, indexEntries, pairListed } from './english-words.ts';
@@ -35,12 +38,14 @@ const NAMES_FILE = new URL('../wordnet-names.txt', import.meta.url);
 const ANTONYMS_FILE = new URL('../wordnet-antonyms.txt', import.meta.url);
 const FIRST_SENSES_FILE = new URL('../wordnet-first-senses.txt', import.meta.url);
 const TYPOS_FILE = new URL('../typo-words.txt', import.meta.url);
+const PARTS_FILE = new URL('../wordnet-parts.txt', import.meta.url);
 
 let senses: EntryIndex | undefined;
 let names: EntryIndex | undefined;
 let antonyms: EntryIndex | undefined;
 let firstSenses: EntryIndex | undefined;
 let typos: EntryIndex | undefined;
+let parts: readonly string[] = [];
 let loading: Promise<void> | undefined;
 
 /** The file's entries after its header (WordNet's licence: comment lines before the first entry). */
@@ -58,12 +63,14 @@ export function loadWordnet(): Promise<void> {
     readEntries(ANTONYMS_FILE),
     readEntries(FIRST_SENSES_FILE),
     readEntries(TYPOS_FILE),
-  ]).then(([read, known, opposed, first, mistyped]) => {
+    readEntries(PARTS_FILE),
+  ]).then(([read, known, opposed, first, mistyped, named]) => {
     senses = read;
     names = known;
     antonyms = opposed;
     firstSenses = first;
     typos = mistyped;
+    parts = named.text.split('\n').filter((word) => word !== '');
   });
   return loading;
 }
@@ -116,3 +123,6 @@ export function wordnetFirstSenses(word: string, other: string): boolean {
 export function listedTypo(word: string, other: string): boolean {
   return pairListed(typos, word, other);
 }
+
+/** The nouns WordNet names as a part of another thing in their first or second sense; none until loaded. */
+export const wordnetParts = (): readonly string[] => parts;
