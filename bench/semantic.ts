@@ -717,6 +717,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DW', file: 'reserved/semantic-pairs-unseen-DW.jsonl' },
       { name: 'unseen-DX', file: 'reserved/semantic-pairs-unseen-DX.jsonl' },
       { name: 'unseen-DY', file: 'reserved/semantic-pairs-unseen-DY.jsonl' },
+      { name: 'unseen-DZ', file: 'reserved/semantic-pairs-unseen-DZ.jsonl' },
+      { name: 'unseen-EA', file: 'reserved/semantic-pairs-unseen-EA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
