@@ -21,6 +21,20 @@ describe('a part moved (RULE67)', () => {
     ['Can I use niacinamide and vitamin C together?', 'Can I use vitamin C and niacinamide together?'],
     ['Should I feed my dog before or after a walk?', 'Should I feed my dog after or before a walk?'],
     ['Should I buy an apple or a pear?', 'Should I buy a pear or an apple?'],
+    // The two parts open or close with the same words (RULE69).
+    [
+      'How long and how often should I run a soaker hose?',
+      'How often and how long should I run a soaker hose?',
+    ],
+    [
+      'What pressure does drip irrigation need and what flow rate should I aim for?',
+      'What flow rate should I aim for and what pressure does drip irrigation need?',
+    ],
+    [
+      'Is it cheaper to heat with gas or to heat with oil?',
+      'Is it cheaper to heat with oil or to heat with gas?',
+    ],
+    ['Is $20 or 20 dollars more polite to write?', 'Is 20 dollars or $20 more polite to write?'],
     // A time phrase moved.
     [
       'My tenant paid me $500 in late fees last year; is that income?',
@@ -70,7 +84,9 @@ describe('a part moved (RULE67)', () => {
       'Can I delete messages automatically older than 30 days?',
       'Can I delete messages older than 30 days automatically?',
     ],
-    // Roles exchanged inside the stretch, not parts moved.
+    // Roles exchanged inside the stretch, not parts moved, however far the shared words reach.
+    ['Is my son 8 and my daughter 11 old enough?', 'Is my daughter 8 and my son 11 old enough?'],
+    ['How do I convert miles to km and km to feet?', 'How do I convert km to miles and km to feet?'],
     [
       'My son is 8 and my daughter is 11; which bikes fit?',
       'My daughter is 8 and my son is 11; which bikes fit?',

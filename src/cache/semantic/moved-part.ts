@@ -6,7 +6,9 @@
  * wording step (wording.ts) writes the asked question in the cached question's order instead, where
  * the one stretch of words that differs holds the same words in one of these orders:
  *
- * - two parts exchanged around "and" or "or" ("P and Q" / "Q and P");
+ * - two parts exchanged around "and" or "or" ("P and Q" / "Q and P"), the parts taking back up to
+ *   three words both questions share either side ("how long and how often" / "how often and how
+ *   long", RULE69);
  * - a time phrase moved before or after the rest ("yesterday", "last year", "every month", "on
  *   this Friday");
  * - a phrase that starts with a preposition moved before a clause that starts with its subject
@@ -24,6 +26,8 @@ export interface Keyed {
 }
 
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or']);
+/** How many shared words either side an exchange may take back into its parts. */
+const WIDENED = 3;
 const PREPOSITIONS: ReadonlySet<string> = new Set(
   (
     'about above across after against along among around as at before behind below beneath beside ' +
@@ -105,6 +109,16 @@ export function movedPart(
     tokens.slice(start, end).map((token) => token.key),
   ) as [string[], string[]];
   if (exchanged(theirs, mine)) return { start, end };
+  // Two parts that open or close with the same words leave those words in the shared start or end
+  // ("How long and how often" / "How often and how long": "long and how often"), RULE69.
+  const keys = (tokens: readonly Keyed[], from: number, to: number) =>
+    tokens.slice(from, to).map((token) => token.key);
+  for (let before = 0; before <= Math.min(WIDENED, start); before += 1)
+    for (let after = 0; after <= Math.min(WIDENED, cached.length - end); after += 1) {
+      if (before + after === 0) continue;
+      const [from, to] = [start - before, end + after];
+      if (exchanged(keys(cached, from, to), keys(asked, from, to))) return { start: from, end: to };
+    }
   for (let cut = 1; cut < theirs.length; cut += 1) {
     const [first, second] = [theirs.slice(0, cut), theirs.slice(cut)];
     if (same(mine, [...second, ...first]) && movable(first, second)) return { start, end };

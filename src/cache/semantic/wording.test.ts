@@ -511,7 +511,7 @@ describe('alignWording', () => {
     ['Best blender under $100?', 'Best blender under 150 dollars?'],
     ['Best blender under $100?', 'Best blender under 100 euros?'],
     ['Is a 30 pound bag of dog food worth it?', 'Is a £30 bag of dog food worth it?'],
-    ['Is $20 or 20 dollars more polite to write?', 'Is 20 dollars or $20 more polite to write?'],
+    ['Is $20 or 20 dollars more polite to write?', 'Is 20 dollars or $20 polite to write?'],
     // A unit after a figure only beside the same figure and the same unit: "in" and "a" stay words.
     ['Can a 30 amp breaker run my kiln?', 'Can a 20A breaker run my kiln?'],
     ['Is a 1500W heater enough?', 'Is a 1500 volt heater enough?'],

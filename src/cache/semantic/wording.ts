@@ -889,9 +889,21 @@ function inCachedOrder(cached: string, theirs: readonly Token[], asked: string):
   const moved = movedPart(theirs, mine);
   if (moved === undefined) return asked;
   const { start, end } = moved;
+  // With the signs written onto the stretch's first and last words ("$20", "45%"), on both sides.
+  const from = (text: string, tokens: readonly Token[]) => attached(text, tokens[start]?.start ?? 0, -1);
+  const to = (text: string, tokens: readonly Token[]) =>
+    attached(text, tokens[end - 1]?.end ?? text.length, 1);
   return (
-    asked.slice(0, mine[start]?.start) +
-    spanText(cached, theirs, start, end) +
-    asked.slice(mine[end - 1]?.end)
+    asked.slice(0, from(asked, mine)) +
+    cached.slice(from(cached, theirs), to(cached, theirs)) +
+    asked.slice(to(asked, mine))
   );
+}
+
+/** Where the signs written right before (`step` -1) or after (1) `at` begin or end: "$" of "$20". */
+function attached(text: string, at: number, step: -1 | 1): number {
+  let place = at;
+  const next = () => text[step < 0 ? place - 1 : place] ?? ' ';
+  while (/[^\s\p{L}\p{N}]/u.test(next())) place += step;
+  return place;
 }

@@ -253,6 +253,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'After installing a new dishwasher, how long should I wait to run it?',
           'How long should I wait to run a new dishwasher after installing it?',
         ],
+        // A symbol for the word the other question writes after a shared one: no part named (RULE69).
+        [
+          "What's the best humidity percentage for a cigar humidor?",
+          "What's the best humidity % for a cigar humidor?",
+        ],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in
@@ -484,6 +489,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           'Is an hour of yoga a day enough exercise for a beginner?',
           'Is 1 hour of yoga a day enough exercise for a beginner?',
+        ],
+        // Two parts exchanged that open with the same word (RULE69): the guard refused it as
+        // swapped roles (lean) or another question word (all).
+        [
+          'How long and how often should I water new tomato plants?',
+          'How often and how long should I water new tomato plants?',
         ],
         // A word one with the cached one's in their most frequent senses, between the same words
         // (WordNet's first senses, RULE62): the verifier scored these 0.54 and 0.001.

@@ -54,6 +54,8 @@ describe('narrowerSubject', () => {
     ['How long does a dental implant last?', 'How long does a dental implant crown last?', 'narrower'],
     ['What is the population of New York?', 'What is the population of New York City?', 'ok'],
     ['How long is the Mississippi?', 'How long is the Mississippi River?', 'ok'],
+    // Nor where the other question writes a symbol for it (RULE69).
+    ["What's the ideal humidity % for a piano?", "What's the ideal humidity percentage for a piano?", 'ok'],
     ['How do you treat a burn?', 'How do you treat a burn blister?', 'narrower'],
     [
       'How much fabric do I need for a queen-size quilt?',

@@ -57,13 +57,25 @@ const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * `text`: in PARTS; or a noun WordNet names a part, as written ("a candle wick", "an escalator
  * handrail", RULE68), in the same phrase (no punctuation between: "...mountain? Cheers." is no
  * part), never after a name, where WordNet's parts are mostly what the name is ("the Mississippi
- * River", "Stanford University", "the Golden Gate Bridge").
+ * River", "Stanford University", "the Golden Gate Bridge"), nor where the other question writes a
+ * symbol right after the shared word.
  */
-function namesPart(mine: Features, theirs: Features, word: string, previous: string, text: string): boolean {
+function namesPart(
+  mine: Features,
+  theirs: Features,
+  word: string,
+  previous: string,
+  text: string,
+  theirText: string,
+): boolean {
   if (PARTS.has(word)) return true;
   if (mine.names.has(previous) || theirs.names.has(previous)) return false;
   const [written, before] = [mine.written.get(word), mine.written.get(previous)];
   if (written === undefined || before === undefined || !wordnetPart(written)) return false;
+  // The other question writing a symbol right after the shared word writes the same ("humidity %"
+  // / "humidity percentage", "the extra $$" / "the extra money"), RULE69.
+  const after = theirs.written.get(previous) ?? before;
+  if (new RegExp(`(?<![\\p{L}\\p{N}])${escaped(after)}\\s*[%$#&]`, 'iu').test(theirText)) return false;
   return new RegExp(
     `(?<![\\p{L}\\p{N}])${escaped(before)}[\\s-]+${escaped(written)}(?![\\p{L}\\p{N}])`,
     'iu',
@@ -74,7 +86,13 @@ function namesPart(mine: Features, theirs: Features, word: string, previous: str
  * Whether `mine` is `theirs` with words put in (every word of `theirs` is in `mine`, in order), one
  * of them a modifier: right before a content word both share, or right after a number.
  */
-function narrows(mine: Features, theirs: Features, added: readonly string[], text: string): boolean {
+function narrows(
+  mine: Features,
+  theirs: Features,
+  added: readonly string[],
+  text: string,
+  theirText: string,
+): boolean {
   const narrowing = added.filter((word) => !NOT_NARROWING.has(word) && !word.endsWith('li'));
   // "Used" is a stop word ("how do I use"), and a narrowing one before a noun ("used solar panels").
   if (mine.tokens.includes('used') && !theirs.tokens.includes('used'))
@@ -92,7 +110,7 @@ function narrows(mine: Features, theirs: Features, added: readonly string[], tex
       narrowing.includes(word) &&
       isContent(previous) &&
       theirs.content.has(previous) &&
-      namesPart(mine, theirs, word, previous, text)
+      namesPart(mine, theirs, word, previous, text, theirText)
     );
   });
   if (partAfterShared) return true;
@@ -184,8 +202,10 @@ export const narrowerSubject: GuardRule = {
     if (partBefore(mine, theirs) || partBefore(theirs, mine)) return true;
     return (
       pair.frame >= SAME_FRAME &&
-      ((pair.onlyCached.length === 0 && narrows(pair.asked, pair.cached, pair.onlyAsked, pair.question)) ||
-        (pair.onlyAsked.length === 0 && narrows(pair.cached, pair.asked, pair.onlyCached, pair.candidate)))
+      ((pair.onlyCached.length === 0 &&
+        narrows(pair.asked, pair.cached, pair.onlyAsked, pair.question, pair.candidate)) ||
+        (pair.onlyAsked.length === 0 &&
+          narrows(pair.cached, pair.asked, pair.onlyCached, pair.candidate, pair.question)))
     );
   },
 };
