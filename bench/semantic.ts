@@ -719,6 +719,8 @@ async function main(): Promise<void> {
       { name: 'unseen-DY', file: 'reserved/semantic-pairs-unseen-DY.jsonl' },
       { name: 'unseen-DZ', file: 'reserved/semantic-pairs-unseen-DZ.jsonl' },
       { name: 'unseen-EA', file: 'reserved/semantic-pairs-unseen-EA.jsonl' },
+      { name: 'unseen-EB', file: 'reserved/semantic-pairs-unseen-EB.jsonl' },
+      { name: 'unseen-EC', file: 'reserved/semantic-pairs-unseen-EC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
