@@ -551,7 +551,9 @@ export const SPELLINGS: Readonly<Record<string, string>> = wordTable({
  * writes the asked word as its partner only where the cached question writes the partner beside
  * the same word (RULE58). Two words a near miss could set side by side in one place are not here:
  * "desert" / "dessert" (a good one in Morocco), "flour" / "flower", "chord" / "cord", "lead" /
- * "LED", "whole" / "hole", "steel" / "steal", "roll" / "role", "know" / "no".
+ * "LED", "whole" / "hole", "steel" / "steal" ("the best steal" is a bargain), "roll" / "role", "know"
+ * / "no", "filing" / "filling" ("filing a tooth" / "filling a tooth"); nor "trail" / "trial" ("a
+ * trail run" / "a trial run"), RULE70.
  */
 export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
   const partners = new Map<string, string[]>();
@@ -570,7 +572,8 @@ export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
     trees tress, fees fess, aloud allowed, altar alter, forth fourth, vary very, hangar hanger,
     pedal peddle, pedals peddles, medal meddle, discreet discrete, elicit illicit, lessen lesson,
     site sight, cite site, capital capitol, cereal serial, loan lone, heal heel, knew new,
-    wear where, were where, road rode, meat meet, hear here`;
+    wear where, were where, road rode, meat meet, hear here, sore soar, sores soars, heals heels,
+    healed heeled, board bored`;
   for (const pair of pairs.split(',')) {
     const [one, other] = pair.trim().split(' ') as [string, string];
     partners.set(one, [...(partners.get(one) ?? []), other]);

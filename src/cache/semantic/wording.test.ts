@@ -217,6 +217,18 @@ describe('alignWording', () => {
       'Do baby gates work for dogs to?',
       'Do baby gates work for dogs too?',
     ],
+    // More of them (RULE70).
+    [
+      'My farrier recommended egg bar shoes for his heels; what do they do?',
+      'My farrier recommended egg bar shoes for his heals; what do they do?',
+      'My farrier recommended egg bar shoes for his heels; what do they do?',
+    ],
+    [
+      'How do I treat saddle sores on a mule?',
+      'How do I treat saddle soars on a mule?',
+      'How do I treat saddle sores on a mule?',
+    ],
+    ['Is a carom board hard to level?', 'Is a carom bored hard to level?', 'Is a carom board hard to level?'],
     // The word may stand elsewhere on both sides: the asked one writes it once more.
     [
       'Are cruises to Alaska good for kids too?',
@@ -531,6 +543,11 @@ describe('alignWording', () => {
     ['Is the Capitol open on Sundays?', 'Is the Capital open on Sundays?'],
     ['How should I store flour?', 'How should I store flowers?'],
     ['Do baby gates work for dogs too?', 'Do baby gates work for cats to?'],
+    // Pairs a near miss could set in one place stay out of the list (RULE70).
+    ['What is the best steel for a chef knife?', 'What is the best steal for a chef knife?'],
+    ['Does filing a tooth hurt?', 'Does filling a tooth hurt?'],
+    ['Is a trail run good training?', 'Is a trial run good training?'],
+    ['How do I treat saddle sores on a mule?', 'How do I treat soars on a mule?'],
     // "a" for "1" only between the same words: "1 2" is a half, "a few" is not one.
     ['Add a half cup of sugar?', 'Add 1/2 cup of sugar?'],
     ['Can I rest a few days?', 'Can I rest 1 day?'],

@@ -490,6 +490,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Is an hour of yoga a day enough exercise for a beginner?',
           'Is 1 hour of yoga a day enough exercise for a beginner?',
         ],
+        // A real word written for another, between the same words (RULE70): the verifier scored
+        // it 0.048.
+        ['Is a chess board made of walnut worth it?', 'Is a chess bored made of walnut worth it?'],
         // Two parts exchanged that open with the same word (RULE69): the guard refused it as
         // swapped roles (lean) or another question word (all).
         [
