@@ -721,6 +721,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EA', file: 'reserved/semantic-pairs-unseen-EA.jsonl' },
       { name: 'unseen-EB', file: 'reserved/semantic-pairs-unseen-EB.jsonl' },
       { name: 'unseen-EC', file: 'reserved/semantic-pairs-unseen-EC.jsonl' },
+      { name: 'unseen-ED', file: 'reserved/semantic-pairs-unseen-ED.jsonl' },
+      { name: 'unseen-EE', file: 'reserved/semantic-pairs-unseen-EE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
