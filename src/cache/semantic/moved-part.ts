@@ -105,14 +105,12 @@ export function movedPart(
   let end = cached.length;
   while (end > start && cached[end - 1]?.key === asked[end - 1]?.key) end -= 1;
   if (end - start < 2) return undefined;
-  const [theirs, mine] = [cached, asked].map((tokens) =>
-    tokens.slice(start, end).map((token) => token.key),
-  ) as [string[], string[]];
+  const keys = (tokens: readonly Keyed[], from: number, to: number) =>
+    tokens.slice(from, to).map((token) => token.key);
+  const [theirs, mine] = [keys(cached, start, end), keys(asked, start, end)];
   if (exchanged(theirs, mine)) return { start, end };
   // Two parts that open or close with the same words leave those words in the shared start or end
   // ("How long and how often" / "How often and how long": "long and how often"), RULE69.
-  const keys = (tokens: readonly Keyed[], from: number, to: number) =>
-    tokens.slice(from, to).map((token) => token.key);
   for (let before = 0; before <= Math.min(WIDENED, start); before += 1)
     for (let after = 0; after <= Math.min(WIDENED, cached.length - end); after += 1) {
       if (before + after === 0) continue;
