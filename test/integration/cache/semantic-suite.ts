@@ -600,6 +600,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'What are some painting tips for first-time renters?',
           'What are some painting tips for first-time landlords?',
         ],
+        // Persons exchanged (guard/swapped-roles.ts, RULE71): the verifier scored it 0.981.
+        ["Why can I hear him on CB but he can't hear me?", "Why can he hear me on CB but I can't hear him?"],
+        // A party for its counterpart, as written (guard/opposites.ts, RULE71): scored 0.994.
+        [
+          'Does the grantor need to sign the deed in front of a notary?',
+          'Does the grantee need to sign the deed in front of a notary?',
+        ],
       ];
       const beforePossessors = await verifications();
       await expectEach(possessors, 'miss');

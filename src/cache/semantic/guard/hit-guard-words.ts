@@ -498,6 +498,24 @@ export const OPPOSITES: readonly (readonly [string, string])[] = [
   ['edible', 'inedible'],
 ];
 
+/**
+ * A party and its counterpart in the same act, told apart by their ending ("grantor" / "grantee"),
+ * as written: stems fold some of them into other words ("mortgagee" is "mortgage", "employer" is
+ * "employ"), so opposites.ts reads these on the written words (RULE71). WordNet's persons with both
+ * forms, and a few it lacks ("mentee", "franchisor"); not where the "-er" word is mostly a thing
+ * ("drawer", "voucher", "tester") or the same role ("attender" / "attendee"), nor "referee".
+ */
+export const COUNTERPARTS: readonly (readonly [string, string])[] = `adopter adoptee, advisor advisee,
+  adviser advisee, assessor assessee, assignor assignee, bailor bailee, consignor consignee, consigner
+  consignee, devisor devisee, donor donee, employer employee, examiner examinee, grantor grantee,
+  granter grantee, interviewer interviewee, lessor lessee, licensor licensee, licenser licensee,
+  mortgagor mortgagee, mortgager mortgagee, payer payee, payor payee, pledgor pledgee, promisor
+  promisee, trainer trainee, transferor transferee, transferer transferee, trustor trustee, tutor tutee,
+  mentor mentee, vendor vendee, warrantor warrantee, franchisor franchisee, nominator nominee, appointer
+  appointee, addresser addressee, inviter invitee, obligor obligee, legator legatee, garnisher garnishee`
+  .split(',')
+  .map((pair) => pair.trim().split(/\s+/) as [string, string]);
+
 /** Verbs that undo what the rest of the question names ("paint a fence" / "remove paint from a fence"). */
 export const UNDOING: readonly string[] = [
   'remove',

@@ -74,5 +74,16 @@ describe('oppositeWords', () => {
       'opposite',
     ],
     ['Should I stretch before running?', 'Should I stretch after running?', 'opposite'],
+    // A party for its counterpart in the same act, as the only word changed (RULE71).
+    [
+      'Does the grantor need to sign the deed in front of a notary?',
+      'Does the grantee need to sign the deed in front of a notary?',
+      'opposite',
+    ],
+    ['What does a mortgagee do at closing?', 'What does a mortgagor do at closing?', 'opposite'],
+    ['Can employers see my 401k balance?', 'Can employees see my 401k balance?', 'opposite'],
+    // Another word changed too, or the question rebuilt round the other party.
+    ['How do I pay employees in Kenya?', 'Can a Kenyan employer pay its staff monthly?', 'ok'],
+    ['Can my trainer watch the session?', 'Can my trainee join the session?', 'ok'],
   ]);
 });

@@ -3,11 +3,12 @@
  * "worst", "for" / "against", "before" / "after"), in half the frame at least (a rewording may
  * turn a comparison round: "more fuel-efficient" / "uses less fuel"); or one question adds an
  * undoing verb to everything the other asks ("strip paint from kitchen cabinets" / "paint kitchen
- * cabinets"). Their answers are each other's reverse.
+ * cabinets"), or one party of an act for its counterpart ("grantor" / "grantee"). Their answers are
+ * each other's reverse.
  */
 import type { Features } from './features.ts';
 import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
-import { OPPOSITES, UNDOING } from './hit-guard-words.ts';
+import { COUNTERPARTS, OPPOSITES, UNDOING } from './hit-guard-words.ts';
 import { normalisedSet, normaliseWord } from './normalise.ts';
 import { soleChange } from './word-sequences.ts';
 import { wordnetAntonyms } from './wordnet.ts';
@@ -44,6 +45,29 @@ function turned(asked: Features, cached: Features): boolean {
   );
 }
 
+/** Each counterpart word, singular and plural, to its counterparts' forms ("grantee": "grantor", "granter", ...). */
+const COUNTERPART_OF = new Map<string, string[]>();
+for (const [one, other] of COUNTERPARTS) {
+  const [ones, others] = [
+    [one, `${one}s`],
+    [other, `${other}s`],
+  ];
+  for (const word of ones) COUNTERPART_OF.set(word, [...(COUNTERPART_OF.get(word) ?? []), ...others]);
+  for (const word of others) COUNTERPART_OF.set(word, [...(COUNTERPART_OF.get(word) ?? []), ...ones]);
+}
+
+/**
+ * Whether the only word written differently is a party for its counterpart in the same act
+ * ("Does the grantor need to sign the deed?" / "Does the grantee ...?", RULE71): the one the answer
+ * is about changed. Read on the words as written, the sole change alone ("pay employees" /
+ * "a Texas employer pay its staff" rebuilds the question round the other party).
+ */
+function counterpart(asked: Features, cached: Features): boolean {
+  const at = soleChange(asked.tokens, cached.tokens);
+  if (at === undefined) return false;
+  return COUNTERPART_OF.get(asked.tokens[at] as string)?.includes(cached.tokens[at] as string) ?? false;
+}
+
 /** Whether `mine` adds an undoing verb to everything `theirs` asks ("remove paint from a fence" / "paint a fence"). */
 function undone(mine: Features, theirs: Features): boolean {
   const undoing = [...mine.content].filter((word) => UNDO.has(word) && !theirs.content.has(word));
@@ -55,6 +79,7 @@ export const oppositeWords: GuardRule = {
   refuses: (pair) =>
     (opposed(pair.asked, pair.cached) && pair.frame >= OPPOSED_FRAME) ||
     turned(pair.asked, pair.cached) ||
+    counterpart(pair.asked, pair.cached) ||
     undone(pair.asked, pair.cached) ||
     undone(pair.cached, pair.asked),
 };

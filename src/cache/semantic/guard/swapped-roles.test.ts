@@ -82,5 +82,34 @@ describe('swappedRoles', () => {
       'My manager keeps taking credit for my work; how do I bring it up with my coworker?',
       'swapped',
     ],
+    // Persons trading places, nothing else changed but an auxiliary agreeing (RULE71).
+    [
+      "Why can I hear him on CB but he can't hear me?",
+      "Why can he hear me on CB but I can't hear him?",
+      'swapped',
+    ],
+    [
+      'My son just got his first credit card; how do I add him as an authorized user on my card?',
+      'My son just got his first credit card; how do I add myself as an authorized user on his card?',
+      'swapped',
+    ],
+    [
+      'How do I safely belay him on a steep pitch?',
+      'How does he safely belay me on a steep pitch?',
+      'swapped',
+    ],
+    [
+      'Do I owe you gas money if you drove me home?',
+      'Do you owe me gas money if I drove you home?',
+      'swapped',
+    ],
+    // One person for another, none the other way, is no exchange; nor two joined by "and".
+    ['Can I claim the credit on my taxes?', 'Can we claim the credit on our taxes?', 'ok'],
+    ['Can she claim the credit on her taxes?', 'Can I claim the credit on my taxes?', 'ok'],
+    ['Can you take a photo of him and me?', 'Can you take a photo of me and him?', 'ok'],
+    // Around "or" the two are alternatives offered in another order.
+    ['Should I call him or should he call me?', 'Should he call me or should I call him?', 'ok'],
+    // Another word changed too: not this rule's to read.
+    ['Can I give him my old phone?', 'Can he sell me his old phone?', 'ok'],
   ]);
 });

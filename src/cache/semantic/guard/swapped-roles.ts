@@ -2,8 +2,9 @@
  * Roles swapped: the same words, two runs of them trading places around a content word ("can dogs
  * catch colds from humans" / "can humans catch colds from dogs", "butter instead of oil" / "oil
  * instead of butter"), or a person and a verb ("who I have blocked" / "who has blocked me"): who
- * does what to whom changed, the words did not. Around stop words only it is a rewording ("A and
- * B" / "B and A"), and around an "or" alternatives reordered ("Greek yogurt or regular").
+ * does what to whom changed, the words did not; so persons exchanged ("I hear him" / "he hears me").
+ * Around stop words only it is a rewording ("A and B" / "B and A"), and around an "or"
+ * alternatives reordered ("Greek yogurt or regular").
  */
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
@@ -102,6 +103,46 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
   return false;
 }
 
+/** Personal pronouns by person: first, second, third. */
+const PERSONS: readonly ReadonlySet<string>[] = [
+  'i me my mine myself we us our ours ourselves',
+  'you your yours yourself yourselves',
+  'he him his himself she her hers herself they them their theirs themselves',
+].map((words) => new Set(words.split(' ')));
+const personOf = (token: string): number => PERSONS.findIndex((person) => person.has(token));
+/** Auxiliaries that agree with their subject ("do I" / "does he", "am" / "is"). */
+const AGREEING: ReadonlySet<string> = new Set('am is are was were do does have has'.split(' '));
+const JOINED: ReadonlySet<string> = new Set(['and', 'or']);
+
+/**
+ * Whether the persons trade places, nothing else changed (RULE71): the same number of words, each
+ * that differs a personal pronoun of another person in the other question (or an auxiliary agreeing
+ * with it), and among them one person becoming another and that other becoming the first ("Why can
+ * I hear him on CB but he can't hear me?" / "Why can he hear me on CB but I can't hear him?", "how
+ * do I add him as a user on my card" / "how do I add myself as a user on his card"). Two pronouns
+ * joined by "and" or "or" trading places are the same two ("him and me" / "me and him"), and so
+ * are two clauses around "or" ("Should I call him or should he call me?" / the reverse).
+ */
+function personsExchanged(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const moves = new Set<string>();
+  const changed: number[] = [];
+  for (let index = 0; index < a.length; index += 1) {
+    const [mine, theirs] = [a[index] as string, b[index] as string];
+    if (mine === theirs) continue;
+    const [from, to] = [personOf(mine), personOf(theirs)];
+    if (from >= 0 && to >= 0 && from !== to) {
+      moves.add(`${from}${to}`);
+      changed.push(index);
+    } else if (!AGREEING.has(mine) || !AGREEING.has(theirs)) return false;
+  }
+  if (changed.some((index) => changed.includes(index + 2) && JOINED.has(a[index + 1] as string)))
+    return false;
+  const between = a.slice(changed[0], changed.at(-1));
+  if (between.some((token) => ALTERNATIVES.has(normaliseWord(token)[0] as string))) return false;
+  return [...moves].some((move) => moves.has(`${move[1]}${move[0]}`));
+}
+
 /** Lowercase words and figures, apostrophes kept ("we're"). */
 const wordsOf = (text: string): string[] =>
   text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? [];
@@ -137,5 +178,6 @@ function clausesMoved(question: string, candidate: string): boolean {
 export const swappedRoles: GuardRule = {
   reason: 'swapped',
   refuses: ({ asked, cached, question, candidate }) =>
-    rolesSwapped(asked, cached) && !clausesMoved(question, candidate),
+    (rolesSwapped(asked, cached) && !clausesMoved(question, candidate)) ||
+    personsExchanged(asked.tokens, cached.tokens),
 };
