@@ -723,6 +723,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EC', file: 'reserved/semantic-pairs-unseen-EC.jsonl' },
       { name: 'unseen-ED', file: 'reserved/semantic-pairs-unseen-ED.jsonl' },
       { name: 'unseen-EE', file: 'reserved/semantic-pairs-unseen-EE.jsonl' },
+      { name: 'unseen-EF', file: 'reserved/semantic-pairs-unseen-EF.jsonl' },
+      { name: 'unseen-EG', file: 'reserved/semantic-pairs-unseen-EG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
