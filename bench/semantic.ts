@@ -725,6 +725,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EE', file: 'reserved/semantic-pairs-unseen-EE.jsonl' },
       { name: 'unseen-EF', file: 'reserved/semantic-pairs-unseen-EF.jsonl' },
       { name: 'unseen-EG', file: 'reserved/semantic-pairs-unseen-EG.jsonl' },
+      { name: 'unseen-EH', file: 'reserved/semantic-pairs-unseen-EH.jsonl' },
+      { name: 'unseen-EI', file: 'reserved/semantic-pairs-unseen-EI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
