@@ -267,6 +267,23 @@ describe('alignWording', () => {
       'How do I link a pickup to my mandolin?',
       'How do I connect a pickup to my mandolin?',
     ],
+    // A word written short, some of its letters kept in order, either way (RULE72).
+    [
+      'Is a building permit required for a garden shed?',
+      "Is a building permit req'd for a garden shed?",
+      'Is a building permit required for a garden shed?',
+    ],
+    ['Which national parks allow dogs?', 'Which natl parks allow dogs?', 'Which national parks allow dogs?'],
+    [
+      'What is the std size of a door?',
+      'What is the standard size of a door?',
+      'What is the std size of a door?',
+    ],
+    [
+      'Bldgs over 3 stories need sprinklers?',
+      'Buildings over 3 stories need sprinklers?',
+      'Bldgs over 3 stories need sprinklers?',
+    ],
     // A rare word of the English list one edit from a common one, its typo either way (RULE63).
     [
       'What wetsuit thickness do I need for 20°C water?',
@@ -548,6 +565,13 @@ describe('alignWording', () => {
     ['Does filing a tooth hurt?', 'Does filling a tooth hurt?'],
     ['Is a trail run good training?', 'Is a trial run good training?'],
     ['How do I treat saddle sores on a mule?', 'How do I treat soars on a mule?'],
+    // A short form only of its word's first letter and letters in order, no English word, in lower
+    // case, not a plural, not after a figure, between the same words (RULE72).
+    ['Which ascensores should I ride?', 'Which ascensor should I ride?'],
+    ['What is the Std size of a door?', 'What is the standard size of a door?'],
+    ['Is a 5 mbps line enough?', 'Is a 5 megabits line enough?'],
+    ['How many points is a touchdown worth?', 'How many pts does a touchdown get?'],
+    ['Is my boat seaworthy?', 'Is my bot seaworthy?'],
     // "a" for "1" only between the same words: "1 2" is a half, "a few" is not one.
     ['Add a half cup of sugar?', 'Add 1/2 cup of sugar?'],
     ['Can I rest a few days?', 'Can I rest 1 day?'],

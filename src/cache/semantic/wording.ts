@@ -36,7 +36,9 @@
  *   (WordNet's first senses, guard/wordnet.ts): "a blurry photo" / "a fuzzy photo", "rent or
  *   lease", never words of a kind a near miss swaps ("minute" / "second", thesaurus.ts); or a
  *   rare word of the English list one edit from a common one, most likely its typo: "20°C watter"
- *   / "20°C water", "the flor" / "the floor".
+ *   / "20°C water", "the flor" / "the floor";
+ * - and between the same two words a word written short, some of its letters kept in order, the
+ *   short form no English word: "req'd" / "required", "natl" / "national" (RULE72).
  *
  * Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
  * our tips are pooled" / "our tips are pooled and I'm a barista", "last year I paid" / "I paid last
@@ -214,6 +216,21 @@ function mistyped(typo: string, word: string, name = false, inName = false): boo
 
 /** Whether `word` is `other` with "s" or "es" after it. */
 const plural = (word: string, other: string): boolean => word === `${other}s` || word === `${other}es`;
+
+/**
+ * Whether `short` is `long` written short (RULE72): "reqd" / "required", "natl" / "national", "std"
+ * / "standard": the same first letter and the rest of its letters in `long` in order, itself no
+ * English word (the list counts words under three letters as words: "bt", "sw" stay apart), `long`
+ * one at least two letters longer, and not `short` with a plural ending ("ascensor" / "ascensores").
+ */
+function shortened(short: string, long: string): boolean {
+  if (short.length < 3 || long.length < short.length + 2 || short[0] !== long[0] || plural(long, short))
+    return false;
+  if (!/^\p{Ll}+$/u.test(short) || !/^\p{Ll}+$/u.test(long)) return false;
+  let at = 0;
+  for (const letter of long) if (letter === short[at]) at += 1;
+  return at === short.length && isEnglishWord(short) === false && isEnglishWord(long) === true;
+}
 
 /**
  * A word as American spelling writes it: SPELLINGS, or spelling.ts's suffix rules for words of five
@@ -820,6 +837,30 @@ export function alignWording(cached: string, asked: string): string {
         sameNeighbours(index, place) &&
         plainWord(cached, other, place) &&
         oneWord(token.key, other.key),
+    );
+    if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
+  });
+
+  // A word written short, each only in its own question, between the same words, in lower case
+  // (a capital first at the start), not quoted, not right after a figure, where a unit is the
+  // units step's to read (RULE72): "Is a permit req'd" / "Is a permit required", "std" / "standard".
+  const shortForm = (text: string, tokens: readonly Token[], index: number) => {
+    const token = tokens[index] as Token;
+    return (
+      /^\p{Lu}?\p{Ll}+(?:['’]\p{Ll}+)?$/u.test(token.text) &&
+      !capitalised(token, index) &&
+      !quoted(text, token) &&
+      !/^\p{N}/u.test(tokens[index - 1]?.text ?? '')
+    );
+  };
+  mine.forEach((token, index) => {
+    if (theirKeys.has(token.key) || taken.has(index) || !shortForm(asked, mine, index)) return;
+    const at = theirs.findIndex(
+      (other, place) =>
+        !myKeys.has(other.key) &&
+        sameNeighbours(index, place) &&
+        (shortened(token.key, other.key) || shortened(other.key, token.key)) &&
+        shortForm(cached, theirs, place),
     );
     if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
   });

@@ -490,6 +490,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Is an hour of yoga a day enough exercise for a beginner?',
           'Is 1 hour of yoga a day enough exercise for a beginner?',
         ],
+        // A word written short, some of its letters kept in order (RULE72): the verifier scored
+        // pairs of this form 0.075 ("pcs") and 0.001 ("eng").
+        ['How many pieces come in the Lego Titanic set?', 'How many pcs come in the Lego Titanic set?'],
+        [
+          'Is a building permit required for a backyard shed in Ohio?',
+          "Is a building permit req'd for a backyard shed in Ohio?",
+        ],
         // A real word written for another, between the same words (RULE70): the verifier scored
         // it 0.048.
         ['Is a chess board made of walnut worth it?', 'Is a chess bored made of walnut worth it?'],
