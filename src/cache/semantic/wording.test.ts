@@ -18,6 +18,12 @@ describe('alignWording', () => {
     ["Why won't my phone charge?", 'Why will not my phone charge?', "Why won't my phone charge?"],
     ['What is the fix?', "What's the fix?", 'What is the fix?'],
     ['How do I log in to Teams?', 'How do I login to Teams?', 'How do I log in to Teams?'],
+    // An ampersand between two letters, written as the cached "and", apart from both.
+    [
+      'Is a B and B cheaper than a hotel?',
+      'Is a B&B cheaper than a hotel?',
+      'Is a B and B cheaper than a hotel?',
+    ],
     [
       'What board games suit two players?',
       'What boardgames suit two players?',
