@@ -253,6 +253,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'After installing a new dishwasher, how long should I wait to run it?',
           'How long should I wait to run a new dishwasher after installing it?',
         ],
+        // An undoing verb against a negation: no opposite (RULE73); the verifier scored it 0.995.
+        [
+          'How do I stop swallowing water while swimming?',
+          "What can I do so I don't swallow water when I swim?",
+        ],
         // A symbol for the word the other question writes after a shared one: no part named (RULE69).
         [
           "What's the best humidity percentage for a cigar humidor?",

@@ -42,6 +42,20 @@ describe('oppositeWords', () => {
       'opposite',
     ],
     ['How do I paint kitchen cabinets?', 'How do I strip paint from kitchen cabinets?', 'opposite'],
+    // An undoing verb against a negation undoes the same thing (RULE73); against none, or with a
+    // negation on its own side too, it is the other question still.
+    [
+      'How do I stop swallowing water while swimming?',
+      "What can I do so I don't swallow water when I swim?",
+      'ok',
+    ],
+    [
+      'How do I stop my kid from wasting allowance?',
+      "What can I do so my kid doesn't waste allowance?",
+      'ok',
+    ],
+    ['How do I stop my dog barking at night?', 'Why does my dog bark at night?', 'opposite'],
+    ["Why can't I stop my dog barking at night?", "Why doesn't my dog bark at night?", 'opposite'],
     ['How is a short-term capital gain taxed?', 'How is a long-term capital gain taxed?', 'opposite'],
     ['How do I make a Facebook event private?', 'How do I make a Facebook event public?', 'opposite'],
     // The only word changed, beside the same word used otherwise ("on my phone").

@@ -68,10 +68,19 @@ function counterpart(asked: Features, cached: Features): boolean {
   return COUNTERPART_OF.get(asked.tokens[at] as string)?.includes(cached.tokens[at] as string) ?? false;
 }
 
-/** Whether `mine` adds an undoing verb to everything `theirs` asks ("remove paint from a fence" / "paint a fence"). */
+/**
+ * Whether `mine` adds an undoing verb to everything `theirs` asks ("remove paint from a fence" /
+ * "paint a fence"), and `theirs` has no more negations than `mine`: where it has, it undoes the
+ * same thing with "not" ("How do I stop swallowing water?" / "What can I do so I don't swallow
+ * water?", RULE73).
+ */
 function undone(mine: Features, theirs: Features): boolean {
   const undoing = [...mine.content].filter((word) => UNDO.has(word) && !theirs.content.has(word));
-  return undoing.length > 0 && [...theirs.content].every((word) => mine.content.has(word));
+  return (
+    undoing.length > 0 &&
+    theirs.negations <= mine.negations &&
+    [...theirs.content].every((word) => mine.content.has(word))
+  );
 }
 
 export const oppositeWords: GuardRule = {
