@@ -727,6 +727,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EG', file: 'reserved/semantic-pairs-unseen-EG.jsonl' },
       { name: 'unseen-EH', file: 'reserved/semantic-pairs-unseen-EH.jsonl' },
       { name: 'unseen-EI', file: 'reserved/semantic-pairs-unseen-EI.jsonl' },
+      { name: 'unseen-EJ', file: 'reserved/semantic-pairs-unseen-EJ.jsonl' },
+      { name: 'unseen-EK', file: 'reserved/semantic-pairs-unseen-EK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
