@@ -917,8 +917,9 @@ function written(asked: string, mine: readonly Token[], edits: ReadonlyMap<numbe
     const joined = /[\p{L}\p{N}]$/u.test(text + before) && /^\p{L}/u.test(replacement);
     text += before + (joined ? ' ' : '') + replacement;
     writtenTo = to ?? mine[end - 1]?.end ?? writtenTo;
-    // And after it: "B&B" with its "&" written as the cached "and" is "B and B".
-    if (/\p{L}$/u.test(replacement) && /^[\p{L}\p{N}]/u.test(asked.slice(writtenTo, writtenTo + 1)))
+    // An "&" written as the cached "and" stands apart from the letters after it too: "B&B" is
+    // "B and B".
+    if (mine[start]?.text === '&' && /^[\p{L}\p{N}]/u.test(asked.slice(writtenTo, writtenTo + 1)))
       text += ' ';
   }
   return text + asked.slice(writtenTo);
