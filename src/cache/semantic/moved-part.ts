@@ -20,6 +20,8 @@
  * on my neighbor's fence", "bought online in store" / "bought in store online"), nor "P and then Q".
  */
 
+import { sameWords } from './guard/word-sequences.ts';
+
 /** A word of a question as the wording step reads it: its key (lowercase, no apostrophes). */
 export interface Keyed {
   readonly key: string;
@@ -78,15 +80,12 @@ function movable(first: readonly string[], second: readonly string[]): boolean {
   );
 }
 
-const same = (left: readonly string[], right: readonly string[]) =>
-  left.length === right.length && left.every((word, index) => word === right[index]);
-
 /** Whether `asked` is `cached` ("P and Q") with its two parts exchanged around the conjunction. */
 function exchanged(cached: readonly string[], asked: readonly string[]): boolean {
   return cached.some((word, index) => {
     if (!CONJUNCTIONS.has(word) || index === 0 || index === cached.length - 1) return false;
     const [before, after] = [cached.slice(0, index), cached.slice(index + 1)];
-    return same(asked, [...after, word, ...before]);
+    return sameWords(asked, [...after, word, ...before]);
   });
 }
 
@@ -119,7 +118,7 @@ export function movedPart(
     }
   for (let cut = 1; cut < theirs.length; cut += 1) {
     const [first, second] = [theirs.slice(0, cut), theirs.slice(cut)];
-    if (same(mine, [...second, ...first]) && movable(first, second)) return { start, end };
+    if (sameWords(mine, [...second, ...first]) && movable(first, second)) return { start, end };
   }
   return undefined;
 }
