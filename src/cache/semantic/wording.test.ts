@@ -37,6 +37,19 @@ describe('alignWording', () => {
       'How do I report a scam to the BBB?',
     ],
     ['What is cash basis in QuickBooks?', 'What is cash basis in QB?', 'What is cash basis in QuickBooks?'],
+    // A compound word's two parts each give a letter (RULE74): "Northwest", "homeowners".
+    [
+      'When should I plant garlic in the Pacific Northwest?',
+      'When should I plant garlic in the PNW?',
+      'When should I plant garlic in the Pacific Northwest?',
+    ],
+    [
+      'Can my HOA fine me for parking in my own driveway?',
+      'Can my homeowners association fine me for parking in my own driveway?',
+      'Can my HOA fine me for parking in my own driveway?',
+    ],
+    // A compound word alone spells out no acronym: one word, not camelCase.
+    ['Is Lakewood a good place to live?', 'Is LW a good place to live?', 'Is LW a good place to live?'],
     // A spelling-out never ends on a connector ("Montana to" is not "MT"), and never takes a word
     // another acronym spelt out ("University" of "NYU" is not the "U" of "US").
     [

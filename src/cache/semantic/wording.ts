@@ -7,7 +7,8 @@
  * question shows the other form, so nothing is guessed:
  *
  * - apostrophes and joined words: "Ive" / "I've", "log in" / "login";
- * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks";
+ * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks",
+ *   "PNW" / "Pacific Northwest" (a compound word's two parts);
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit",
  *   "b4" / "before", "e.g." / "for example";
  * - units written short, only right after a figure, "how many" or "per" (FIGURE_UNITS): "240V" /
@@ -153,6 +154,19 @@ function acronymLetters(token: Token): string | undefined {
   return undefined;
 }
 
+/**
+ * The initials of a compound word's two parts, for each way of cutting it into two English words
+ * of three letters or more: "northwest" gives "nw" (the "NW" of "PNW"), "homeowners" "ho".
+ */
+function compoundInitials(key: string): string[] {
+  if (key.length < 7 || !/^\p{Ll}+$/u.test(key)) return [];
+  const initials: string[] = [];
+  for (let at = 3; at <= key.length - 3; at += 1)
+    if (isEnglishWord(key.slice(0, at)) === true && isEnglishWord(key.slice(at)) === true)
+      initials.push(`${key[0]}${key[at]}`);
+  return initials;
+}
+
 /** The letters a word may give an acronym: its initial, its camelCase parts' ("QuickBooks": "qb"), an acronym's own. */
 function initialsOf(token: Token): string[] {
   const options = new Set([token.key[0] ?? '']);
@@ -165,6 +179,7 @@ function initialsOf(token: Token): string[] {
         .toLowerCase(),
     );
   if (/^[A-Z]{2,4}$/.test(token.text)) options.add(token.key);
+  for (const initials of compoundInitials(token.key)) options.add(initials);
   return [...options];
 }
 

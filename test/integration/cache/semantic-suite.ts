@@ -258,6 +258,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I stop swallowing water while swimming?',
           "What can I do so I don't swallow water when I swim?",
         ],
+        // "Percent" after a number the other question writes with "%": no narrower subject (RULE74).
+        [
+          'My newborn lost 7% of her birth weight in three days; is that normal?',
+          'My newborn lost 7 percent of her birth weight in three days; is that normal?',
+        ],
         // A symbol for the word the other question writes after a shared one: no part named (RULE69).
         [
           "What's the best humidity percentage for a cigar humidor?",
@@ -494,6 +499,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           'Is an hour of yoga a day enough exercise for a beginner?',
           'Is 1 hour of yoga a day enough exercise for a beginner?',
+        ],
+        // An acronym whose letters come from a compound word's parts (RULE74): the verifier
+        // scored pairs of this form 0.157, 0.509 and 0.988 ("PNW" / "Pacific Northwest").
+        [
+          'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
+          'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
         // A word written short, some of its letters kept in order (RULE72): the verifier scored
         // pairs of this form 0.075 ("pcs") and 0.001 ("eng").

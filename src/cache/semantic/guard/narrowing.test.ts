@@ -56,6 +56,10 @@ describe('narrowerSubject', () => {
     ['How long is the Mississippi?', 'How long is the Mississippi River?', 'ok'],
     // Nor where the other question writes a symbol for it (RULE69).
     ["What's the ideal humidity % for a piano?", "What's the ideal humidity percentage for a piano?", 'ok'],
+    // Nor "percent" after a number the other question writes with "%"; another number is another question.
+    ['Is a 5% raise good for a nurse?', 'Is a 5 percent raise good for a nurse?', 'ok'],
+    ['What is 20% of 50?', 'What is 20 percent of 50?', 'ok'],
+    ['Is a 5% raise good for a nurse?', 'Is a 5 percent pay raise good for a nurse?', 'narrower'],
     ['How do you treat a burn?', 'How do you treat a burn blister?', 'narrower'],
     [
       'How much fabric do I need for a queen-size quilt?',

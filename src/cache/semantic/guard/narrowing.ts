@@ -7,7 +7,8 @@
  * after a name, RULE68: "a candle wick", "an escalator handrail"), or follows it made possessive ("my drone" / "my
  * drone's camera gimbal"). A hyphenated word counts too ("skin-on
  * salmon", "watt-hours" / "watts"), and "used" before a noun. Adverbs and a few words that only
- * weigh ("good", "best", "simple") are not narrowing.
+ * weigh ("good", "best", "simple") are not narrowing, nor "percent" after a figure the other
+ * question writes with "%" ("a 5 percent raise" / "a 5% raise").
  */
 import type { Features } from './features.ts';
 import { type GuardRule, SAME_FRAME } from './guard-rule.ts';
@@ -82,6 +83,15 @@ function namesPart(
   ).test(text);
 }
 
+/** "Percent" as the guard's words read it. */
+const PERCENT: ReadonlySet<string> = normalisedSet(['percent']);
+
+/** Whether a number `text` writes before "percent" the other question writes with "%" ("20 percent" / "20%"). */
+const percentSign = (text: string, theirText: string): boolean =>
+  [...text.matchAll(/(\d+(?:[.,]\d+)*)\s*(?:percent|per cent)\b/gi)].some(([, number = '']) =>
+    new RegExp(`(?<![\\d.,])${escaped(number)}\\s*%`).test(theirText),
+  );
+
 /**
  * Whether `mine` is `theirs` with words put in (every word of `theirs` is in `mine`, in order), one
  * of them a modifier: right before a content word both share, or right after a number.
@@ -93,7 +103,12 @@ function narrows(
   text: string,
   theirText: string,
 ): boolean {
-  const narrowing = added.filter((word) => !NOT_NARROWING.has(word) && !word.endsWith('li'));
+  const narrowing = added.filter(
+    (word) =>
+      !NOT_NARROWING.has(word) &&
+      !word.endsWith('li') &&
+      !(PERCENT.has(word) && percentSign(text, theirText)),
+  );
   // "Used" is a stop word ("how do I use"), and a narrowing one before a noun ("used solar panels").
   if (mine.tokens.includes('used') && !theirs.tokens.includes('used'))
     narrowing.push(...normaliseWord('used'));
