@@ -729,6 +729,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EI', file: 'reserved/semantic-pairs-unseen-EI.jsonl' },
       { name: 'unseen-EJ', file: 'reserved/semantic-pairs-unseen-EJ.jsonl' },
       { name: 'unseen-EK', file: 'reserved/semantic-pairs-unseen-EK.jsonl' },
+      { name: 'unseen-EL', file: 'reserved/semantic-pairs-unseen-EL.jsonl' },
+      { name: 'unseen-EM', file: 'reserved/semantic-pairs-unseen-EM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
