@@ -415,6 +415,95 @@ export const STATE_CODES: ReadonlyMap<string, string> = new Map(
 );
 
 /**
+ * Airports by their IATA code, read only as written in capitals (RULE75): the busiest and
+ * best-known, each with its names, the airport's own first, then its city where it is the city's
+ * busiest airport ("LHR": "London Heathrow", "Heathrow", "London"; "LGW" is "Gatwick" only, and
+ * Washington's three airports none of them "Washington"). Codes that are as often another short
+ * form in capitals are left out ("AUS" is Australia as often as Austin; "SEA" stays: "the SEA
+ * Games" never sits beside "Seattle"). The wording step also reads each name followed by
+ * "International Airport", "International" or "Airport".
+ */
+export const AIRPORT_CODES: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    ATL: ['Hartsfield-Jackson Atlanta', 'Hartsfield-Jackson', 'Atlanta'],
+    LAX: ['Los Angeles'],
+    ORD: ["Chicago O'Hare", "O'Hare", 'Chicago'],
+    MDW: ['Chicago Midway', 'Midway'],
+    DFW: ['Dallas/Fort Worth', 'Dallas-Fort Worth', 'Dallas Fort Worth'],
+    DEN: ['Denver'],
+    JFK: ['New York JFK', 'John F. Kennedy', 'Kennedy', 'New York'],
+    LGA: ['New York LaGuardia', 'LaGuardia'],
+    EWR: ['Newark Liberty', 'Newark'],
+    SFO: ['San Francisco'],
+    OAK: ['Oakland'],
+    SJC: ['San Jose'],
+    SEA: ['Seattle-Tacoma', 'Sea-Tac', 'SeaTac', 'Seattle'],
+    LAS: ['Harry Reid', 'McCarran', 'Las Vegas'],
+    MCO: ['Orlando'],
+    MIA: ['Miami'],
+    FLL: ['Fort Lauderdale'],
+    TPA: ['Tampa'],
+    CLT: ['Charlotte Douglas', 'Charlotte'],
+    PHX: ['Phoenix Sky Harbor', 'Sky Harbor', 'Phoenix'],
+    IAH: ['George Bush Intercontinental', 'Houston Intercontinental', 'Bush Intercontinental', 'Houston'],
+    BOS: ['Boston Logan', 'Logan', 'Boston'],
+    MSP: ['Minneapolis-Saint Paul', 'Minneapolis-St. Paul', 'Minneapolis'],
+    DTW: ['Detroit Metro', 'Detroit'],
+    PHL: ['Philadelphia'],
+    BWI: ['Baltimore/Washington', 'Baltimore-Washington', 'Baltimore'],
+    DCA: ['Ronald Reagan Washington National', 'Reagan National', 'Washington National'],
+    IAD: ['Washington Dulles', 'Dulles'],
+    SLC: ['Salt Lake City'],
+    SAN: ['San Diego'],
+    PDX: ['Portland'],
+    HNL: ['Daniel K. Inouye', 'Honolulu'],
+    BNA: ['Nashville'],
+    MSY: ['Louis Armstrong New Orleans', 'New Orleans'],
+    STL: ['St. Louis Lambert', 'St. Louis'],
+    YYZ: ['Toronto Pearson', 'Pearson', 'Toronto'],
+    YVR: ['Vancouver'],
+    YUL: ['Montréal-Trudeau', 'Montreal-Trudeau', 'Montréal', 'Montreal'],
+    YYC: ['Calgary'],
+    MEX: ['Mexico City'],
+    CUN: ['Cancún', 'Cancun'],
+    LHR: ['London Heathrow', 'Heathrow', 'London'],
+    LGW: ['London Gatwick', 'Gatwick'],
+    STN: ['London Stansted', 'Stansted'],
+    LTN: ['London Luton', 'Luton'],
+    MAN: ['Manchester'],
+    EDI: ['Edinburgh'],
+    DUB: ['Dublin'],
+    CDG: ['Paris Charles de Gaulle', 'Charles de Gaulle', 'Paris'],
+    ORY: ['Paris Orly', 'Orly'],
+    AMS: ['Amsterdam Schiphol', 'Schiphol', 'Amsterdam'],
+    FRA: ['Frankfurt'],
+    MUC: ['Munich'],
+    ZRH: ['Zurich', 'Zürich'],
+    CPH: ['Copenhagen'],
+    MAD: ['Madrid-Barajas', 'Madrid Barajas', 'Barajas', 'Madrid'],
+    BCN: ['Barcelona-El Prat', 'Barcelona El Prat', 'El Prat', 'Barcelona'],
+    FCO: ['Rome Fiumicino', 'Fiumicino', 'Rome'],
+    LIS: ['Lisbon'],
+    ATH: ['Athens'],
+    IST: ['Istanbul'],
+    DXB: ['Dubai'],
+    DOH: ['Hamad', 'Doha'],
+    SIN: ['Singapore Changi', 'Changi', 'Singapore'],
+    HKG: ['Hong Kong'],
+    NRT: ['Tokyo Narita', 'Narita'],
+    HND: ['Tokyo Haneda', 'Haneda', 'Tokyo'],
+    ICN: ['Seoul Incheon', 'Incheon'],
+    BKK: ['Bangkok Suvarnabhumi', 'Suvarnabhumi', 'Bangkok'],
+    KUL: ['Kuala Lumpur'],
+    DEL: ['Indira Gandhi', 'Delhi'],
+    BOM: ['Mumbai'],
+    SYD: ['Sydney Kingsford Smith', 'Kingsford Smith', 'Sydney'],
+    MEL: ['Melbourne'],
+    AKL: ['Auckland'],
+  }),
+);
+
+/**
  * Numbers written in figures and in words: "2 kids" / "two kids", "1st class" / "first class" (the
  * figures are keys, so an ordinal is its word's abbreviation: "1st" is the tokens "1" and "st").
  */

@@ -48,6 +48,38 @@ describe('alignWording', () => {
       'Can my homeowners association fine me for parking in my own driveway?',
       'Can my HOA fine me for parking in my own driveway?',
     ],
+    // An airport's code against its name or its city (AIRPORT_CODES, RULE75), either way round;
+    // two codes, or a code beside another airport's name, stay.
+    [
+      "I'm flying into Los Angeles International Airport; can I drive a rental car to Mexico?",
+      "I'm flying into LAX; can I drive a rental car to Mexico?",
+      "I'm flying into Los Angeles International Airport; can I drive a rental car to Mexico?",
+    ],
+    [
+      'We land at SEA at 9; is there time to reach the cruise port by noon?',
+      'We land at Seattle-Tacoma airport at 9; is there time to reach the cruise port by noon?',
+      'We land at SEA at 9; is there time to reach the cruise port by noon?',
+    ],
+    [
+      "What's the fastest way from Heathrow to central London?",
+      "What's the fastest way from LHR to central London?",
+      "What's the fastest way from Heathrow to central London?",
+    ],
+    [
+      "I'm flying LAX to JFK; is a 1 hr layover in Denver enough?",
+      "I'm flying Los Angeles to New York JFK; is a 1 hr layover in DEN enough?",
+      "I'm flying LAX to JFK; is a 1 hr layover in Denver enough?",
+    ],
+    [
+      'Which terminal does Delta use at LAX?',
+      'Which terminal does Delta use at JFK?',
+      'Which terminal does Delta use at JFK?',
+    ],
+    [
+      "What's the fastest way from Gatwick to central London?",
+      "What's the fastest way from LHR to central London?",
+      "What's the fastest way from LHR to central London?",
+    ],
     // A compound word alone spells out no acronym: one word, not camelCase.
     ['Is Lakewood a good place to live?', 'Is LW a good place to live?', 'Is LW a good place to live?'],
     // A spelling-out never ends on a connector ("Montana to" is not "MT"), and never takes a word

@@ -14,6 +14,8 @@
  * - units written short, only right after a figure, "how many" or "per" (FIGURE_UNITS): "240V" /
  *   "240 volt", "8 in" / "8 inch", "how many dB" / "how many decibels"; "x" between two figures as
  *   "by": "12x16 ft" / "12 by 16 feet";
+ * - airports' codes in capitals (AIRPORT_CODES): "LAX" / "Los Angeles International Airport", "LHR" /
+ *   "Heathrow";
  * - US states', Canadian provinces' and Australian states' postal codes in capitals (STATE_CODES):
  *   "CA" / "California", "ON" / "Ontario"; "&" / "and"; "DC" / "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
@@ -56,6 +58,7 @@ import { movedPart } from './moved-part.ts';
 import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
+  AIRPORT_CODES,
   CONFUSED_WORDS,
   CONTRACTION_ENDINGS,
   CONTRACTIONS,
@@ -145,6 +148,20 @@ function findRun(tokens: readonly Token[], words: readonly string[], from = 0): 
 /** The text `tokens[start..end)` covers in `text`. */
 const spanText = (text: string, tokens: readonly Token[], start: number, end: number): string =>
   text.slice(tokens[start]?.start ?? 0, tokens[end - 1]?.end ?? 0);
+
+/** Each airport code's names as keys, every name with "International Airport", "International" and "Airport" after it first. */
+const AIRPORT_NAMES: ReadonlyMap<string, readonly string[][]> = new Map(
+  [...AIRPORT_CODES].map(([code, names]) => [
+    code,
+    names.flatMap((name) =>
+      [`${name} International Airport`, `${name} International`, `${name} Airport`, name].map(keysOf),
+    ),
+  ]),
+);
+
+/** The first name of the airport `code` names (in capitals) that `tokens` write and `own` does not. */
+const airportNameIn = (code: string, tokens: readonly Token[], own: readonly Token[]): string[] | undefined =>
+  AIRPORT_NAMES.get(code)?.find((words) => findRun(tokens, words) >= 0 && findRun(own, words) < 0);
 
 /** Whether a token reads as an acronym: "PNW", "IRAs", "QB", or lowercase and in no list ("nyc"). */
 function acronymLetters(token: Token): string | undefined {
@@ -643,6 +660,21 @@ export function alignWording(cached: string, asked: string): string {
     const words = keysOf(name);
     const at = findRun(mine, words);
     if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
+  }
+
+  // An airport's code, in capitals, on one side and its name or its city on the other (RULE75).
+  // A name with the code in it counts where both write the code ("New York JFK" / "JFK").
+  mine.forEach((token, index) => {
+    const words = airportNameIn(token.text, theirs, mine);
+    if (words === undefined || (theirKeys.has(token.key) && !words.includes(token.key))) return;
+    const at = findRun(theirs, words);
+    edit(index, index + 1, theirText(at, at + words.length));
+  });
+  for (const other of theirs) {
+    const words = airportNameIn(other.text, mine, theirs);
+    if (words === undefined || (myKeys.has(other.key) && !words.includes(other.key))) continue;
+    const at = findRun(mine, words);
+    edit(at, at + words.length, other.text);
   }
 
   // A unit written short right after a figure, "how many" or "per" on one side and by its name

@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // An airport's code against its name (RULE75): the verifier scored pairs of this form
+        // 0.163, 0.390 ("LAX") and 0.006 ("SEA").
+        [
+          "I'm flying into Los Angeles International Airport late on Friday; which shuttle goes to Anaheim?",
+          "I'm flying into LAX late on Friday; which shuttle goes to Anaheim?",
+        ],
         // A word written short, some of its letters kept in order (RULE72): the verifier scored
         // pairs of this form 0.075 ("pcs") and 0.001 ("eng").
         ['How many pieces come in the Lego Titanic set?', 'How many pcs come in the Lego Titanic set?'],
