@@ -731,6 +731,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EK', file: 'reserved/semantic-pairs-unseen-EK.jsonl' },
       { name: 'unseen-EL', file: 'reserved/semantic-pairs-unseen-EL.jsonl' },
       { name: 'unseen-EM', file: 'reserved/semantic-pairs-unseen-EM.jsonl' },
+      { name: 'unseen-EN', file: 'reserved/semantic-pairs-unseen-EN.jsonl' },
+      { name: 'unseen-EO', file: 'reserved/semantic-pairs-unseen-EO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
