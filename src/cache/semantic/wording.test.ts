@@ -362,6 +362,29 @@ describe('alignWording', () => {
       'Is busking allowed in Central Park?',
       'Is busking allowed in Centrl Park?',
     ],
+    // A state's code against its name followed by "state", either way round (RULE76); a code
+    // followed by "state" already is read as before.
+    [
+      "I'm in Washington state and my lawn is full of molehills; are mole traps legal?",
+      "I'm in WA and my lawn is full of molehills; are mole traps legal?",
+      "I'm in Washington state and my lawn is full of molehills; are mole traps legal?",
+    ],
+    [
+      'How much is a name change in WA?',
+      'How much is a name change in Washington State?',
+      'How much is a name change in WA?',
+    ],
+    [
+      "I'm in Washington state; what are the setback rules for a dry well?",
+      "I'm in WA state; what are the setback rules for a dry well?",
+      "I'm in Washington state; what are the setback rules for a dry well?",
+    ],
+    // An asked "and" stays where the cached question writes "and" beside an "&" in a name.
+    [
+      "I'm an O&M instructor; what's the difference between two-point touch and constant contact?",
+      "I'm an O&M instructor; could you explain two-point touch and constant contact?",
+      "I'm an O&M instructor; could you explain two-point touch and constant contact?",
+    ],
     // Canada's and Australia's postal codes, in capitals, toward the name the cached one writes (RULE65).
     [
       "I'm a landlord in Toronto, Ontario; can I install cameras in a shared hallway?",

@@ -577,6 +577,7 @@ export function alignWording(cached: string, asked: string): string {
 
   // The same word but for case or apostrophes ("Ive" / "I've"), and words written joined or apart.
   const theirWord = new Map<string, Token>();
+  const theirTexts = new Set(theirs.map((other) => other.text));
   const theirPair = new Map<string, number>();
   theirs.forEach((other, at) => {
     if (!theirWord.has(other.key)) theirWord.set(other.key, other);
@@ -587,6 +588,8 @@ export function alignWording(cached: string, asked: string): string {
   mine.forEach((token, index) => {
     const same = theirWord.get(token.key);
     if (same !== undefined) {
+      // Written as the cached question writes it somewhere ("O&M ... touch and constant"): stays.
+      if (theirTexts.has(token.text)) return;
       // An apostrophe or an ampersand one side only: "Ive" / "I've", "&" / "and".
       if (/['’&]/.test(same.text) !== /['’&]/.test(token.text)) edit(index, index + 1, same.text);
       return;
@@ -646,20 +649,26 @@ export function alignWording(cached: string, asked: string): string {
     }
   }
 
-  // A state's or province's postal code, in capitals, on one side and its name on the other.
+  // A state's or province's postal code, in capitals, on one side and its name on the other; with
+  // the "state" the name is followed by, where the code is not ("WA" / "Washington state", RULE76).
+  const stateAfter = (tokens: readonly Token[], at: number) => tokens[at]?.key === 'state';
   mine.forEach((token, index) => {
     const name = STATE_CODES.get(token.text);
     if (name === undefined || theirKeys.has(token.key)) return;
     const words = keysOf(name);
     const at = findRun(theirs, words);
-    if (at >= 0 && findRun(mine, words) < 0) edit(index, index + 1, theirText(at, at + words.length));
+    if (at < 0 || findRun(mine, words) >= 0) return;
+    const state = stateAfter(theirs, at + words.length) && !stateAfter(mine, index + 1);
+    edit(index, index + 1, theirText(at, at + words.length + (state ? 1 : 0)));
   });
   for (const other of theirs) {
     const name = STATE_CODES.get(other.text);
     if (name === undefined || myKeys.has(other.key)) continue;
     const words = keysOf(name);
     const at = findRun(mine, words);
-    if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
+    if (at < 0 || findRun(theirs, words) >= 0) continue;
+    const state = stateAfter(mine, at + words.length) && !stateAfter(theirs, theirs.indexOf(other) + 1);
+    edit(at, at + words.length + (state ? 1 : 0), other.text);
   }
 
   // An airport's code, in capitals, on one side and its name or its city on the other (RULE75).

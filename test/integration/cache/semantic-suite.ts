@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // A state's code against its name followed by "state" (RULE76): the verifier scored
+        // pairs of this form 0.000 and 0.001.
+        [
+          "I'm in Washington state and my lawn is covered in molehills; are mole traps legal to use here?",
+          "I'm in WA and my lawn is covered in molehills; are mole traps legal to use here?",
+        ],
         // An airport's code against its name (RULE75): the verifier scored pairs of this form
         // 0.163, 0.390 ("LAX") and 0.006 ("SEA").
         [

@@ -180,7 +180,9 @@ export function featuresOf(text: string): Features {
     // Dotted abbreviations as one word: U.S. is US, i.e. is ie, p.m. is pm.
     .replace(/\b([A-Za-z])\.([A-Za-z])\.(?:([A-Za-z])\.)?/g, (_match, a, b, c) => `${a}${b}${c ?? ''}`)
     // The article follows the next word's sound ("a fixed", "an adjustable"): one word for both.
-    .replace(/\ban\b/gi, 'a');
+    .replace(/\ban\b/gi, 'a')
+    // An "&" standing alone is "and" ("my kids & I" / "me & my kids"), never one inside a name ("AT&T").
+    .replace(/(?<=\s)&(?=\s)/g, 'and');
   // "US" in a sentence with lowercase letters is the country, not the pronoun ("500 US dollars").
   if (/[a-z]/.test(expanded)) expanded = expanded.replace(/\bUS\b/g, 'USA');
   const quotes = [...expanded.matchAll(QUOTED)].map(

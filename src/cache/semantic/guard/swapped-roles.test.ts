@@ -107,6 +107,17 @@ describe('swappedRoles', () => {
     ['Can I claim the credit on my taxes?', 'Can we claim the credit on our taxes?', 'ok'],
     ['Can she claim the credit on her taxes?', 'Can I claim the credit on my taxes?', 'ok'],
     ['Can you take a photo of him and me?', 'Can you take a photo of me and him?', 'ok'],
+    // An "&" standing alone is "and": the same two in another order.
+    [
+      'My kids & I are visiting Oregon; which lighthouses are open?',
+      'Me & my kids are visiting Oregon; which lighthouses are open?',
+      'ok',
+    ],
+    [
+      'Is it better to take the train up & the bus back?',
+      'Is it better to take the bus up & the train back?',
+      'swapped',
+    ],
     // Around "or" the two are alternatives offered in another order.
     ['Should I call him or should he call me?', 'Should he call me or should I call him?', 'ok'],
     // Another word changed too: not this rule's to read.
