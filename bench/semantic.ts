@@ -733,6 +733,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EM', file: 'reserved/semantic-pairs-unseen-EM.jsonl' },
       { name: 'unseen-EN', file: 'reserved/semantic-pairs-unseen-EN.jsonl' },
       { name: 'unseen-EO', file: 'reserved/semantic-pairs-unseen-EO.jsonl' },
+      { name: 'unseen-EP', file: 'reserved/semantic-pairs-unseen-EP.jsonl' },
+      { name: 'unseen-EQ', file: 'reserved/semantic-pairs-unseen-EQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
