@@ -17,7 +17,8 @@
  * - airports' codes in capitals (AIRPORT_CODES): "LAX" / "Los Angeles International Airport", "LHR" /
  *   "Heathrow";
  * - US states', Canadian provinces' and Australian states' postal codes in capitals (STATE_CODES):
- *   "CA" / "California", "ON" / "Ontario"; "&" / "and"; "DC" / "Washington, D.C.";
+ *   "CA" / "California", "ON" / "Ontario", "WA" / "Washington state" (with its "state"); "&" /
+ *   "and"; "DC" / "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
  * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars";
