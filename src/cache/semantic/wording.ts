@@ -886,17 +886,25 @@ export function alignWording(cached: string, asked: string): string {
   const oneWord = (word: string, other: string) =>
     listedTypo(word, other) ||
     (!CLOSED_KINDS.has(word) && !CLOSED_KINDS.has(other) && wordnetFirstSenses(word, other));
-  mine.forEach((token, index) => {
-    if (theirKeys.has(token.key) || taken.has(index) || !plainWord(asked, token, index)) return;
-    const at = theirs.findIndex(
-      (other, place) =>
-        !myKeys.has(other.key) &&
-        sameNeighbours(index, place) &&
-        plainWord(cached, other, place) &&
-        oneWord(token.key, other.key),
-    );
-    if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
-  });
+  /**
+   * Each asked word `asks` takes, not yet edited and only in its own question, written as the first
+   * cached word only in the cached question, between the same neighbours, that `fits` it.
+   */
+  const toCachedWord = (
+    asks: (token: Token, index: number) => boolean,
+    fits: (token: Token, other: Token, place: number) => boolean,
+  ) =>
+    mine.forEach((token, index) => {
+      if (theirKeys.has(token.key) || taken.has(index) || !asks(token, index)) return;
+      const at = theirs.findIndex(
+        (other, place) => !myKeys.has(other.key) && sameNeighbours(index, place) && fits(token, other, place),
+      );
+      if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
+    });
+  toCachedWord(
+    (token, index) => plainWord(asked, token, index),
+    (token, other, place) => plainWord(cached, other, place) && oneWord(token.key, other.key),
+  );
 
   // A word written short, each only in its own question, between the same words, in lower case
   // (a capital first at the start), not quoted, not right after a figure, where a unit is the
@@ -910,17 +918,12 @@ export function alignWording(cached: string, asked: string): string {
       !/^\p{N}/u.test(tokens[index - 1]?.text ?? '')
     );
   };
-  mine.forEach((token, index) => {
-    if (theirKeys.has(token.key) || taken.has(index) || !shortForm(asked, mine, index)) return;
-    const at = theirs.findIndex(
-      (other, place) =>
-        !myKeys.has(other.key) &&
-        sameNeighbours(index, place) &&
-        (shortened(token.key, other.key) || shortened(other.key, token.key)) &&
-        shortForm(cached, theirs, place),
-    );
-    if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
-  });
+  toCachedWord(
+    (_token, index) => shortForm(asked, mine, index),
+    (token, other, place) =>
+      (shortened(token.key, other.key) || shortened(other.key, token.key)) &&
+      shortForm(cached, theirs, place),
+  );
 
   // "how much is X" and "how much does X cost" are one question (X the same words), either way round.
   const [myCost, theirCost] = [howMuch(asked, mine), howMuch(cached, theirs)];
