@@ -662,15 +662,15 @@ export function alignWording(cached: string, asked: string): string {
     const state = stateAfter(theirs, at + words.length) && !stateAfter(mine, index + 1);
     edit(index, index + 1, theirText(at, at + words.length + (state ? 1 : 0)));
   });
-  for (const other of theirs) {
+  theirs.forEach((other, place) => {
     const name = STATE_CODES.get(other.text);
-    if (name === undefined || myKeys.has(other.key)) continue;
+    if (name === undefined || myKeys.has(other.key)) return;
     const words = keysOf(name);
     const at = findRun(mine, words);
-    if (at < 0 || findRun(theirs, words) >= 0) continue;
-    const state = stateAfter(mine, at + words.length) && !stateAfter(theirs, theirs.indexOf(other) + 1);
+    if (at < 0 || findRun(theirs, words) >= 0) return;
+    const state = stateAfter(mine, at + words.length) && !stateAfter(theirs, place + 1);
     edit(at, at + words.length + (state ? 1 : 0), other.text);
-  }
+  });
 
   // An airport's code, in capitals, on one side and its name or its city on the other (RULE75).
   // A name with the code in it counts where both write the code ("New York JFK" / "JFK").
