@@ -362,6 +362,33 @@ describe('alignWording', () => {
       'Is busking allowed in Central Park?',
       'Is busking allowed in Centrl Park?',
     ],
+    // A comparison in one word against "more" / "most" and a word of its meaning, or "less" /
+    // "least" and its opposite, either way round (RULE77).
+    [
+      'Which is less expensive, a foam or a latex mattress topper?',
+      'Which is cheaper, a foam or a latex mattress topper?',
+      'Which is less expensive, a foam or a latex mattress topper?',
+    ],
+    [
+      'Which is cheaper to run, an oil-filled or a ceramic space heater?',
+      'Which is less expensive to run, an oil-filled or a ceramic space heater?',
+      'Which is cheaper to run, an oil-filled or a ceramic space heater?',
+    ],
+    [
+      'What is the least noisy space heater?',
+      'What is the quietest space heater?',
+      'What is the least noisy space heater?',
+    ],
+    [
+      'What is the hardest part of grading a comic book?',
+      'What is the most difficult part of grading a comic book?',
+      'What is the hardest part of grading a comic book?',
+    ],
+    [
+      'Which office chair is more quiet?',
+      'Which office chair is quieter?',
+      'Which office chair is more quiet?',
+    ],
     // A state's code against its name followed by "state", either way round (RULE76); a code
     // followed by "state" already is read as before.
     [
@@ -649,6 +676,12 @@ describe('alignWording', () => {
     // "a" for "1" only between the same words: "1 2" is a half, "a few" is not one.
     ['Add a half cup of sugar?', 'Add 1/2 cup of sugar?'],
     ['Can I rest a few days?', 'Can I rest 1 day?'],
+    // "more" before the opposite, "less" before the same word or one of its meaning (RULE77).
+    ['Which is more expensive, a foam or a latex topper?', 'Which is cheaper, a foam or a latex topper?'],
+    ['Which stroller is less risky to fold?', 'Which stroller is riskier to fold?'],
+    ['What is the least healthy sake to drink?', 'What is the healthiest sake to drink?'],
+    ['Which blender is less quiet?', 'Which blender is quieter?'],
+    ['Should I add 3 more cups of rice?', 'Should I add 3 cups of rice?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

@@ -42,7 +42,10 @@
  *   rare word of the English list one edit from a common one, most likely its typo: "20°C watter"
  *   / "20°C water", "the flor" / "the floor";
  * - and between the same two words a word written short, some of its letters kept in order, the
- *   short form no English word: "req'd" / "required", "natl" / "national" (RULE72).
+ *   short form no English word: "req'd" / "required", "natl" / "national" (RULE72);
+ * - and between the same words a comparison in one word against "more" / "most" and a word of its
+ *   meaning, or "less" / "least" and its opposite: "cheaper" / "less expensive", "hardest" / "most
+ *   difficult" (RULE77).
  *
  * Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
  * our tips are pooled" / "our tips are pooled and I'm a barista", "last year I paid" / "I paid last
@@ -51,10 +54,11 @@
  */
 import { isEnglishWord } from './guard/english-words.ts';
 import { INDIRECT_QUESTION_WORDS } from './guard/hit-guard-words.ts';
+import { comparedStems } from './guard/inflection.ts';
 import { americanSpelling } from './guard/spelling.ts';
 import { CLOSED_KINDS } from './guard/thesaurus.ts';
 import { editDistance } from './guard/word-sequences.ts';
-import { isWordnetName, listedTypo, wordnetFirstSenses } from './guard/wordnet.ts';
+import { isWordnetName, listedTypo, wordnetAntonyms, wordnetFirstSenses } from './guard/wordnet.ts';
 import { movedPart } from './moved-part.ts';
 import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
@@ -484,6 +488,41 @@ function synonymsIn(tokens: readonly Token[]): Map<number, { start: number; end:
     }
   });
   return found;
+}
+
+/** Whether two single words are members of one synonym group. */
+const oneGroup = (word: string, other: string): boolean =>
+  (SYNONYM_INDEX.get(word) ?? []).some(
+    ({ words, group }) =>
+      words.length === 1 &&
+      (SYNONYM_INDEX.get(other) ?? []).some((them) => them.group === group && them.words.length === 1),
+  );
+
+/** The words that compare with one word after them: "more" and "less" as "-er" does, "most" and "least" as "-est". */
+const DEGREES: ReadonlyMap<string, { ending: 'er' | 'est'; opposite: boolean }> = new Map([
+  ['more', { ending: 'er', opposite: false }],
+  ['most', { ending: 'est', opposite: false }],
+  ['less', { ending: 'er', opposite: true }],
+  ['least', { ending: 'est', opposite: true }],
+]);
+
+/**
+ * Whether a comparison in one word (`compared`, lowercase: "cheaper", "hardest") is `degree`
+ * before `word` ("less expensive", "most difficult", RULE77): its stem an English word, `word`
+ * the stem itself or one of its meaning after "more" or "most" (WordNet's first senses, one
+ * synonym group; never of a kind a near miss swaps), its direct antonym after "less" or "least".
+ */
+function sameComparison(compared: string, degree: string, word: string): boolean {
+  const found = comparedStems(compared);
+  const reads = DEGREES.get(degree);
+  if (found === undefined || reads === undefined || reads.ending !== found.ending) return false;
+  return found.stems.some((stem) => {
+    if (isEnglishWord(stem) !== true) return false;
+    if (reads.opposite) return wordnetAntonyms(stem, word);
+    if (stem === word) return true;
+    if (CLOSED_KINDS.has(stem) || CLOSED_KINDS.has(word)) return false;
+    return wordnetFirstSenses(stem, word) || oneGroup(stem, word);
+  });
 }
 
 /** Whether the text between two tokens ends a clause (or nothing follows). */
@@ -924,6 +963,40 @@ export function alignWording(cached: string, asked: string): string {
       (shortened(token.key, other.key) || shortened(other.key, token.key)) &&
       shortForm(cached, theirs, place),
   );
+
+  // A comparison in one word against "more" / "most" and a word of its meaning, or "less" /
+  // "least" and its opposite, between the same words, either way round, lowercase and not quoted,
+  // the degree word not after a figure ("3 more cups" is a quantity) (RULE77): "Which is cheaper"
+  // / "Which is less expensive", "the hardest part" / "the most difficult part".
+  const degreeAt = (text: string, tokens: readonly Token[], at: number) =>
+    DEGREES.has(tokens[at]?.key ?? '') &&
+    !/^\p{N}/u.test(tokens[at - 1]?.text ?? '') &&
+    tokens[at + 1] !== undefined &&
+    plainWord(text, tokens[at + 1] as Token, at + 1);
+  mine.forEach((token, index) => {
+    if (theirKeys.has(token.key) || taken.has(index) || !plainWord(asked, token, index)) return;
+    const at = theirs.findIndex(
+      (other, place) =>
+        degreeAt(cached, theirs, place) &&
+        keyAt(index - 1, true) === theirs[place - 1]?.key &&
+        keyAt(index + 1, false) === theirs[place + 2]?.key &&
+        sameComparison(token.key, other.key, (theirs[place + 1] as Token).key),
+    );
+    if (at >= 0) edit(index, index + 1, theirText(at, at + 2));
+  });
+  mine.forEach((token, index) => {
+    const word = mine[index + 1];
+    if (word === undefined || theirKeys.has(word.key) || !degreeAt(asked, mine, index)) return;
+    const at = theirs.findIndex(
+      (other, place) =>
+        !myKeys.has(other.key) &&
+        plainWord(cached, other, place) &&
+        keyAt(index - 1, true) === theirs[place - 1]?.key &&
+        keyAt(index + 2, false) === theirs[place + 1]?.key &&
+        sameComparison(other.key, token.key, word.key),
+    );
+    if (at >= 0) edit(index, index + 2, (theirs[at] as Token).text);
+  });
 
   // "how much is X" and "how much does X cost" are one question (X the same words), either way round.
   const [myCost, theirCost] = [howMuch(asked, mine), howMuch(cached, theirs)];

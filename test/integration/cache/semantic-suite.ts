@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // A comparison in one word against "less" and its opposite (RULE77): the verifier
+        // scored this 0.709 against the content rule, and read-set pairs of the form 0.004 to 0.523.
+        [
+          "What's the quietest office chair for a shared flat?",
+          "What's the least noisy office chair for a shared flat?",
+        ],
         // A state's code against its name followed by "state" (RULE76): the verifier scored
         // pairs of this form 0.000 and 0.001.
         [

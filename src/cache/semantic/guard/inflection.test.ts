@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NOUN_AND_VERB_ENDINGS, stemsPaired } from './inflection.ts';
+import { comparedStems, NOUN_AND_VERB_ENDINGS, stemsPaired } from './inflection.ts';
 
 /** The pairs a check is asked about, to see which stems stemsPaired tries. */
 function asked(word: string, other: string, endings?: ReadonlySet<string>): string[] {
@@ -46,5 +46,23 @@ describe('stemsPaired', () => {
       true,
     );
     expect(stemsPaired('thickest', 'thinnest', () => false)).toBe(false);
+  });
+});
+
+describe('comparedStems', () => {
+  it.each([
+    ['cheaper', 'er', 'cheap'],
+    ['sturdiest', 'est', 'sturdy'],
+    ['biggest', 'est', 'big'],
+    ['nicer', 'er', 'nice'],
+  ])('reads %s as "-%s" of %s (among its stems)', (word, ending, stem) => {
+    expect(comparedStems(word)?.ending).toBe(ending);
+    expect(comparedStems(word)?.stems).toContain(stem);
+  });
+
+  it('reads no stem of one letter or none, nor a word without the endings', () => {
+    expect(comparedStems('her')).toBeUndefined();
+    expect(comparedStems('best')).toBeUndefined();
+    expect(comparedStems('quiet')).toBeUndefined();
   });
 });

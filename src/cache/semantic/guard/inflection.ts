@@ -13,6 +13,17 @@ const suffixedStems = (stem: string): string[] => [
   ...(stem.endsWith('i') ? [`${stem.slice(0, -1)}y`] : []),
 ];
 
+/**
+ * The ending and the stems of a word read as a comparative ("-er") or a superlative ("-est") of one
+ * word: "cheaper" is "cheap" (or "cheape"), "sturdiest" "sturdy", "biggest" "big"; none for a
+ * shorter word ("her", "best": its stem would be one letter or none).
+ */
+export function comparedStems(word: string): { ending: 'er' | 'est'; stems: string[] } | undefined {
+  const ending = word.endsWith('est') ? 'est' : word.endsWith('er') ? 'er' : undefined;
+  if (ending === undefined || word.length < ending.length + 2) return undefined;
+  return { ending, stems: suffixedStems(word.slice(0, -ending.length)) };
+}
+
 /** Regular endings two inflected words may share, each with the stems it may leave. */
 const ENDINGS: readonly (readonly [ending: string, stems: (stem: string) => string[]])[] = [
   ['ing', (stem) => [stem, `${stem}e`, ...undoubled(stem)]],
