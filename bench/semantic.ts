@@ -735,6 +735,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EO', file: 'reserved/semantic-pairs-unseen-EO.jsonl' },
       { name: 'unseen-EP', file: 'reserved/semantic-pairs-unseen-EP.jsonl' },
       { name: 'unseen-EQ', file: 'reserved/semantic-pairs-unseen-EQ.jsonl' },
+      { name: 'unseen-ER', file: 'reserved/semantic-pairs-unseen-ER.jsonl' },
+      { name: 'unseen-ES', file: 'reserved/semantic-pairs-unseen-ES.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
