@@ -389,6 +389,23 @@ describe('alignWording', () => {
       'Which office chair is quieter?',
       'Which office chair is more quiet?',
     ],
+    // A figure written for the word it sounds like, between the same words (RULE78); a "2" that
+    // is a number stays.
+    [
+      'Is the Secretlab Titan good for posture?',
+      'Is the Secretlab Titan good 4 posture?',
+      'Is the Secretlab Titan good for posture?',
+    ],
+    [
+      "What's the best way to learn Korean vocabulary?",
+      "What's the best way 2 learn Korean vocabulary?",
+      "What's the best way to learn Korean vocabulary?",
+    ],
+    [
+      'Are noise-cancelling headphones safe for a 2 year old?',
+      'Are noise-cancelling headphones safe 4 a 2 year old?',
+      'Are noise-cancelling headphones safe for a 2 year old?',
+    ],
     // A state's code against its name followed by "state", either way round (RULE76); a code
     // followed by "state" already is read as before.
     [
@@ -682,6 +699,10 @@ describe('alignWording', () => {
     ['What is the least healthy sake to drink?', 'What is the healthiest sake to drink?'],
     ['Which blender is less quiet?', 'Which blender is quieter?'],
     ['Should I add 3 more cups of rice?', 'Should I add 3 cups of rice?'],
+    // A figure glued to a hyphen or a sign, or where the cached "for" has other neighbours (RULE78).
+    ['Plan a day trip for a group in Boston.', 'Plan a 4-day trip for a group in Boston.'],
+    ['Is the fee for lockers normal?', 'Is the fee $4 lockers normal?'],
+    ['Which skateboard is best for a beginner?', 'Which 4 skateboards are best for a beginner?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

@@ -45,7 +45,9 @@
  *   short form no English word: "req'd" / "required", "natl" / "national" (RULE72);
  * - and between the same words a comparison in one word against "more" / "most" and a word of its
  *   meaning, or "less" / "least" and its opposite: "cheaper" / "less expensive", "hardest" / "most
- *   difficult" (RULE77).
+ *   difficult" (RULE77);
+ * - and between the same words a figure written for the word it sounds like: "good 4 posture" /
+ *   "good for posture", "how 2 learn" / "how to learn" (RULE78).
  *
  * Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
  * our tips are pooled" / "our tips are pooled and I'm a barista", "last year I paid" / "I paid last
@@ -489,6 +491,12 @@ function synonymsIn(tokens: readonly Token[]): Map<number, { start: number; end:
   });
   return found;
 }
+
+/** Figures texting writes for the words they sound like (RULE78). */
+const SOUNDED_FIGURES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['4', ['for']],
+  ['2', ['to', 'too']],
+]);
 
 /** Whether two single words are members of one synonym group. */
 const oneGroup = (word: string, other: string): boolean =>
@@ -963,6 +971,22 @@ export function alignWording(cached: string, asked: string): string {
       (shortened(token.key, other.key) || shortened(other.key, token.key)) &&
       shortForm(cached, theirs, place),
   );
+
+  // A figure written for the word it sounds like (texting, RULE78): "good 4 posture" / "good for
+  // posture", "how 2 learn" / "how to learn", where the cached question writes the word between
+  // the same two words; the figure alone between spaces, between two words of letters ("4-day",
+  // "$4", "2 ft" stay). "4" and "four" stay the numbers step's.
+  const spaced = (index: number) => {
+    const token = mine[index] as Token;
+    return asked[token.start - 1] === ' ' && asked[token.end] === ' ';
+  };
+  mine.forEach((token, index) => {
+    const words = SOUNDED_FIGURES.get(token.text);
+    if (words === undefined || !spaced(index) || !isLetters(mine[index - 1]) || !isLetters(mine[index + 1]))
+      return;
+    const at = theirs.findIndex((other, place) => words.includes(other.key) && sameNeighbours(index, place));
+    if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
+  });
 
   // A comparison in one word against "more" / "most" and a word of its meaning, or "less" /
   // "least" and its opposite, between the same words, either way round, lowercase and not quoted,

@@ -506,6 +506,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // A figure written for the word it sounds like (RULE78): the verifier scored these 0.018
+        // and 0.000.
+        ['Is whey protein safe for a 15 year old?', 'Is whey protein safe 4 a 15 year old?'],
+        [
+          "I'm moving into a dorm next month; what should I pack for a shared bathroom?",
+          "I'm moving into a dorm next month; what should I pack 4 a shared bathroom?",
+        ],
         // A comparison in one word against "less" and its opposite (RULE77): the verifier
         // scored this 0.709 against the content rule, and read-set pairs of the form 0.004 to 0.523.
         [
