@@ -737,6 +737,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EQ', file: 'reserved/semantic-pairs-unseen-EQ.jsonl' },
       { name: 'unseen-ER', file: 'reserved/semantic-pairs-unseen-ER.jsonl' },
       { name: 'unseen-ES', file: 'reserved/semantic-pairs-unseen-ES.jsonl' },
+      { name: 'unseen-ET', file: 'reserved/semantic-pairs-unseen-ET.jsonl' },
+      { name: 'unseen-EU', file: 'reserved/semantic-pairs-unseen-EU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
