@@ -178,7 +178,8 @@ const READ_SETS: Record<string, string[]> = {
   'read DF to DM': ['DF', 'DG', 'DH', 'DI', 'DJ', 'DK', 'DL', 'DM'],
   'read DN to DW': ['DN', 'DO', 'DP', 'DQ', 'DR', 'DS', 'DT', 'DU', 'DV', 'DW'],
   'read DX to EE': ['DX', 'DY', 'DZ', 'EA', 'EB', 'EC', 'ED', 'EE'],
-  'read EF to EU': ['EF', 'EG', 'EH', 'EI', 'EJ', 'EK', 'EL', 'EM', 'EN', 'EO', 'EP', 'EQ', 'ER', 'ES', 'ET', 'EU'],
+  'read EF to EO': ['EF', 'EG', 'EH', 'EI', 'EJ', 'EK', 'EL', 'EM', 'EN', 'EO'],
+  'read EP to EU': ['EP', 'EQ', 'ER', 'ES', 'ET', 'EU'],
 };
 
 function readSets(): Record<string, Pair[]> {
