@@ -415,6 +415,17 @@ export const STATE_CODES: ReadonlyMap<string, string> = new Map(
 );
 
 /**
+ * Places commonly named by some of their own words (RULE79): the short name, then the full name.
+ * Only short forms no other place is commonly called by ("New York" is also the state, "Rio" also
+ * the Rio Grande, "Tahoe" also a car, "Salt Lake" also the lake); wording.ts reads one only where
+ * no other name runs into it ("Vegas Golden Knights").
+ */
+export const PLACE_SHORT_NAMES: ReadonlyMap<string, string> = new Map([
+  ['vegas', 'las vegas'],
+  ['vatican', 'vatican city'],
+]);
+
+/**
  * Airports by their IATA code, read only as written in capitals (RULE75): the busiest and
  * best-known, each with its names, the airport's own first, then its city where it is the city's
  * busiest airport ("LHR": "London Heathrow", "Heathrow", "London"; "LGW" is "Gatwick" only, and

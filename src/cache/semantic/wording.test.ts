@@ -406,6 +406,18 @@ describe('alignWording', () => {
       'Are noise-cancelling headphones safe 4 a 2 year old?',
       'Are noise-cancelling headphones safe for a 2 year old?',
     ],
+    // A place's name written short as one of its own words, either way round (RULE79).
+    [
+      "I'm getting married in Las Vegas next month; where can I buy a ring near the Strip?",
+      "I'm getting married in Vegas next month; where can I buy a ring near the Strip?",
+      "I'm getting married in Las Vegas next month; where can I buy a ring near the Strip?",
+    ],
+    ['Vegas or Reno for a weekend?', 'Las Vegas or Reno for a weekend?', 'Vegas or Reno for a weekend?'],
+    [
+      'Is Vatican City open on Sundays?',
+      'Is the Vatican open on Sundays?',
+      'Is the Vatican City open on Sundays?',
+    ],
     // A state's code against its name followed by "state", either way round (RULE76); a code
     // followed by "state" already is read as before.
     [
@@ -703,6 +715,10 @@ describe('alignWording', () => {
     ['Plan a day trip for a group in Boston.', 'Plan a 4-day trip for a group in Boston.'],
     ['Is the fee for lockers normal?', 'Is the fee $4 lockers normal?'],
     ['Which skateboard is best for a beginner?', 'Which 4 skateboards are best for a beginner?'],
+    // A place's short name beside another name, another place, or the same form on both sides (RULE79).
+    ['Are the Las Vegas Golden Knights good this year?', 'Are the Vegas Golden Knights good this year?'],
+    ['Is it hot in Reno in June?', 'Is it hot in Vegas in June?'],
+    ['Is it hot in Las Vegas in June?', 'Is it hot in Las Vegas in July?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

@@ -47,7 +47,9 @@
  *   meaning, or "less" / "least" and its opposite: "cheaper" / "less expensive", "hardest" / "most
  *   difficult" (RULE77);
  * - and between the same words a figure written for the word it sounds like: "good 4 posture" /
- *   "good for posture", "how 2 learn" / "how to learn" (RULE78).
+ *   "good for posture", "how 2 learn" / "how to learn" (RULE78);
+ * - a place's name written short as some of its own words (PLACE_SHORT_NAMES): "Vegas" / "Las
+ *   Vegas" (RULE79).
  *
  * Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
  * our tips are pooled" / "our tips are pooled and I'm a barista", "last year I paid" / "I paid last
@@ -72,6 +74,7 @@ import {
   CURRENCY_NAMES,
   FIGURE_UNITS,
   NUMERALS,
+  PLACE_SHORT_NAMES,
   SPELLINGS,
   STATE_CODES,
 } from './wording-lists.ts';
@@ -492,6 +495,31 @@ function synonymsIn(tokens: readonly Token[]): Map<number, { start: number; end:
   return found;
 }
 
+/** PLACE_SHORT_NAMES as keys, with where the short name's words sit in the full name's. */
+const PLACE_NAME_WORDS = [...PLACE_SHORT_NAMES].map(([short, full]) => {
+  const [shortWords, fullWords] = [keysOf(short), keysOf(full)];
+  return { short: shortWords, full: fullWords, offset: findRun(tokensOf(full), shortWords) };
+});
+
+/**
+ * Where `short` occurs in `tokens` as a name of its own: not inside `full` (which holds it at
+ * `offset`), no capitalised word right before it (but the question's first) or after it ("the
+ * Vegas Golden Knights"); -1 if nowhere.
+ */
+function shortNameAt(
+  tokens: readonly Token[],
+  short: readonly string[],
+  full: readonly string[],
+  offset: number,
+): number {
+  const named = (token: Token | undefined) => token !== undefined && /^\p{Lu}\p{Ll}/u.test(token.text);
+  for (let at = findRun(tokens, short); at >= 0; at = findRun(tokens, short, at + 1)) {
+    const alone = !(at > 1 && named(tokens[at - 1])) && !named(tokens[at + short.length]);
+    if (alone && !runAt(tokens, full, at - offset)) return at;
+  }
+  return -1;
+}
+
 /** Figures texting writes for the words they sound like (RULE78). */
 const SOUNDED_FIGURES: ReadonlyMap<string, readonly string[]> = new Map([
   ['4', ['for']],
@@ -622,6 +650,20 @@ export function alignWording(cached: string, asked: string): string {
   const [myDc, theirDc] = [districtOf(mine), districtOf(theirs)];
   if (myDc !== undefined && theirDc !== undefined && myDc.washington !== theirDc.washington)
     edit(myDc.start, myDc.end, theirText(theirDc.start, theirDc.end));
+
+  // A place's name written short as some of its own words (PLACE_SHORT_NAMES, RULE79): "Vegas" /
+  // "Las Vegas", either way round, each form only on its side.
+  for (const { short, full, offset } of PLACE_NAME_WORDS) {
+    const [myShort, theirShort] = [
+      shortNameAt(mine, short, full, offset),
+      shortNameAt(theirs, short, full, offset),
+    ];
+    const [myFull, theirFull] = [findRun(mine, full), findRun(theirs, full)];
+    if (myShort >= 0 && myFull < 0 && theirFull >= 0 && theirShort < 0)
+      edit(myShort, myShort + short.length, theirText(theirFull, theirFull + full.length));
+    if (myFull >= 0 && myShort < 0 && theirShort >= 0 && theirFull < 0)
+      edit(myFull, myFull + full.length, theirText(theirShort, theirShort + short.length));
+  }
 
   // The same word but for case or apostrophes ("Ive" / "I've"), and words written joined or apart.
   const theirWord = new Map<string, Token>();

@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // A place's name written short as one of its own words (RULE79): refused as narrower
+        // before, whatever the verifier read (0.999).
+        [
+          "I'm heading to Las Vegas for a poker tournament next month; what should I pack?",
+          "I'm heading to Vegas for a poker tournament next month; what should I pack?",
+        ],
         // A figure written for the word it sounds like (RULE78): the verifier scored these 0.018
         // and 0.000.
         ['Is whey protein safe for a 15 year old?', 'Is whey protein safe 4 a 15 year old?'],
