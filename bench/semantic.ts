@@ -739,6 +739,8 @@ async function main(): Promise<void> {
       { name: 'unseen-ES', file: 'reserved/semantic-pairs-unseen-ES.jsonl' },
       { name: 'unseen-ET', file: 'reserved/semantic-pairs-unseen-ET.jsonl' },
       { name: 'unseen-EU', file: 'reserved/semantic-pairs-unseen-EU.jsonl' },
+      { name: 'unseen-EV', file: 'reserved/semantic-pairs-unseen-EV.jsonl' },
+      { name: 'unseen-EW', file: 'reserved/semantic-pairs-unseen-EW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
