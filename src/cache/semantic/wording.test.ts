@@ -149,11 +149,12 @@ describe('alignWording', () => {
       'How do I know if my parakeet is sick?',
     ],
     ['Is there no way to fix it?', 'Is there no way to fix it?', 'Is there no way to fix it?'],
-    // A figure written with a k is not a number word ("$1k" never "$onek").
+    // A figure written with a k is not a number word ("$1k" never "$onek"); a price in words is
+    // written as the price with its sign (RULE80).
     [
       'Best go-kart kit under $1k?',
       'Best go-kart kit under one thousand dollars?',
-      'Best go-kart kit under one thousand dollars?',
+      'Best go-kart kit under $1k?',
     ],
     ['I make two thousand a month', 'I make 2k a month', 'I make 2k a month'],
     // Letters and a figure written together, letters with dots, a plural, a listed acronym.
@@ -417,6 +418,23 @@ describe('alignWording', () => {
       'Is Vatican City open on Sundays?',
       'Is the Vatican open on Sundays?',
       'Is the Vatican City open on Sundays?',
+    ],
+    // A price in words against the same price in figures with a sign, either way round (RULE80).
+    [
+      'Is the national parks senior pass approximately eighty dollars?',
+      'Is the national parks senior pass approximately $80?',
+      'Is the national parks senior pass approximately eighty dollars?',
+    ],
+    [
+      "What's the best synth under $1k?",
+      "What's the best synth under one thousand dollars?",
+      "What's the best synth under $1k?",
+    ],
+    ['Is a day pass thirty-five dollars?', 'Is a day pass $35?', 'Is a day pass thirty-five dollars?'],
+    [
+      'Can I live on $30k a year in Ohio?',
+      'Can I live on thirty thousand dollars a year in Ohio?',
+      'Can I live on $30k a year in Ohio?',
     ],
     // A state's code against its name followed by "state", either way round (RULE76); a code
     // followed by "state" already is read as before.
@@ -719,6 +737,10 @@ describe('alignWording', () => {
     ['Are the Las Vegas Golden Knights good this year?', 'Are the Vegas Golden Knights good this year?'],
     ['Is it hot in Reno in June?', 'Is it hot in Vegas in June?'],
     ['Is it hot in Las Vegas in June?', 'Is it hot in Las Vegas in July?'],
+    // Another price, another currency, or words against a figure with the name (RULE80).
+    ['Is a day pass eighty dollars?', 'Is a day pass $90?'],
+    ['Is a day pass eighty dollars?', 'Is a day pass €80?'],
+    ['Is a day pass eighty dollars?', 'Is a day pass 80 dollars?'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

@@ -21,7 +21,8 @@
  *   "and"; "DC" / "Washington, D.C.";
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
- * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars";
+ * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars",
+ *   "$80" / "eighty dollars", "£30k" / "30 thousand pounds" (RULE80);
  * - "a" and "an" before the same word: "a HSA" / "an HSA"; "a" or "an" for "1" between the same
  *   words: "about an hour" / "about 1 hour";
  * - "no" before a question word where the cached question writes "know": "how do I no if";
@@ -56,6 +57,7 @@
  * year". What it does not align (numbers, negation, another entity, any other order) is left for
  * the guard and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
  */
+import { MULTIPLIERS, NUMBER_WORDS } from './guard/changed-number.ts';
 import { isEnglishWord } from './guard/english-words.ts';
 import { INDIRECT_QUESTION_WORDS } from './guard/hit-guard-words.ts';
 import { comparedStems } from './guard/inflection.ts';
@@ -407,9 +409,51 @@ interface Price {
   from: number;
 }
 
+/**
+ * A number in words at `start`, up to `end`: a number word ("eighty"), a ten and a unit ("thirty
+ * five", "thirty-five"), either with "hundred" or "thousand" after it, or a figure with one of
+ * those ("30 thousand"); none where there is no number word (a figure alone is the figures').
+ */
+function wordedNumberAt(tokens: readonly Token[], start: number): { value: number; end: number } | undefined {
+  const first = tokens[start];
+  const word = NUMBER_WORDS.get(first?.key ?? '');
+  let value = word ?? figureValue(first);
+  let end = start + 1;
+  const unit = NUMBER_WORDS.get(tokens[end]?.key ?? '');
+  if (word !== undefined && word >= 20 && word % 10 === 0 && unit !== undefined && unit < 10) {
+    value += unit;
+    end += 1;
+  }
+  const multiplier = MULTIPLIERS[tokens[end]?.key ?? ''];
+  if (multiplier !== undefined) {
+    value *= multiplier;
+    end += 1;
+  }
+  if ((word === undefined && multiplier === undefined) || Number.isNaN(value)) return undefined;
+  return { value, end };
+}
+
 function pricesIn(text: string, tokens: readonly Token[]): Price[] {
   const prices: Price[] = [];
+  // Tokens before `next` belong to a price already read ("thirty five dollars" is not also "five dollars").
+  let next = 0;
   tokens.forEach((token, start) => {
+    if (start < next) return;
+    // A price in words: the number in words, then the currency's name (RULE80).
+    const worded = wordedNumberAt(tokens, start);
+    const wordedName = worded === undefined ? undefined : CURRENCY_NAMES.get(tokens[worded.end]?.key ?? '');
+    if (worded !== undefined && wordedName !== undefined) {
+      prices.push({
+        value: worded.value,
+        sign: wordedName,
+        named: true,
+        start,
+        end: worded.end + 1,
+        from: token.start,
+      });
+      next = worded.end + 1;
+      return;
+    }
     const thousands = thousandsAt(tokens, start);
     const value = Number.isNaN(thousands) ? figureValue(token) : thousands;
     if (Number.isNaN(value)) return;

@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // A price in words against the same price with a sign (RULE80): the verifier scored this
+        // 0.002.
+        [
+          "What's a good electric scooter for under five hundred dollars?",
+          "What's a good electric scooter for under $500?",
+        ],
         // A place's name written short as one of its own words (RULE79): refused as narrower
         // before, whatever the verifier read (0.999).
         [

@@ -45,8 +45,8 @@ const TEENS = [
   'nineteen',
 ];
 const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
-/** Number words by value: "five" 5, "twelve" and "dozen" 12, "forty" 40. */
-const NUMBER_WORDS = new Map<string, number>([
+/** Number words by value: "five" 5, "twelve" and "dozen" 12, "forty" 40 (the wording step reads prices in words with them). */
+export const NUMBER_WORDS: ReadonlyMap<string, number> = new Map<string, number>([
   ...UNITS.slice(1).map((word, index): [string, number] => [word, 1 + index]),
   ...TEENS.map((word, index): [string, number] => [word, 10 + index]),
   ...TENS.map((word, index): [string, number] => [word, 20 + 10 * index]),
@@ -60,7 +60,7 @@ const WORDS = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:(${TENS.join('|')})[- ](${UNITS.slice(1).join('|')})|(${[...NUMBER_WORDS.keys()].join('|')}))(?: (hundred|thousand))?(?![\\p{L}\\p{N}])`,
   'giu',
 );
-const MULTIPLIERS: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000 };
+export const MULTIPLIERS: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000 };
 
 /** The values of a question's number words ("after five years": 5; "twenty-four": 24; "five hundred": 500). */
 function numberWordsOf(text: string): number[][] {
