@@ -741,6 +741,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EU', file: 'reserved/semantic-pairs-unseen-EU.jsonl' },
       { name: 'unseen-EV', file: 'reserved/semantic-pairs-unseen-EV.jsonl' },
       { name: 'unseen-EW', file: 'reserved/semantic-pairs-unseen-EW.jsonl' },
+      { name: 'unseen-EX', file: 'reserved/semantic-pairs-unseen-EX.jsonl' },
+      { name: 'unseen-EY', file: 'reserved/semantic-pairs-unseen-EY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
