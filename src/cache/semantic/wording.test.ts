@@ -436,6 +436,23 @@ describe('alignWording', () => {
       'Can I live on thirty thousand dollars a year in Ohio?',
       'Can I live on $30k a year in Ohio?',
     ],
+    // The speaker first or last in a subject of two, either way round (RULE81).
+    [
+      'My boyfriend and I are driving to Austin City Limits from Houston; where should we park?',
+      'Me and my bf are driving to ACL from Houston; where should we park?',
+      'My boyfriend and I are driving to Austin City Limits from Houston; where should we park?',
+    ],
+    ['Can Sarah and I share a locker?', 'Can me and Sarah share a locker?', 'Can Sarah and I share a locker?'],
+    [
+      'Me and my friends want to rent a cabin; any tips?',
+      'My friends and I want to rent a cabin; any tips?',
+      'Me and my friends want to rent a cabin; any tips?',
+    ],
+    [
+      'so me and my wife are moving to a condo, what should we know?',
+      'so my wife and I are moving to a condo, what should we know?',
+      'so me and my wife are moving to a condo, what should we know?',
+    ],
     // A state's code against its name followed by "state", either way round (RULE76); a code
     // followed by "state" already is read as before.
     [
@@ -741,6 +758,9 @@ describe('alignWording', () => {
     ['Is a day pass eighty dollars?', 'Is a day pass $90?'],
     ['Is a day pass eighty dollars?', 'Is a day pass €80?'],
     ['Is a day pass eighty dollars?', 'Is a day pass 80 dollars?'],
+    // Another person before another word, more than three words (RULE81).
+    ['My husband and I want a cabin.', 'Me and my wife are renting a cabin.'],
+    ['My friends from work and I want a cabin.', 'Me and my friends from work want a cabin.'],
   ])('leaves %s / %s as asked', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(asked);
   });

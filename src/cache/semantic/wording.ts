@@ -52,7 +52,8 @@
  * - a place's name written short as some of its own words (PLACE_SHORT_NAMES): "Vegas" / "Las
  *   Vegas" (RULE79).
  *
- * Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
+ * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
+ * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
  * our tips are pooled" / "our tips are pooled and I'm a barista", "last year I paid" / "I paid last
  * year". What it does not align (numbers, negation, another entity, any other order) is left for
  * the guard and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
@@ -667,9 +668,10 @@ function sameCosted(
  * `asked` with the words it writes differently from `cached` written as `cached` writes them (see
  * the module's comment); `asked` itself when nothing differs only in writing.
  */
-export function alignWording(cached: string, asked: string): string {
-  const mine = tokensOf(asked);
+export function alignWording(cached: string, question: string): string {
   const theirs = tokensOf(cached);
+  const asked = inSpeakersOrder(theirs, question);
+  const mine = tokensOf(asked);
   const theirKeys = new Set(theirs.map((token) => token.key));
   const myKeys = new Set(mine.map((token) => token.key));
   /**
@@ -1146,6 +1148,59 @@ export function alignWording(cached: string, asked: string): string {
   });
 
   return inCachedOrder(cached, theirs, edits.size === 0 ? asked : written(asked, mine, edits));
+}
+
+/** Words that open a subject of two and lose their capital inside the question ("My wife and I"). */
+const OPENERS: ReadonlySet<string> = new Set(['my', 'our', 'a', 'the', 'his', 'her', 'their']);
+
+/**
+ * "me and" and one to three words on one side, the same number of words and "and I" on the other:
+ * one subject, the speaker first or last (RULE81). `asked` written in the cached question's order
+ * ("Me and my bf are" / "My boyfriend and I are": "My bf and I are"), where the words are the same
+ * or the word after them is; the capital of the question's first word kept.
+ */
+function inSpeakersOrder(theirs: readonly Token[], asked: string): string {
+  const mine = tokensOf(asked);
+  /** Whether `tokens` hold `count` words of letters from `at` on. */
+  const words = (tokens: readonly Token[], at: number, count: number) =>
+    tokens.slice(at, at + count).length === count && tokens.slice(at, at + count).every(isLetters);
+  const meFirst = (tokens: readonly Token[], at: number, count: number) =>
+    tokens[at]?.key === 'me' && tokens[at + 1]?.key === 'and' && words(tokens, at + 2, count);
+  const meLast = (tokens: readonly Token[], at: number, count: number) =>
+    words(tokens, at, count) && tokens[at + count]?.key === 'and' && tokens[at + count + 1]?.text === 'I';
+  const same = (first: number, other: number, count: number, afterMine: number, afterTheirs: number) =>
+    mine.slice(first, first + count).every((token, offset) => token.key === theirs[other + offset]?.key) ||
+    (mine[afterMine] !== undefined && mine[afterMine]?.key === theirs[afterTheirs]?.key);
+  const capital = (text: string) => (text[0] ?? '').toUpperCase() + text.slice(1);
+  for (let count = 1; count <= 3; count += 1)
+    for (let at = 0; at < mine.length; at += 1) {
+      if (meFirst(mine, at, count)) {
+        const place = theirs.findIndex(
+          (_, other) =>
+            meLast(theirs, other, count) && same(at + 2, other, count, at + 2 + count, other + count + 2),
+        );
+        if (place < 0 || findRun(mine, ['and', 'i']) >= 0) continue;
+        const me = mine[at] as Token;
+        const said = asked.slice(mine[at + 2]?.start, mine[at + 1 + count]?.end);
+        const reordered = `${/^\p{Lu}/u.test(me.text) ? capital(said) : said} and I`;
+        return asked.slice(0, me.start) + reordered + asked.slice(mine[at + 1 + count]?.end);
+      }
+      if (meLast(mine, at, count)) {
+        const place = theirs.findIndex(
+          (_, other) =>
+            meFirst(theirs, other, count) && same(at, other + 2, count, at + count + 2, other + 2 + count),
+        );
+        if (place < 0 || findRun(mine, ['me', 'and']) >= 0) continue;
+        const first = mine[at] as Token;
+        const opener =
+          at === 0 && OPENERS.has(first.key)
+            ? first.key + asked.slice(first.end, mine[at + count - 1]?.end)
+            : asked.slice(first.start, mine[at + count - 1]?.end);
+        const reordered = `${at === 0 && /^\p{Lu}/u.test(first.text) ? 'Me' : 'me'} and ${opener}`;
+        return asked.slice(0, first.start) + reordered + asked.slice(mine[at + count + 1]?.end);
+      }
+    }
+  return asked;
 }
 
 /** `asked` with `edits` (by the first token each covers) written in. */

@@ -506,6 +506,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // The speaker first or last in a subject of two (RULE81): the verifier scored this 0.042.
+        [
+          'My wife and I are flying to Denver next week; can we bring a car seat on the plane?',
+          'Me and my wife are flying to Denver next week; can we bring a car seat on the plane?',
+        ],
         // A price in words against the same price with a sign (RULE80): the verifier scored this
         // 0.002.
         [
