@@ -743,6 +743,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EW', file: 'reserved/semantic-pairs-unseen-EW.jsonl' },
       { name: 'unseen-EX', file: 'reserved/semantic-pairs-unseen-EX.jsonl' },
       { name: 'unseen-EY', file: 'reserved/semantic-pairs-unseen-EY.jsonl' },
+      { name: 'unseen-EZ', file: 'reserved/semantic-pairs-unseen-EZ.jsonl' },
+      { name: 'unseen-FA', file: 'reserved/semantic-pairs-unseen-FA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
