@@ -436,6 +436,25 @@ describe('alignWording', () => {
       'Can I live on thirty thousand dollars a year in Ohio?',
       'Can I live on $30k a year in Ohio?',
     ],
+    // A clock time with "am" or "pm" against its part of the day or its name, either way round (RULE82).
+    [
+      "I'm a nurse on night shifts; how do I stay alert around 4 in the morning?",
+      "I'm a nurse on night shifts; how do I stay alert around 4 AM?",
+      "I'm a nurse on night shifts; how do I stay alert around 4 in the morning?",
+    ],
+    ['Is the pier busy at 7pm?', 'Is the pier busy at 7 in the evening?', 'Is the pier busy at 7pm?'],
+    [
+      'My ewe lambed at two in the morning; should I worry?',
+      'My ewe lambed at 2am; should I worry?',
+      'My ewe lambed at two in the morning; should I worry?',
+    ],
+    [
+      'Does the bus run at 6:30 in the morning?',
+      'Does the bus run at 6:30 a.m.?',
+      'Does the bus run at 6:30 in the morning?',
+    ],
+    ['Is checkout at noon?', 'Is checkout at 12 pm?', 'Is checkout at noon?'],
+    ['Is checkout at 12 PM?', 'Is checkout at 12 noon?', 'Is checkout at 12 PM?'],
     // The speaker first or last in a subject of two, either way round (RULE81).
     [
       'My boyfriend and I are driving to Austin City Limits from Houston; where should we park?',
@@ -758,6 +777,12 @@ describe('alignWording', () => {
     ['Is a day pass eighty dollars?', 'Is a day pass $90?'],
     ['Is a day pass eighty dollars?', 'Is a day pass €80?'],
     ['Is a day pass eighty dollars?', 'Is a day pass 80 dollars?'],
+    // Another half of the day, another hour, an hour a part of the day does not hold (RULE82).
+    ['Is the gym open at 6 in the morning?', 'Is the gym open at 6 pm?'],
+    ['Is the gym open at 7 in the evening?', 'Is the gym open at 7 am?'],
+    ['Is the gym open at 3 in the afternoon?', 'Is the gym open at 4 pm?'],
+    ['Is the gym open at 2 at night?', 'Is the gym open at 2 am?'],
+    ['Should I take 2 pills in the morning?', 'Should I take 2 pills at 2 am?'],
     // Another person before another word, more than three words (RULE81).
     ['My husband and I want a cabin.', 'Me and my wife are renting a cabin.'],
     ['My friends from work and I want a cabin.', 'Me and my friends from work want a cabin.'],

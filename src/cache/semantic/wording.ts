@@ -50,7 +50,9 @@
  * - and between the same words a figure written for the word it sounds like: "good 4 posture" /
  *   "good for posture", "how 2 learn" / "how to learn" (RULE78);
  * - a place's name written short as some of its own words (PLACE_SHORT_NAMES): "Vegas" / "Las
- *   Vegas" (RULE79).
+ *   Vegas" (RULE79);
+ * - a clock time with "am" or "pm" and the same time by its part of the day or its name: "4 AM" /
+ *   "4 in the morning", "7pm" / "seven in the evening", "12 pm" / "noon" (RULE82).
  *
  * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
  * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
@@ -540,6 +542,72 @@ function synonymsIn(tokens: readonly Token[]): Map<number, { start: number; end:
   return found;
 }
 
+/** A clock time: its tokens, hour (1 to 12), minutes, half of the day and whether "am" or "pm" wrote it. */
+interface ClockTime {
+  start: number;
+  end: number;
+  hour: number;
+  minutes: string;
+  pm: boolean;
+  short: boolean;
+}
+
+/** The words after an hour that say its half of the day, each with the hours it may name (RULE82). */
+const DAY_PARTS: readonly { words: string[]; pm: boolean; hours: readonly number[] }[] = [
+  { words: ['in', 'the', 'morning'], pm: false, hours: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] },
+  { words: ['in', 'the', 'afternoon'], pm: true, hours: [12, 1, 2, 3, 4, 5, 6] },
+  { words: ['in', 'the', 'evening'], pm: true, hours: [4, 5, 6, 7, 8, 9, 10, 11] },
+  { words: ['at', 'night'], pm: true, hours: [7, 8, 9, 10, 11] },
+];
+/** Twelve o'clock by its name: "noon" (or "12 noon", "midday") and "midnight". */
+const TWELVES: ReadonlyMap<string, boolean> = new Map([
+  ['noon', true],
+  ['midday', true],
+  ['midnight', false],
+]);
+
+/**
+ * The clock times in `tokens` (RULE82): an hour from 1 to 12, in figures or a number word, with
+ * minutes after a colon or none, then "am" or "pm" ("6am", "6:30 a.m.", "7 PM"), or "o'clock" or
+ * nothing and then the words of a part of the day that hour may be in ("4 in the morning", "seven
+ * o'clock in the evening"); "noon", "midnight", with "12" before them or not.
+ */
+function clockTimesIn(text: string, tokens: readonly Token[]): ClockTime[] {
+  const hourAt = (index: number) => {
+    const token = tokens[index];
+    if (token === undefined || text[token.start - 1] === ':') return Number.NaN;
+    const hour = /^\d{1,2}$/.test(token.key)
+      ? Number(token.key)
+      : (NUMBER_WORDS.get(token.key) ?? Number.NaN);
+    return hour >= 1 && hour <= 12 && token.key !== 'dozen' ? hour : Number.NaN;
+  };
+  const times: ClockTime[] = [];
+  tokens.forEach((token, index) => {
+    const twelve = TWELVES.get(token.key);
+    if (twelve !== undefined) {
+      const start = hourAt(index - 1) === 12 ? index - 1 : index;
+      times.push({ start, end: index + 1, hour: 12, minutes: '', pm: twelve, short: false });
+      return;
+    }
+    const hour = hourAt(index);
+    if (Number.isNaN(hour)) return;
+    const next = tokens[index + 1];
+    const timed = next !== undefined && text.slice(token.end, next.start) === ':' && /^\d\d$/.test(next.key);
+    const minutes = timed ? next.key : '';
+    let at = index + (timed ? 2 : 1);
+    const half = tokens[at]?.key;
+    if (half === 'am' || half === 'pm') {
+      times.push({ start: index, end: at + 1, hour, minutes, pm: half === 'pm', short: true });
+      return;
+    }
+    if (tokens[at]?.key === 'oclock') at += 1;
+    const part = DAY_PARTS.find(({ words, hours }) => hours.includes(hour) && runAt(tokens, words, at));
+    if (part !== undefined)
+      times.push({ start: index, end: at + part.words.length, hour, minutes, pm: part.pm, short: false });
+  });
+  return times;
+}
+
 /** PLACE_SHORT_NAMES as keys, with where the short name's words sit in the full name's. */
 const PLACE_NAME_WORDS = [...PLACE_SHORT_NAMES].map(([short, full]) => {
   const [shortWords, fullWords] = [keysOf(short), keysOf(full)];
@@ -709,6 +777,20 @@ export function alignWording(cached: string, question: string): string {
       edit(myShort, myShort + short.length, theirText(theirFull, theirFull + full.length));
     if (myFull >= 0 && myShort < 0 && theirShort >= 0 && theirFull < 0)
       edit(myFull, myFull + full.length, theirText(theirShort, theirShort + short.length));
+  }
+
+  // A clock time with "am" or "pm" on one side and the same time "in the morning", "in the
+  // evening" or by its name on the other ("4 AM" / "4 in the morning", "12 pm" / "noon", RULE82).
+  const theirClocks = clockTimesIn(cached, theirs);
+  for (const time of clockTimesIn(asked, mine)) {
+    const other = theirClocks.find(
+      (candidate) =>
+        candidate.short !== time.short &&
+        candidate.hour === time.hour &&
+        candidate.minutes === time.minutes &&
+        candidate.pm === time.pm,
+    );
+    if (other !== undefined) edit(time.start, time.end, theirText(other.start, other.end));
   }
 
   // The same word but for case or apostrophes ("Ive" / "I've"), and words written joined or apart.

@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // A clock time with "pm" against the same hour "in the evening" (RULE82): the verifier
+        // scored this 0.002.
+        [
+          'Is the ferry to Victoria still running at 9 in the evening?',
+          'Is the ferry to Victoria still running at 9pm?',
+        ],
         // The speaker first or last in a subject of two (RULE81): the verifier scored this 0.042.
         [
           'My wife and I are flying to Denver next week; can we bring a car seat on the plane?',
