@@ -745,6 +745,8 @@ async function main(): Promise<void> {
       { name: 'unseen-EY', file: 'reserved/semantic-pairs-unseen-EY.jsonl' },
       { name: 'unseen-EZ', file: 'reserved/semantic-pairs-unseen-EZ.jsonl' },
       { name: 'unseen-FA', file: 'reserved/semantic-pairs-unseen-FA.jsonl' },
+      { name: 'unseen-FB', file: 'reserved/semantic-pairs-unseen-FB.jsonl' },
+      { name: 'unseen-FC', file: 'reserved/semantic-pairs-unseen-FC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
