@@ -455,13 +455,38 @@ describe('alignWording', () => {
     ],
     ['Is checkout at noon?', 'Is checkout at 12 pm?', 'Is checkout at noon?'],
     ['Is checkout at 12 PM?', 'Is checkout at 12 noon?', 'Is checkout at 12 PM?'],
+    // Two clauses of one sentence exchanged, the subject said once or twice, either way round (RULE83).
+    [
+      "I'm left-handed and just starting out on ukulele; should I learn to play it right-handed?",
+      "I'm just starting out on ukulele and I'm left-handed; should I learn to play it right-handed?",
+      "I'm left-handed and just starting out on ukulele; should I learn to play it right-handed?",
+    ],
+    [
+      "I love playing air hockey with my grandkids and I'm 70; is it good exercise?",
+      "I'm 70 and love playing air hockey with my grandkids; is it good exercise?",
+      "I love playing air hockey with my grandkids and I'm 70; is it good exercise?",
+    ],
+    [
+      'I wear a size 12 wide and have high arches; which brands of hiking boots fit best?',
+      'I have high arches and wear a size 12 wide; which hiking boot brands fit best?',
+      'I wear a size 12 wide and have high arches; which hiking boot brands fit best?',
+    ],
+    [
+      "We're moving in June but we've got two cats; how do we ship them?",
+      "We've got two cats but we're moving in June; how do we ship them?",
+      "We're moving in June but we've got two cats; how do we ship them?",
+    ],
     // The speaker first or last in a subject of two, either way round (RULE81).
     [
       'My boyfriend and I are driving to Austin City Limits from Houston; where should we park?',
       'Me and my bf are driving to ACL from Houston; where should we park?',
       'My boyfriend and I are driving to Austin City Limits from Houston; where should we park?',
     ],
-    ['Can Sarah and I share a locker?', 'Can me and Sarah share a locker?', 'Can Sarah and I share a locker?'],
+    [
+      'Can Sarah and I share a locker?',
+      'Can me and Sarah share a locker?',
+      'Can Sarah and I share a locker?',
+    ],
     [
       'Me and my friends want to rent a cabin; any tips?',
       'My friends and I want to rent a cabin; any tips?',
@@ -783,6 +808,17 @@ describe('alignWording', () => {
     ['Is the gym open at 3 in the afternoon?', 'Is the gym open at 4 pm?'],
     ['Is the gym open at 2 at night?', 'Is the gym open at 2 am?'],
     ['Should I take 2 pills in the morning?', 'Should I take 2 pills at 2 am?'],
+    // Another subject in a part, "and then", another joining word, another word in a part (RULE83).
+    ["I'm 70 and my wife is 65; can we both join?", "My wife is 70 and I'm 65; can we both join?"],
+    ['I eat and then swim; is that safe?', 'I swim and then eat; is that safe?'],
+    [
+      "I'm 70 and love air hockey; is it good exercise?",
+      "I love air hockey but I'm 70; is it good exercise?",
+    ],
+    [
+      "I'm 70 and love air hockey; is it good exercise?",
+      "I love ice hockey and I'm 70; is it good exercise?",
+    ],
     // Another person before another word, more than three words (RULE81).
     ['My husband and I want a cabin.', 'Me and my wife are renting a cabin.'],
     ['My friends from work and I want a cabin.', 'Me and my friends from work want a cabin.'],

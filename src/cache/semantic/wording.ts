@@ -52,7 +52,9 @@
  * - a place's name written short as some of its own words (PLACE_SHORT_NAMES): "Vegas" / "Las
  *   Vegas" (RULE79);
  * - a clock time with "am" or "pm" and the same time by its part of the day or its name: "4 AM" /
- *   "4 in the morning", "7pm" / "seven in the evening", "12 pm" / "noon" (RULE82).
+ *   "4 in the morning", "7pm" / "seven in the evening", "12 pm" / "noon" (RULE82);
+ * - two clauses of one sentence exchanged, the subject said once or twice: "I'm 70 and love air
+ *   hockey" / "I love air hockey and I'm 70" (RULE83).
  *
  * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
  * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
@@ -1229,7 +1231,83 @@ export function alignWording(cached: string, question: string): string {
     if (word !== undefined && at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
   });
 
+  // Two clauses of one sentence exchanged around "and" or "but", the subject said once or twice
+  // ("I'm 70 and love air hockey" / "I love air hockey and I'm 70", RULE83), where no step above
+  // rewords the stretch.
+  const theirPairs = clausePairsIn(cached, theirs);
+  for (const pair of clausePairsIn(asked, mine)) {
+    const other = theirPairs.find(
+      (candidate) =>
+        candidate.joiner === pair.joiner &&
+        candidate.seconds.includes(pair.first) &&
+        pair.seconds.includes(candidate.first),
+    );
+    if (other !== undefined) edit(pair.start, pair.end, theirText(other.start, other.end));
+  }
+
   return inCachedOrder(cached, theirs, edits.size === 0 ? asked : written(asked, mine, edits));
+}
+
+/** The verbs a clause's subject is contracted with. */
+const CONTRACTED_VERBS: ReadonlyMap<string, string> = new Map([
+  ["i'm", 'am'],
+  ["i've", 'have'],
+  ["we're", 'are'],
+  ["we've", 'have'],
+]);
+
+/** A clause's subject as its first word writes it, with a contracted verb ("I'm": "i", "am"). */
+function subjectOf(token: Token | undefined): readonly string[] | undefined {
+  const text = token?.text.toLowerCase().replace('’', "'") ?? '';
+  const [subject, verb] = text.split("'");
+  if (subject !== 'i' && subject !== 'we') return undefined;
+  if (verb === undefined) return [subject];
+  const expanded = CONTRACTED_VERBS.get(`${subject}'${verb}`);
+  return expanded === undefined ? undefined : [subject, expanded];
+}
+
+/**
+ * The clause pairs of `text` (RULE83): each stretch between two stops (its start or end, ";", ",",
+ * ".", "?", "!", ":", "—") that opens with a subject ("I", "we", "I'm", "we've") and holds "and"
+ * or "but" once, not before "then"; each part's words as one clause, the second's subject, where
+ * it leaves it out, the first's (the subject alone, or with its contracted verb: "I'm 70 and love
+ * hiking", "I'm left-handed and just starting out").
+ */
+function clausePairsIn(
+  text: string,
+  tokens: readonly Token[],
+): { start: number; end: number; joiner: string; first: string; seconds: string[] }[] {
+  const stopBefore = (index: number) =>
+    index === 0 || /[;,.?!:—]/u.test(text.slice(tokens[index - 1]?.end, tokens[index]?.start));
+  const pairs: { start: number; end: number; joiner: string; first: string; seconds: string[] }[] = [];
+  for (let start = 0; start < tokens.length; start += 1) {
+    if (!stopBefore(start)) continue;
+    let end = start + 1;
+    while (end < tokens.length && !stopBefore(end)) end += 1;
+    const subject = subjectOf(tokens[start]);
+    const joins = tokens
+      .slice(start, end)
+      .flatMap((token, offset) => (token.key === 'and' || token.key === 'but' ? [start + offset] : []));
+    const at = joins[0];
+    if (
+      subject === undefined ||
+      joins.length !== 1 ||
+      at === undefined ||
+      at + 1 >= end ||
+      tokens[at + 1]?.key === 'then'
+    )
+      continue;
+    const keys = (from: number, to: number) => tokens.slice(from, to).map((token) => token.key);
+    const clause = (from: number, to: number, own: readonly string[]) =>
+      [...own, ...keys(from + 1, to)].join(' ');
+    const second = subjectOf(tokens[at + 1]);
+    const seconds =
+      second !== undefined
+        ? [clause(at + 1, end, second)]
+        : [subject.slice(0, 1), subject].map((own) => [...own, ...keys(at + 1, end)].join(' '));
+    pairs.push({ start, end, joiner: tokens[at]?.key ?? '', first: clause(start, at, subject), seconds });
+  }
+  return pairs;
 }
 
 /** Words that open a subject of two and lose their capital inside the question ("My wife and I"). */

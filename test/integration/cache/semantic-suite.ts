@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // Two clauses of one sentence exchanged, the subject said twice on one side (RULE83): the
+        // verifier scored this 0.014.
+        [
+          "I'm 70 and love playing air hockey with my grandkids; is it a good form of exercise for someone my age?",
+          "I love playing air hockey with my grandkids and I'm 70; is it a good form of exercise for someone my age?",
+        ],
         // A clock time with "pm" against the same hour "in the evening" (RULE82): the verifier
         // scored this 0.002.
         [
