@@ -747,6 +747,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FA', file: 'reserved/semantic-pairs-unseen-FA.jsonl' },
       { name: 'unseen-FB', file: 'reserved/semantic-pairs-unseen-FB.jsonl' },
       { name: 'unseen-FC', file: 'reserved/semantic-pairs-unseen-FC.jsonl' },
+      { name: 'unseen-FD', file: 'reserved/semantic-pairs-unseen-FD.jsonl' },
+      { name: 'unseen-FE', file: 'reserved/semantic-pairs-unseen-FE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
