@@ -455,6 +455,22 @@ describe('alignWording', () => {
     ],
     ['Is checkout at noon?', 'Is checkout at 12 pm?', 'Is checkout at noon?'],
     ['Is checkout at 12 PM?', 'Is checkout at 12 noon?', 'Is checkout at 12 PM?'],
+    // "AM" or "PM" after a day's word against that day's part, either way round (RULE84).
+    [
+      'Is it safe to drive after taking one Benadryl this morning?',
+      'Is it safe to drive after taking one Benadryl this AM?',
+      'Is it safe to drive after taking one Benadryl this morning?',
+    ],
+    [
+      'I need my suit for an interview tmrw AM; can a dry cleaner do same-day service?',
+      'I need my suit for an interview tomorrow morning; can a dry cleaner do same-day service?',
+      'I need my suit for an interview tmrw AM; can a dry cleaner do same-day service?',
+    ],
+    [
+      'Is the market open Saturday evening?',
+      'Is the market open Sat PM?',
+      'Is the market open Saturday evening?',
+    ],
     // Two clauses of one sentence exchanged, the subject said once or twice, either way round (RULE83).
     [
       "I'm left-handed and just starting out on ukulele; should I learn to play it right-handed?",
@@ -808,6 +824,13 @@ describe('alignWording', () => {
     ['Is the gym open at 3 in the afternoon?', 'Is the gym open at 4 pm?'],
     ['Is the gym open at 2 at night?', 'Is the gym open at 2 am?'],
     ['Should I take 2 pills in the morning?', 'Should I take 2 pills at 2 am?'],
+    // Another part of the day, or "AM" after no day's word (RULE84).
+    [
+      'Is it safe to drive after taking one Benadryl this afternoon?',
+      'Is it safe to drive after taking one Benadryl this AM?',
+    ],
+    ['Is the market open Friday morning?', 'Is the market open Friday PM?'],
+    ['Is the market open in the morning?', 'Is the market open in the AM?'],
     // Another subject in a part, "and then", another joining word, another word in a part (RULE83).
     ["I'm 70 and my wife is 65; can we both join?", "My wife is 70 and I'm 65; can we both join?"],
     ['I eat and then swim; is that safe?', 'I swim and then eat; is that safe?'],

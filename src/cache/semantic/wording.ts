@@ -54,7 +54,9 @@
  * - a clock time with "am" or "pm" and the same time by its part of the day or its name: "4 AM" /
  *   "4 in the morning", "7pm" / "seven in the evening", "12 pm" / "noon" (RULE82);
  * - two clauses of one sentence exchanged, the subject said once or twice: "I'm 70 and love air
- *   hockey" / "I love air hockey and I'm 70" (RULE83).
+ *   hockey" / "I love air hockey and I'm 70" (RULE83);
+ * - "AM" or "PM" after a day's word and that day's morning, afternoon or evening: "tmrw AM" /
+ *   "tomorrow morning" (RULE84).
  *
  * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
  * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
@@ -610,6 +612,25 @@ function clockTimesIn(text: string, tokens: readonly Token[]): ClockTime[] {
   return times;
 }
 
+/** Words for a day that "AM" or "PM" may follow as its morning or its afternoon or evening (RULE84). */
+const DAY_WORDS: ReadonlySet<string> = new Set(
+  (
+    'this today tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday ' +
+    'tmrw tmr mon tue tues wed thu thur thurs fri sat sun'
+  ).split(' '),
+);
+/** The parts of the day "AM" and "PM" name after a day's word. */
+const DAY_HALVES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['am', ['morning']],
+  ['pm', ['afternoon', 'evening']],
+]);
+
+/** Whether two day words name one day, one maybe written short ("tmrw" / "tomorrow", "Sat" / "Saturday"). */
+const sameDay = (word: string, other: string): boolean =>
+  word === other ||
+  (ABBREVIATION_WORDS.get(word) ?? []).some((words) => words.join(' ') === other) ||
+  (ABBREVIATION_WORDS.get(other) ?? []).some((words) => words.join(' ') === word);
+
 /** PLACE_SHORT_NAMES as keys, with where the short name's words sit in the full name's. */
 const PLACE_NAME_WORDS = [...PLACE_SHORT_NAMES].map(([short, full]) => {
   const [shortWords, fullWords] = [keysOf(short), keysOf(full)];
@@ -793,6 +814,23 @@ export function alignWording(cached: string, question: string): string {
         candidate.pm === time.pm,
     );
     if (other !== undefined) edit(time.start, time.end, theirText(other.start, other.end));
+  }
+
+  // "AM" or "PM" after a day's word on one side, that day's "morning", "afternoon" or "evening" on
+  // the other ("tmrw AM" / "tomorrow morning", "this AM" / "this morning", RULE84).
+  const dayHalf = (tokens: readonly Token[], at: number, halves: readonly string[]) =>
+    halves.includes(tokens[at]?.key ?? '') && DAY_WORDS.has(tokens[at - 1]?.key ?? '');
+  for (const [half, parts] of DAY_HALVES) {
+    mine.forEach((_, index) => {
+      const [mineShort, mineLong] = [dayHalf(mine, index, [half]), dayHalf(mine, index, parts)];
+      if (!mineShort && !mineLong) return;
+      const day = mine[index - 1]?.key ?? '';
+      const at = theirs.findIndex(
+        (_other, place) =>
+          dayHalf(theirs, place, mineShort ? parts : [half]) && sameDay(day, theirs[place - 1]?.key ?? ''),
+      );
+      if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
+    });
   }
 
   // The same word but for case or apostrophes ("Ive" / "I've"), and words written joined or apart.

@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // "AM" after a day's word against that day's "morning" (RULE84): the verifier scored this
+        // 0.000.
+        [
+          'My flight lands tomorrow morning; can I check into my hotel early?',
+          'My flight lands tmrw AM; can I check into my hotel early?',
+        ],
         // Two clauses of one sentence exchanged, the subject said twice on one side (RULE83): the
         // verifier scored this 0.014.
         [
