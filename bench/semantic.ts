@@ -749,6 +749,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FC', file: 'reserved/semantic-pairs-unseen-FC.jsonl' },
       { name: 'unseen-FD', file: 'reserved/semantic-pairs-unseen-FD.jsonl' },
       { name: 'unseen-FE', file: 'reserved/semantic-pairs-unseen-FE.jsonl' },
+      { name: 'unseen-FF', file: 'reserved/semantic-pairs-unseen-FF.jsonl' },
+      { name: 'unseen-FG', file: 'reserved/semantic-pairs-unseen-FG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
