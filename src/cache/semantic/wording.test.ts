@@ -455,6 +455,17 @@ describe('alignWording', () => {
     ],
     ['Is checkout at noon?', 'Is checkout at 12 pm?', 'Is checkout at noon?'],
     ['Is checkout at 12 PM?', 'Is checkout at 12 noon?', 'Is checkout at 12 PM?'],
+    // A number and a half in words against the same number with ".5", either way round (RULE85).
+    [
+      "My son is 15 and a half; what does he need to apply for a learner's permit?",
+      "My son is 15.5; what does he need to apply for a learner's permit?",
+      "My son is 15 and a half; what does he need to apply for a learner's permit?",
+    ],
+    [
+      'Is a 2.5 hour hike too long for a 6 year old?',
+      'Is a two and a half hour hike too long for a 6 year old?',
+      'Is a 2.5 hour hike too long for a 6 year old?',
+    ],
     // "AM" or "PM" after a day's word against that day's part, either way round (RULE84).
     [
       'Is it safe to drive after taking one Benadryl this morning?',
@@ -824,6 +835,10 @@ describe('alignWording', () => {
     ['Is the gym open at 3 in the afternoon?', 'Is the gym open at 4 pm?'],
     ['Is the gym open at 2 at night?', 'Is the gym open at 2 am?'],
     ['Should I take 2 pills in the morning?', 'Should I take 2 pills at 2 am?'],
+    // Another number, a quarter, a half alone (RULE85).
+    ['My son is 15 and a half; can he get a permit?', 'My son is 16.5; can he get a permit?'],
+    ['My son is 15 and a half; can he get a permit?', 'My son is 15.25; can he get a permit?'],
+    ['Is half an hour enough to boil eggs?', 'Is 0.5 hours enough to boil eggs?'],
     // Another part of the day, or "AM" after no day's word (RULE84).
     [
       'Is it safe to drive after taking one Benadryl this afternoon?',

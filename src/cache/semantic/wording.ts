@@ -56,7 +56,8 @@
  * - two clauses of one sentence exchanged, the subject said once or twice: "I'm 70 and love air
  *   hockey" / "I love air hockey and I'm 70" (RULE83);
  * - "AM" or "PM" after a day's word and that day's morning, afternoon or evening: "tmrw AM" /
- *   "tomorrow morning" (RULE84).
+ *   "tomorrow morning" (RULE84);
+ * - a number and a half in words and with ".5": "15 and a half" / "15.5" (RULE85).
  *
  * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
  * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
@@ -631,6 +632,30 @@ const sameDay = (word: string, other: string): boolean =>
   (ABBREVIATION_WORDS.get(word) ?? []).some((words) => words.join(' ') === other) ||
   (ABBREVIATION_WORDS.get(other) ?? []).some((words) => words.join(' ') === word);
 
+/**
+ * A whole number and a half in `tokens` (RULE85): a figure or a number word from one to twelve
+ * followed by "and a half" ("15 and a half", "two and a half"), or a figure ending in ".5" ("15.5");
+ * each with its value and whether it is written in words.
+ */
+function halvesIn(
+  text: string,
+  tokens: readonly Token[],
+): { start: number; end: number; value: number; worded: boolean }[] {
+  const halves: { start: number; end: number; value: number; worded: boolean }[] = [];
+  tokens.forEach((token, index) => {
+    if (/[/.,]/.test(text[token.start - 1] ?? '')) return;
+    if (/^\d+\.5$/.test(token.key)) {
+      halves.push({ start: index, end: index + 1, value: Number(token.key), worded: false });
+      return;
+    }
+    const whole = /^\d+$/.test(token.key) ? Number(token.key) : (NUMBER_WORDS.get(token.key) ?? Number.NaN);
+    if (Number.isNaN(whole) || token.key === 'dozen' || (!/^\d/.test(token.key) && whole > 12)) return;
+    if (runAt(tokens, ['and', 'a', 'half'], index + 1))
+      halves.push({ start: index, end: index + 4, value: whole + 0.5, worded: true });
+  });
+  return halves;
+}
+
 /** PLACE_SHORT_NAMES as keys, with where the short name's words sit in the full name's. */
 const PLACE_NAME_WORDS = [...PLACE_SHORT_NAMES].map(([short, full]) => {
   const [shortWords, fullWords] = [keysOf(short), keysOf(full)];
@@ -831,6 +856,21 @@ export function alignWording(cached: string, question: string): string {
       );
       if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text);
     });
+  }
+
+  // A number and a half in words on one side, with ".5" on the other, between the same words ("is
+  // 15 and a half and" / "is 15.5 and", RULE85), each form only on its side.
+  const theirHalves = halvesIn(cached, theirs);
+  for (const half of halvesIn(asked, mine)) {
+    const sameValue = theirHalves.filter((candidate) => candidate.value === half.value);
+    const other = sameValue.find(
+      (candidate) =>
+        candidate.worded !== half.worded &&
+        mine[half.start - 1]?.key === theirs[candidate.start - 1]?.key &&
+        mine[half.end]?.key === theirs[candidate.end]?.key,
+    );
+    if (other !== undefined && sameValue.every((candidate) => candidate.worded !== half.worded))
+      edit(half.start, half.end, theirText(other.start, other.end));
   }
 
   // The same word but for case or apostrophes ("Ive" / "I've"), and words written joined or apart.

@@ -506,6 +506,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // A number and a half in words against ".5" (RULE85): refused by the changed-number rule
+        // before (the verifier 0.001).
+        [
+          "My daughter is 15 and a half; can she take driver's ed online in Ohio?",
+          "My daughter is 15.5; can she take driver's ed online in Ohio?",
+        ],
         // "AM" after a day's word against that day's "morning" (RULE84): the verifier scored this
         // 0.000.
         [
