@@ -751,6 +751,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FE', file: 'reserved/semantic-pairs-unseen-FE.jsonl' },
       { name: 'unseen-FF', file: 'reserved/semantic-pairs-unseen-FF.jsonl' },
       { name: 'unseen-FG', file: 'reserved/semantic-pairs-unseen-FG.jsonl' },
+      { name: 'unseen-FH', file: 'reserved/semantic-pairs-unseen-FH.jsonl' },
+      { name: 'unseen-FI', file: 'reserved/semantic-pairs-unseen-FI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
