@@ -60,10 +60,11 @@
  * - a number and a half in words and with ".5": "15 and a half" / "15.5" (RULE85).
  *
  * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
- * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached question's order: "I'm a barista and
- * our tips are pooled" / "our tips are pooled and I'm a barista", "last year I paid" / "I paid last
- * year". What it does not align (numbers, negation, another entity, any other order) is left for
- * the guard and the verifier to see. Cheap: a few dozen tokens each side, a map lookup per token.
+ * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached
+ * question's order: "I'm a barista and our tips are pooled" / "our tips are pooled and I'm a
+ * barista", "last year I paid" / "I paid last year". What it does not align (numbers, negation,
+ * another entity, any other order) is left for the guard and the verifier to see. Cheap: a few
+ * dozen tokens each side, a map lookup per token.
  */
 import { MULTIPLIERS, NUMBER_WORDS } from './guard/changed-number.ts';
 import { isEnglishWord } from './guard/english-words.ts';
