@@ -787,8 +787,10 @@ function sameCosted(
  */
 export function alignWording(cached: string, question: string): string {
   const theirs = tokensOf(cached);
-  const asked = inSpeakersOrder(theirs, question);
-  const mine = tokensOf(asked);
+  const asWritten = tokensOf(question);
+  const reordered = inSpeakersOrder(theirs, question, asWritten);
+  const asked = reordered ?? question;
+  const mine = reordered === undefined ? asWritten : tokensOf(reordered);
   const theirKeys = new Set(theirs.map((token) => token.key));
   const myKeys = new Set(mine.map((token) => token.key));
   /**
@@ -1396,10 +1398,14 @@ const OPENERS: ReadonlySet<string> = new Set(['my', 'our', 'a', 'the', 'his', 'h
  * "me and" and one to three words on one side, the same number of words and "and I" on the other:
  * one subject, the speaker first or last (RULE81). `asked` written in the cached question's order
  * ("Me and my bf are" / "My boyfriend and I are": "My bf and I are"), where the words are the same
- * or the word after them is; the capital of the question's first word kept.
+ * or the word after them is; the capital of the question's first word kept. Undefined where
+ * nothing is reordered (`mine` is `asked`'s tokens).
  */
-function inSpeakersOrder(theirs: readonly Token[], asked: string): string {
-  const mine = tokensOf(asked);
+function inSpeakersOrder(
+  theirs: readonly Token[],
+  asked: string,
+  mine: readonly Token[],
+): string | undefined {
   /** Whether `tokens` hold `count` words of letters from `at` on. */
   const words = (tokens: readonly Token[], at: number, count: number) =>
     tokens.slice(at, at + count).length === count && tokens.slice(at, at + count).every(isLetters);
@@ -1439,7 +1445,7 @@ function inSpeakersOrder(theirs: readonly Token[], asked: string): string {
         return asked.slice(0, first.start) + reordered + asked.slice(mine[at + count + 1]?.end);
       }
     }
-  return asked;
+  return undefined;
 }
 
 /** `asked` with `edits` (by the first token each covers) written in. */
