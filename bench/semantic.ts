@@ -48,11 +48,13 @@ import {
   changedWordsScore,
   DEFAULT_VERIFIER_DIR,
   LocalPairVerifier,
+  oneWordSynonym,
   sameWording,
   VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  VERIFIER_SYNONYM_WORDS,
   VERIFIER_WORDS_OVERRULE,
   withoutSharedContext,
 } from '../src/cache/semantic/pair-verifier.ts';
@@ -109,8 +111,13 @@ interface Scored extends Pair {
   alignedScore: number;
   /** The verifier's score for the aligned pair without the leading clauses both share (withoutSharedContext). */
   contextScore: number;
-  /** When a rule the verifier overrules refuses the aligned pair: the lower of the changed words' two scores (changedWords). */
+  /**
+   * When a rule the verifier overrules refuses the aligned pair, or it is one word for its synonym:
+   * the lower of the changed words' two scores (changedWords).
+   */
   wordsScore?: number;
+  /** Whether all the aligned pair changes is one word for a listed synonym (oneWordSynonym, RULE86). */
+  synonym: boolean;
 }
 
 function readPairs(file: string): Pair[] {
@@ -139,11 +146,11 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
         return HIT_GUARD_RULES.filter((rule) => rule.refuses(asked)).map((rule) => rule.reason);
       };
       const alignedRefusedBy = refusing(aligned);
-      const wordsScore = alignedRefusedBy.some((reason) =>
-        VERIFIER_GUARD.overrulable.has(reason as RefusalReason),
-      )
-        ? await changedWordsScore(verifier, pair.a, aligned)
-        : undefined;
+      const synonym = oneWordSynonym(pair.a, aligned);
+      const wordsScore =
+        synonym || alignedRefusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason))
+          ? await changedWordsScore(verifier, pair.a, aligned)
+          : undefined;
       return {
         ...pair,
         similarity: similarity(asked, quantise(cached)),
@@ -156,6 +163,7 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
         alignedScore: alignedScore ?? verifierScore,
         contextScore: contextScore ?? alignedScore ?? verifierScore,
         ...(wordsScore === undefined ? {} : { wordsScore }),
+        synonym,
       };
     }),
   );
@@ -211,10 +219,16 @@ const ASKED_BEFORE: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
 /**
  * The default's decision, as semantic-cache.ts runs it: the asked question aligned to the cached
  * one's wording first, the verifier reading the pair without the leading clauses both share, and,
- * where it overrules the substitution rule, the changed words alone; at other cuts or asked rules
- * for the rows below it.
+ * where it overrules the substitution rule, the changed words alone, and where the verifier does not
+ * serve one word for its synonym, the two words alone (RULE86); at other cuts or asked rules, or
+ * without that last step, for the rows below it.
  */
-const defaultServes = (pair: Scored, cuts: Cuts = GATEWAY_CUTS, asked = VERIFIER_GUARD.asked) =>
+const defaultServes = (
+  pair: Scored,
+  cuts: Cuts = GATEWAY_CUTS,
+  asked = VERIFIER_GUARD.asked,
+  synonyms = true,
+) =>
   leanServes(
     pair.alignedRefusedBy,
     pair.contextScore,
@@ -222,16 +236,27 @@ const defaultServes = (pair: Scored, cuts: Cuts = GATEWAY_CUTS, asked = VERIFIER
     pair.wordsScore ?? 0,
     cuts,
     asked,
-  );
+  ) ||
+  (synonyms &&
+    pair.synonym &&
+    !pair.alignedRefusedBy.some((reason) => asked.has(reason as RefusalReason)) &&
+    (pair.wordsScore ?? 0) >= VERIFIER_SYNONYM_WORDS);
 
 /**
- * The default's decision varied, a row each: without the overrule's second way (the default before
+ * The default's decision varied, a row each: without one word for its synonym (the default before
+ * RULE86), without the overrule's second way (the default before
  * it, bench/README.md "A second overrule, and unseen-AT and AU"), and, without it too, the changed
  * words at 0.01 (the cut before 0.03), the lower overrule, not shipped (bench/README.md, "The lower
  * overrule, and unseen-AJ and AK"), and the rules lean mode asked before.
  */
 const BEFORE_SECOND: Cuts = [VERIFIER_MIN_SCORE, VERIFIER_OVERRULE_SCORE, VERIFIER_CHANGED_WORDS_SCORE];
-const DEFAULT_VARIANTS: { name: string; cuts?: Cuts; asked?: ReadonlySet<RefusalReason> }[] = [
+const DEFAULT_VARIANTS: {
+  name: string;
+  cuts?: Cuts;
+  asked?: ReadonlySet<RefusalReason>;
+  synonyms?: boolean;
+}[] = [
+  { name: "the default's decision without one word for its synonym (RULE86)", synonyms: false },
   { name: "the default's decision without the second overrule (0.8 / 0.9)", cuts: BEFORE_SECOND },
   { name: "the default's decision at 0.7 / 0.99 / 0.01, no second overrule", cuts: [0.7, 0.99, 0.01] },
   { name: "the default's decision at 0.7 / 0.8 / 0.05", cuts: [0.7, 0.8, 0.05] },
@@ -275,9 +300,9 @@ const DECIDERS: { name: string; serves: (pair: Scored) => boolean }[] = [
     serves: (pair) => leanServes(pair.alignedRefusedBy, pair.contextScore, sameWording(pair.a, pair.aligned)),
   },
   { name: GATEWAY_DECIDER, serves: (pair) => defaultServes(pair) },
-  ...DEFAULT_VARIANTS.map(({ name, cuts, asked }) => ({
+  ...DEFAULT_VARIANTS.map(({ name, cuts, asked, synonyms }) => ({
     name,
-    serves: (pair: Scored) => defaultServes(pair, cuts, asked),
+    serves: (pair: Scored) => defaultServes(pair, cuts, asked, synonyms),
   })),
 ];
 

@@ -38,11 +38,13 @@ import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
   changedWordsScore,
   LocalPairVerifier,
+  oneWordSynonym,
   sameWording,
   VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  VERIFIER_SYNONYM_WORDS,
   VERIFIER_WORDS_OVERRULE,
   withoutSharedContext,
 } from '../src/cache/semantic/pair-verifier.ts';
@@ -65,8 +67,10 @@ interface Decided {
   same: boolean;
   refusedBy: string[];
   score: number;
-  /** The lower of the changed words' two scores (changedWords), when the overrule decides the pair. */
+  /** The lower of the changed words' two scores (changedWords), when the overrule decides the pair or it is one word for its synonym. */
   words?: number;
+  /** Whether all it changes is one word for a listed synonym (oneWordSynonym, RULE86). */
+  synonym: boolean;
 }
 
 const AT = 0.8;
@@ -197,11 +201,18 @@ function readSets(): Record<string, Pair[]> {
 /**
  * The gateway's lean decision (pair-verifier.ts, semantic-cache.ts) at the given cuts: the rules it
  * asks first, then the same words in the same order need no model ("20" / "-20 degrees" are the
- * same words but not the same numbers, RULE66).
+ * same words but not the same numbers, RULE66), then the verifier at the cuts, then one word for
+ * its synonym at VERIFIER_SYNONYM_WORDS, whatever the cuts (RULE86).
  */
-function serves(pair: Decided, [min, overrule, words, second]: Cut): boolean {
+function serves(pair: Decided, cut: Cut): boolean {
   if (pair.refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason))) return false;
-  if (pair.same) return true;
+  if (pair.same || verifierServes(pair, cut)) return true;
+  // One word for its listed synonym, the two words read alone as the same (RULE86).
+  return pair.synonym && (pair.words ?? 0) >= VERIFIER_SYNONYM_WORDS;
+}
+
+/** The verifier's own decision at the cuts, the overrule's included. */
+function verifierServes(pair: Decided, [min, overrule, words, second]: Cut): boolean {
   const overruled = pair.refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason));
   if (!overruled) return pair.score >= min;
   const read = pair.words ?? 0;
@@ -241,7 +252,9 @@ async function main(): Promise<void> {
               (rule) => rule.reason,
             );
             const overruled = refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason));
-            const words = overruled ? await changedWordsScore(verifier, pair.a, aligned) : undefined;
+            const synonym = oneWordSynonym(pair.a, aligned);
+            const words =
+              overruled || synonym ? await changedWordsScore(verifier, pair.a, aligned) : undefined;
             decided.push({
               model: model || 'shipped',
               set,
@@ -253,6 +266,7 @@ async function main(): Promise<void> {
               refusedBy,
               score,
               ...(words === undefined ? {} : { words }),
+              synonym,
             });
           }
         }

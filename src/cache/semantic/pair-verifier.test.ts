@@ -2,9 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEnglishWords } from './guard/english-words.ts';
+import { loadThesaurus } from './guard/thesaurus.ts';
+import { loadWordnet } from './guard/wordnet.ts';
 import {
   changedWords,
   LocalPairVerifier,
+  oneWordSynonym,
   sameWording,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
@@ -106,6 +110,46 @@ describe('changedWords', () => {
     ],
   ])('%s / %s: %j', (cached, asked, expected) => {
     expect(changedWords(cached, asked)).toEqual(expected);
+  });
+});
+
+describe('oneWordSynonym (RULE86)', () => {
+  beforeAll(async () => {
+    await Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]);
+  });
+
+  it.each([
+    // WordNet and Moby both pair the two words.
+    ['How do I silence a squeaky door hinge?', 'How do I quiet a squeaky door hinge?'],
+    // After a shared context clause.
+    [
+      'We booked a cottage in Devon; can the owner refuse our booking because we have a dog?',
+      'We booked a cottage in Devon; can the owner deny our booking because we have a dog?',
+    ],
+    // Moby's alone.
+    ['Should I switch to synthetic oil now?', 'Should I change to synthetic oil now?'],
+    // Listed in some sense only ("blue-pencil"): the words read alone decide, not this test.
+    ['How do I edit the listing?', 'How do I delete the listing?'],
+  ])('%s / %s: one word for its synonym', (cached, asked) => {
+    expect(oneWordSynonym(cached, asked)).toBe(true);
+    expect(oneWordSynonym(asked, cached)).toBe(true);
+  });
+
+  it.each([
+    // A word no list pairs with the other.
+    ['My printer says there is a paper jam', 'My printer says there is a carriage jam'],
+    // A closed kind (CLOSED_KINDS), though Moby lists it.
+    ['How many times per minute does it beat?', 'How many times per second does it beat?'],
+    // Two words changed, each a synonym of its own.
+    ['How do I silence a loud pipe?', 'How do I quiet a noisy pipe?'],
+    // A phrase for a word, and a word added.
+    ['Who will pay for the repair?', 'Who will cover the repair?'],
+    ['How do I silence the pipes?', 'How do I silence the pipes quickly?'],
+    // The same wording.
+    ['How do I quiet the pipes?', 'how do I quiet the pipes'],
+  ])('%s / %s: not one word for its synonym', (cached, asked) => {
+    expect(oneWordSynonym(cached, asked)).toBe(false);
+    expect(oneWordSynonym(asked, cached)).toBe(false);
   });
 });
 

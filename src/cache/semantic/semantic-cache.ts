@@ -26,11 +26,13 @@ import { loadThesaurus } from './guard/thesaurus.ts';
 import { loadWordnet } from './guard/wordnet.ts';
 import {
   changedWordsScore,
+  oneWordSynonym,
   overrules,
   type PairVerifier,
   sameWording,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
+  VERIFIER_SYNONYM_WORDS,
   VERIFIER_WORDS_OVERRULE,
   withoutSharedContext,
 } from './pair-verifier.ts';
@@ -287,8 +289,9 @@ export class SemanticCache {
   /**
    * Undefined when the verifier lets the candidate answer the question, else the miss's reason:
    * `verifier` (it scored the pair below VERIFIER_MIN_SCORE, or below VERIFIER_WORDS_OVERRULE's
-   * score when a rule it overrules refused the pair), `verifier_words` (overruled, and the changed
-   * words read alone scored below what the pair's score needs, `overrules`), `verifier_loading` (its model
+   * score when a rule it overrules refused the pair), `verifier_words` (the changed words were read
+   * alone and scored below what the pair's score needs, `overrules`, or below VERIFIER_SYNONYM_WORDS
+   * for one word and its synonym, `oneWordSynonym`), `verifier_loading` (its model
    * is loading), `verify_failed` (no answer within the timeout, or an error). Never throws.
    */
   async #verify(
@@ -326,10 +329,18 @@ export class SemanticCache {
   ): Promise<string | undefined> {
     // The verifier reads what the two do not share word for word at the front.
     const score = await verifier.score(...withoutSharedContext(cached, asked));
-    if (!overruled) return score < VERIFIER_MIN_SCORE ? 'verifier' : undefined;
-    if (score < VERIFIER_WORDS_OVERRULE.score) return 'verifier';
-    const words = await changedWordsScore(verifier, cached, asked);
-    return overrules(score, words) ? undefined : 'verifier_words';
+    if (!overruled && score >= VERIFIER_MIN_SCORE) return undefined;
+    let words: number | undefined;
+    if (overruled && score >= VERIFIER_WORDS_OVERRULE.score) {
+      words = await changedWordsScore(verifier, cached, asked);
+      if (overrules(score, words)) return undefined;
+    }
+    // One word for its listed synonym, the two words read alone as the same (RULE86).
+    if (oneWordSynonym(cached, asked)) {
+      words ??= await changedWordsScore(verifier, cached, asked);
+      if (words >= VERIFIER_SYNONYM_WORDS) return undefined;
+    }
+    return words === undefined ? 'verifier' : 'verifier_words';
   }
 
   async #embed(plan: SemanticPlan): Promise<Float32Array | undefined> {

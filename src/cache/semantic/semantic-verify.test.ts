@@ -17,6 +17,7 @@ import {
   VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  VERIFIER_SYNONYM_WORDS,
   VERIFIER_WORDS_OVERRULE,
 } from './pair-verifier.ts';
 import { SemanticCache } from './semantic-cache.ts';
@@ -309,6 +310,43 @@ describe('SemanticCache verification', () => {
       expect(await misses('verifier_words')).toBe(served ? 0 : 1);
     },
   );
+
+  it.each([
+    ['served when they reach VERIFIER_SYNONYM_WORDS both ways', [0.95, VERIFIER_SYNONYM_WORDS], true],
+    ['refused when one order is under it', [VERIFIER_SYNONYM_WORDS - 0.01, 0.95], false],
+  ] as const)(
+    'in either mode, one word for its listed synonym scored under VERIFIER_MIN_SCORE reads its two words alone (RULE86): %s',
+    async (_case, words, served) => {
+      const cottage = 'We booked a cottage in Devon; can the owner refuse our booking because we have a dog?';
+      const question = 'We booked a cottage in Devon; can the owner deny our booking because we have a dog?';
+      for (const mode of ['lean', 'all'] as const) {
+        const scores = [0.02, ...words];
+        const { verifier, asked } = answering(async () => scores.shift() ?? 0);
+        const { lookup, misses } = await setUp(verifier, mode, [cottage]);
+        expect((await lookup(question))?.entry.question, mode).toBe(served ? cottage : undefined);
+        expect(asked, mode).toEqual([
+          [
+            'can the owner refuse our booking because we have a dog?',
+            'can the owner deny our booking because we have a dog?',
+          ],
+          ['refuse', 'deny'],
+          ['deny', 'refuse'],
+        ]);
+        expect([await misses('verifier_words'), await misses('verifier')], mode).toEqual([served ? 0 : 1, 0]);
+      }
+    },
+  );
+
+  it.each([
+    ['a word no list pairs', 'How do I fix a squeaky hinge?', 'How do I fix a squeaky handle?'],
+    ['a phrase for a word', 'Who will pay for the repair?', 'Who will cover the repair?'],
+  ])('reads no words alone where %s is changed (RULE86)', async (_case, cached, question) => {
+    const { verifier, asked } = answering(async () => 0.02);
+    const { lookup, misses } = await setUp(verifier, 'lean', [cached]);
+    expect(await lookup(question)).toBeUndefined();
+    expect(asked).toEqual([[cached, question]]);
+    expect(await misses('verifier')).toBe(1);
+  });
 
   it('in lean mode, refuses a figure replaced by another (50 / 70 dollars) without a verification', async () => {
     const { verifier, asked } = answering(async () => 0.99);

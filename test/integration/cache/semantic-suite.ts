@@ -387,6 +387,31 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       await expectEach(antonyms, 'miss');
       expect(await verifications()).toBe(verifiedAtAntonyms);
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
+      // One word for its listed synonym (WordNet in some sense, or Moby) that the verifier reads as
+      // a changed word in the question, the two words read alone as the same (RULE86): the
+      // verifier scored these 0.022 and 0.085 whole, the words alone 0.977 and 0.971, so either
+      // mode serves them. A listed pair whose words read apart alone ("edit" / "delete", WordNet's
+      // "blue-pencil" sense; 0.007) stays a miss, counted as the changed words' refusal.
+      const wordsRefusedAtListed = await wordRefusals();
+      const listedSynonyms: [string, string][] = [
+        [
+          'We booked a cottage in Devon for a week in August; can the owner refuse our booking because we have a dog?',
+          'We booked a cottage in Devon for a week in August; can the owner deny our booking because we have a dog?',
+        ],
+        [
+          'I have a 2015 Subaru Outback with 120,000 miles; should I switch to synthetic oil now?',
+          'I have a 2015 Subaru Outback with 120,000 miles; should I change to synthetic oil now?',
+        ],
+      ];
+      await expectEach(listedSynonyms, 'semantic-hit');
+      const listedApart: [string, string][] = [
+        [
+          'I listed my old couch on Facebook Marketplace yesterday; how do I edit the listing?',
+          'I listed my old couch on Facebook Marketplace yesterday; how do I delete the listing?',
+        ],
+      ];
+      await expectEach(listedApart, 'miss');
+      expect(await wordRefusals()).toBe(wordsRefusedAtListed + listedApart.length);
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
       // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.
