@@ -778,6 +778,10 @@ async function main(): Promise<void> {
       { name: 'unseen-FG', file: 'reserved/semantic-pairs-unseen-FG.jsonl' },
       { name: 'unseen-FH', file: 'reserved/semantic-pairs-unseen-FH.jsonl' },
       { name: 'unseen-FI', file: 'reserved/semantic-pairs-unseen-FI.jsonl' },
+      { name: 'unseen-FJ', file: 'reserved/semantic-pairs-unseen-FJ.jsonl' },
+      { name: 'unseen-FK', file: 'reserved/semantic-pairs-unseen-FK.jsonl' },
+      { name: 'unseen-FL', file: 'reserved/semantic-pairs-unseen-FL.jsonl' },
+      { name: 'unseen-FM', file: 'reserved/semantic-pairs-unseen-FM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
