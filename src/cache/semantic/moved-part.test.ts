@@ -59,6 +59,15 @@ describe('a part moved (RULE67)', () => {
       'How do I move money to my Chase checking account from my PayPal balance?',
     ],
     ['Can I fly to New Zealand with a dog?', 'Can I fly with a dog to New Zealand?'],
+    // After a subject and its verb of being, parts that end at a stop, or around "or" (RULE87).
+    [
+      "I'm a nurse and a mom; how do I sleep after night shifts?",
+      "I'm a mom and a nurse; how do I sleep after night shifts?",
+    ],
+    [
+      'Is the buyer or the seller responsible for the survey?',
+      'Is the seller or the buyer responsible for the survey?',
+    ],
   ])('%s / %s', (cached, asked) => {
     expect(alignWording(cached, asked)).toBe(cached);
   });
@@ -83,6 +92,16 @@ describe('a part moved (RULE67)', () => {
     [
       'Can I delete messages automatically older than 30 days?',
       'Can I delete messages older than 30 days automatically?',
+    ],
+    // Two parts exchanged around an "and" that joins two clauses (RULE87): a subject and its verb
+    // of being before them, a word after them.
+    [
+      "I'm the buyer and the seller wants to back out after escrow opened; what are my options?",
+      "I'm the seller and the buyer wants to back out after escrow opened; what are my options?",
+    ],
+    [
+      'I am the landlord and the tenant wants to leave early; what are my options?',
+      'I am the tenant and the landlord wants to leave early; what are my options?',
     ],
     // Roles exchanged inside the stretch, not parts moved, however far the shared words reach.
     ['Is my son 8 and my daughter 11 old enough?', 'Is my daughter 8 and my son 11 old enough?'],

@@ -17,14 +17,20 @@
  *   my Chase account" / "to my Chase account from my PayPal balance").
  *
  * Not moved so: a possessive or a modifier ("my neighbor's tree fell on my fence" / "my tree fell
- * on my neighbor's fence", "bought online in store" / "bought in store online"), nor "P and then Q".
+ * on my neighbor's fence", "bought online in store" / "bought in store online"), nor "P and then Q",
+ * nor two parts around an "and" that joins two clauses ("I'm the buyer and the seller wants to back
+ * out" / "I'm the seller and the buyer wants to back out", RULE87: the swapped-roles rule refuses it).
  */
 
 import { sameWords } from './guard/word-sequences.ts';
 
-/** A word of a question as the wording step reads it: its key (lowercase, no apostrophes). */
+/**
+ * A word of a question as the wording step reads it: its key (lowercase, no apostrophes), and
+ * whether a stop (";", ",", ".", "?", "!", ":", "—") stands between it and the word before.
+ */
 export interface Keyed {
   readonly key: string;
+  readonly stopBefore?: boolean;
 }
 
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or']);
@@ -67,6 +73,23 @@ function timePhrase(words: readonly string[]): boolean {
 
 const opensWith = (words: readonly string[], set: ReadonlySet<string>) => set.has(words[0] ?? '');
 
+/** A subject with its verb of being in one word, keys as the wording step writes them ("I'm": "im"). */
+const SUBJECT_IS: ReadonlySet<string> = new Set(['im', 'hes', 'shes', 'theyre', 'youre']);
+const PRONOUNS: ReadonlySet<string> = new Set(['i', 'we', 'you', 'he', 'she', 'it', 'they']);
+const BEING: ReadonlySet<string> = new Set(['am', 'is', 'are', 'was', 'were']);
+
+/**
+ * Whether an exchange around "and" of tokens [from, to) is two clauses (RULE87): a subject and its
+ * verb of being before it, and a word after it with no stop between ("I'm the buyer and the seller
+ * wants to back out": the first part is what the subject is, the second the next clause's subject).
+ */
+function joinsClauses(tokens: readonly Keyed[], from: number, to: number): boolean {
+  const [before, after] = [tokens[from - 1], tokens[to]];
+  if (before === undefined || after === undefined || after.stopBefore === true) return false;
+  if (!tokens.slice(from, to).some((token) => token.key === 'and')) return false;
+  return SUBJECT_IS.has(before.key) || (BEING.has(before.key) && PRONOUNS.has(tokens[from - 2]?.key ?? ''));
+}
+
 /** Whether `cached` written as `first + second` and `asked` as `second + first` ask the same. */
 function movable(first: readonly string[], second: readonly string[]): boolean {
   if (timePhrase(first) || timePhrase(second)) return true;
@@ -89,12 +112,8 @@ function exchanged(cached: readonly string[], asked: readonly string[]): boolean
   });
 }
 
-/**
- * The stretch of tokens, [start, end) in both (the two differ only there, in one length), that
- * `asked` writes as `cached` with a part moved in one of the orders above; undefined when they
- * differ otherwise or not at all.
- */
-export function movedPart(
+/** The stretch [start, end) where the two differ, in one length; undefined where they do not so. */
+function differing(
   cached: readonly Keyed[],
   asked: readonly Keyed[],
 ): { start: number; end: number } | undefined {
@@ -103,19 +122,60 @@ export function movedPart(
   while (start < cached.length && cached[start]?.key === asked[start]?.key) start += 1;
   let end = cached.length;
   while (end > start && cached[end - 1]?.key === asked[end - 1]?.key) end -= 1;
-  if (end - start < 2) return undefined;
-  const keys = (tokens: readonly Keyed[], from: number, to: number) =>
-    tokens.slice(from, to).map((token) => token.key);
-  const [theirs, mine] = [keys(cached, start, end), keys(asked, start, end)];
-  if (exchanged(theirs, mine)) return { start, end };
+  return end - start < 2 ? undefined : { start, end };
+}
+
+const keysIn = (tokens: readonly Keyed[], from: number, to: number) =>
+  tokens.slice(from, to).map((token) => token.key);
+
+/**
+ * The stretch where `asked` is `cached` with two parts exchanged around "and" or "or", the parts
+ * taking back up to WIDENED shared words either side (RULE69); undefined where it is not.
+ */
+function exchange(
+  cached: readonly Keyed[],
+  asked: readonly Keyed[],
+  { start, end }: { start: number; end: number },
+): { start: number; end: number } | undefined {
+  if (exchanged(keysIn(cached, start, end), keysIn(asked, start, end))) return { start, end };
   // Two parts that open or close with the same words leave those words in the shared start or end
   // ("How long and how often" / "How often and how long": "long and how often"), RULE69.
   for (let before = 0; before <= Math.min(WIDENED, start); before += 1)
     for (let after = 0; after <= Math.min(WIDENED, cached.length - end); after += 1) {
       if (before + after === 0) continue;
       const [from, to] = [start - before, end + after];
-      if (exchanged(keys(cached, from, to), keys(asked, from, to))) return { start: from, end: to };
+      if (exchanged(keysIn(cached, from, to), keysIn(asked, from, to))) return { start: from, end: to };
     }
+  return undefined;
+}
+
+/**
+ * Whether `asked` is `cached` with two parts exchanged around an "and" that joins two clauses
+ * (joinsClauses, RULE87): "I'm the buyer and the seller wants to back out" / "I'm the seller and the
+ * buyer wants to back out", roles exchanged.
+ */
+export function clausePartsExchanged(cached: readonly Keyed[], asked: readonly Keyed[]): boolean {
+  const differs = differing(cached, asked);
+  const exchanges = differs === undefined ? undefined : exchange(cached, asked, differs);
+  return exchanges !== undefined && joinsClauses(cached, exchanges.start, exchanges.end);
+}
+
+/**
+ * The stretch of tokens, [start, end) in both (the two differ only there, in one length), that
+ * `asked` writes as `cached` with a part moved in one of the orders above; undefined when they
+ * differ otherwise or not at all, or where two parts exchanged around "and" are two clauses' (RULE87).
+ */
+export function movedPart(
+  cached: readonly Keyed[],
+  asked: readonly Keyed[],
+): { start: number; end: number } | undefined {
+  const differs = differing(cached, asked);
+  if (differs === undefined) return undefined;
+  const exchanges = exchange(cached, asked, differs);
+  if (exchanges !== undefined)
+    return joinsClauses(cached, exchanges.start, exchanges.end) ? undefined : exchanges;
+  const { start, end } = differs;
+  const [theirs, mine] = [keysIn(cached, start, end), keysIn(asked, start, end)];
   for (let cut = 1; cut < theirs.length; cut += 1) {
     const [first, second] = [theirs.slice(0, cut), theirs.slice(cut)];
     if (sameWords(mine, [...second, ...first]) && movable(first, second)) return { start, end };

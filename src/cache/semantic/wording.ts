@@ -1474,7 +1474,12 @@ function written(asked: string, mine: readonly Token[], edits: ReadonlyMap<numbe
  */
 function inCachedOrder(cached: string, theirs: readonly Token[], asked: string): string {
   const mine = tokensOf(asked);
-  const moved = movedPart(theirs, mine);
+  // Each word of the cached question with whether a stop stands before it (RULE87).
+  const stopped = theirs.map((token, index) => ({
+    key: token.key,
+    stopBefore: index > 0 && /[;,.?!:—]/u.test(cached.slice(theirs[index - 1]?.end, token.start)),
+  }));
+  const moved = movedPart(stopped, mine);
   if (moved === undefined) return asked;
   const { start, end } = moved;
   // With the signs written onto the stretch's first and last words ("$20", "45%"), on both sides.

@@ -168,6 +168,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // Two parts exchanged around an "and" that joins two clauses (RULE87): read as the cached
+        // words before, and served without a verification (the verifier scored it 0.999).
+        [
+          "I'm the buyer and the seller wants to back out after the home inspection; what are my options?",
+          "I'm the seller and the buyer wants to back out after the home inspection; what are my options?",
+        ],
         // Scored 0.80 by the verifier: the changed-figure rule (lean) or the numbers rule (all) refuses it.
         ['Who was the British Prime Minister in 1940?', 'Who was the British Prime Minister in 1938?'],
         // A minus sign (RULE66): the verifier scored these 0.965 and 0.998; the changed-figure rule

@@ -37,6 +37,28 @@ describe('swappedRoles', () => {
       'Is a charcoal grill vs a gas grill better for beginners?',
       'ok',
     ],
+    // Two parts exchanged around an "and" that joins two clauses: after a subject and its verb of
+    // being, a word after them (RULE87); around "or", or ending at a stop, alternatives reordered.
+    [
+      "I'm the seller and the buyer wants to back out after escrow opened; what are my options?",
+      "I'm the buyer and the seller wants to back out after escrow opened; what are my options?",
+      'swapped',
+    ],
+    [
+      'I am the tenant and the landlord wants me to pay for the repair; is that legal?',
+      'I am the landlord and the tenant wants me to pay for the repair; is that legal?',
+      'swapped',
+    ],
+    [
+      'Is the tenant or the landlord responsible for repairs?',
+      'Is the landlord or the tenant responsible for repairs?',
+      'ok',
+    ],
+    [
+      "I'm a mom and a nurse; how do I sleep after night shifts?",
+      "I'm a nurse and a mom; how do I sleep after night shifts?",
+      'ok',
+    ],
     // A person and a verb trading places.
     ['What happens when I mute someone on Slack?', 'What happens when someone mutes me on Slack?', 'swapped'],
     ['How do I see who I have muted on Twitter?', 'How do I see who has muted me on Twitter?', 'swapped'],

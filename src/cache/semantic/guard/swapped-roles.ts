@@ -4,8 +4,11 @@
  * instead of butter"), or a person and a verb ("who I have blocked" / "who has blocked me"): who
  * does what to whom changed, the words did not; so persons exchanged ("I hear him" / "he hears me").
  * Around stop words only it is a rewording ("A and B" / "B and A"), and around an "or"
- * alternatives reordered ("Greek yogurt or regular").
+ * alternatives reordered ("Greek yogurt or regular"); but not around an "and" that joins two
+ * clauses, after a subject and its verb of being with a word after the parts ("I'm the buyer and
+ * the seller wants to back out" / "I'm the seller and the buyer wants ...", RULE87).
  */
+import { clausePartsExchanged, type Keyed } from '../moved-part.ts';
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
 import { isActor, isContent, isPerson, normaliseWord } from './normalise.ts';
@@ -175,9 +178,22 @@ function clausesMoved(question: string, candidate: string): boolean {
   return whole(clausesOf(question), theirs) || whole(clausesOf(candidate), mine);
 }
 
+/** A question's words as the wording step keys them, each with whether a stop stands before it. */
+function keyed(text: string): Keyed[] {
+  const words = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)];
+  return words.map((word, index) => {
+    const previous = words[index - 1];
+    const between = previous === undefined ? '' : text.slice(previous.index + previous[0].length, word.index);
+    return { key: word[0].toLowerCase().replace(/['’]/g, ''), stopBefore: /[;,.?!:—]/u.test(between) };
+  });
+}
+
 export const swappedRoles: GuardRule = {
   reason: 'swapped',
   refuses: ({ asked, cached, question, candidate }) =>
     (rolesSwapped(asked, cached) && !clausesMoved(question, candidate)) ||
-    personsExchanged(asked.tokens, cached.tokens),
+    personsExchanged(asked.tokens, cached.tokens) ||
+    // Two parts exchanged around an "and" that joins two clauses (RULE87): "I'm the buyer and the
+    // seller wants to back out" / "I'm the seller and the buyer wants to back out".
+    clausePartsExchanged(keyed(candidate), keyed(question)),
 };
