@@ -782,6 +782,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FK', file: 'reserved/semantic-pairs-unseen-FK.jsonl' },
       { name: 'unseen-FL', file: 'reserved/semantic-pairs-unseen-FL.jsonl' },
       { name: 'unseen-FM', file: 'reserved/semantic-pairs-unseen-FM.jsonl' },
+      { name: 'unseen-FN', file: 'reserved/semantic-pairs-unseen-FN.jsonl' },
+      { name: 'unseen-FO', file: 'reserved/semantic-pairs-unseen-FO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
