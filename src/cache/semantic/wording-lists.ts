@@ -415,6 +415,21 @@ export const STATE_CODES: ReadonlyMap<string, string> = new Map(
 );
 
 /**
+ * Compass points written short in capitals (RULE88), and the words that spell each out: the point
+ * and its adjective ("N-facing" / "north-facing", "the NE US" / "the northeastern US").
+ */
+export const COMPASS_POINTS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['N', ['north', 'northern']],
+  ['S', ['south', 'southern']],
+  ['E', ['east', 'eastern']],
+  ['W', ['west', 'western']],
+  ['NE', ['northeast', 'northeastern']],
+  ['NW', ['northwest', 'northwestern']],
+  ['SE', ['southeast', 'southeastern']],
+  ['SW', ['southwest', 'southwestern']],
+]);
+
+/**
  * Places commonly named by some of their own words (RULE79): the short name, then the full name.
  * Only short forms no other place is commonly called by ("New York" is also the state, "Rio" also
  * the Rio Grande, "Tahoe" also a car, "Salt Lake" also the lake); wording.ts reads one only where

@@ -455,6 +455,27 @@ describe('alignWording', () => {
     ],
     ['Is checkout at noon?', 'Is checkout at 12 pm?', 'Is checkout at noon?'],
     ['Is checkout at 12 PM?', 'Is checkout at 12 noon?', 'Is checkout at 12 PM?'],
+    // A compass point written short in capitals against it spelt out, either way round (RULE88).
+    [
+      'My flat has a north-facing window; which herbs grow well there?',
+      'My flat has a N-facing window; which herbs grow well there?',
+      'My flat has a north-facing window; which herbs grow well there?',
+    ],
+    [
+      'How much lime does a lawn in the Pacific NW need?',
+      'How much lime does a lawn in the Pacific Northwest need?',
+      'How much lime does a lawn in the Pacific NW need?',
+    ],
+    [
+      'Do I need an international permit to drive in South Korea?',
+      'Do I need an international permit to drive in S. Korea?',
+      'Do I need an international permit to drive in South Korea?',
+    ],
+    [
+      'Where can I go sandboarding in the SW US?',
+      'Where can I go sandboarding in the southwestern US?',
+      'Where can I go sandboarding in the SW US?',
+    ],
     // A number and a half in words against the same number with ".5", either way round (RULE85).
     [
       "My son is 15 and a half; what does he need to apply for a learner's permit?",
@@ -835,6 +856,13 @@ describe('alignWording', () => {
     ['Is the gym open at 3 in the afternoon?', 'Is the gym open at 4 pm?'],
     ['Is the gym open at 2 at night?', 'Is the gym open at 2 am?'],
     ['Should I take 2 pills in the morning?', 'Should I take 2 pills at 2 am?'],
+    // Another compass point, a point in lowercase, a letter that names no point (RULE88).
+    [
+      'My flat has a south-facing window; which herbs grow?',
+      'My flat has a N-facing window; which herbs grow?',
+    ],
+    ['Which way is west on a trail map?', 'Which way is w on a trail map?'],
+    ['Can I take vitamin D every day?', 'Can I take vitamin E every day?'],
     // Another number, a quarter, a half alone (RULE85).
     ['My son is 15 and a half; can he get a permit?', 'My son is 16.5; can he get a permit?'],
     ['My son is 15 and a half; can he get a permit?', 'My son is 15.25; can he get a permit?'],

@@ -57,7 +57,9 @@
  *   hockey" / "I love air hockey and I'm 70" (RULE83);
  * - "AM" or "PM" after a day's word and that day's morning, afternoon or evening: "tmrw AM" /
  *   "tomorrow morning" (RULE84);
- * - a number and a half in words and with ".5": "15 and a half" / "15.5" (RULE85).
+ * - a number and a half in words and with ".5": "15 and a half" / "15.5" (RULE85);
+ * - a compass point written short in capitals and spelt out: "a N-facing window" / "a north-facing
+ *   window", "the Pacific NW" / "the Pacific Northwest", "S. Korea" / "South Korea" (RULE88).
  *
  * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
  * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached
@@ -79,6 +81,7 @@ import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
   AIRPORT_CODES,
+  COMPASS_POINTS,
   CONFUSED_WORDS,
   CONTRACTION_ENDINGS,
   CONTRACTIONS,
@@ -1223,6 +1226,25 @@ export function alignWording(cached: string, question: string): string {
     (token, other, place) =>
       (shortened(token.key, other.key) || shortened(other.key, token.key)) &&
       shortForm(cached, theirs, place),
+  );
+
+  // A compass point written short in capitals on one side, spelt out (or its adjective) on the
+  // other, each only in its own question, between the same words, either way round (RULE88): "a
+  // N-facing window" / "a north-facing window", "the Pacific NW" / "the Pacific Northwest".
+  const spelledPoint = (short: Token, word: Token) =>
+    COMPASS_POINTS.get(short.text)?.includes(word.key) === true;
+  mine.forEach((token, index) => {
+    if (theirKeys.has(token.key) || taken.has(index) || !COMPASS_POINTS.has(token.text)) return;
+    const at = theirs.findIndex(
+      (other, place) => !myKeys.has(other.key) && sameNeighbours(index, place) && spelledPoint(token, other),
+    );
+    // The dot of "S. Korea" goes with the letter.
+    const to = asked[token.end] === '.' ? token.end + 1 : undefined;
+    if (at >= 0) edit(index, index + 1, (theirs[at] as Token).text, undefined, to);
+  });
+  toCachedWord(
+    (token, index) => plainWord(asked, token, index) || capitalised(token, index),
+    (token, other) => spelledPoint(other, token),
   );
 
   // A figure written for the word it sounds like (texting, RULE78): "good 4 posture" / "good for

@@ -537,6 +537,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the Pacific Northwest?',
           'We just moved to Portland and have a shady backyard; which native shrubs grow best in the PNW?',
         ],
+        // A compass point written short in capitals against it spelt out (RULE88): the verifier
+        // scored these 0.005 and 0.191.
+        [
+          'We just moved into a flat with a north-facing balcony; which vegetables can we grow in pots?',
+          'We just moved into a flat with a N-facing balcony; which vegetables can we grow in pots?',
+        ],
+        [
+          'Do I need an international driving permit to rent a car in South Korea?',
+          'Do I need an international driving permit to rent a car in S. Korea?',
+        ],
         // A number and a half in words against ".5" (RULE85): refused by the changed-number rule
         // before (the verifier 0.001).
         [
