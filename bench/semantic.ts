@@ -784,6 +784,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FM', file: 'reserved/semantic-pairs-unseen-FM.jsonl' },
       { name: 'unseen-FN', file: 'reserved/semantic-pairs-unseen-FN.jsonl' },
       { name: 'unseen-FO', file: 'reserved/semantic-pairs-unseen-FO.jsonl' },
+      { name: 'unseen-FP', file: 'reserved/semantic-pairs-unseen-FP.jsonl' },
+      { name: 'unseen-FQ', file: 'reserved/semantic-pairs-unseen-FQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
