@@ -168,6 +168,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // "replace A with B" against "replace B with A" (RULE89): the swapped-roles rule took "with"
+        // for a word that takes no sides; the verifier scored it 0.998.
+        [
+          'Is it a good idea to replace carpet with hardwood in a rental?',
+          'Is it a good idea to replace hardwood with carpet in a rental?',
+        ],
         // Two parts exchanged around an "and" that joins two clauses (RULE87): read as the cached
         // words before, and served without a verification (the verifier scored it 0.999).
         [

@@ -59,6 +59,20 @@ describe('swappedRoles', () => {
       "I'm a nurse and a mom; how do I sleep after night shifts?",
       'ok',
     ],
+    // "with" after "replace" or "substitute" takes sides; after "pair" or "swap" it does not (RULE89).
+    ['Can I replace tofu with ricotta in lasagna?', 'Can I replace ricotta with tofu in lasagna?', 'swapped'],
+    [
+      'Is it OK to substitute oil with butter in brownies?',
+      'Is it OK to substitute butter with oil in brownies?',
+      'swapped',
+    ],
+    [
+      'Can I replace a plain bathroom exhaust fan with a fan-light combo?',
+      'Can I replace a fan-light combo with a plain bathroom exhaust fan?',
+      'swapped',
+    ],
+    ['Can I pair pinot noir with salmon?', 'Can I pair salmon with pinot noir?', 'ok'],
+    ['Can I swap oil with butter in brownies?', 'Can I swap butter with oil in brownies?', 'ok'],
     // A person and a verb trading places.
     ['What happens when I mute someone on Slack?', 'What happens when someone mutes me on Slack?', 'swapped'],
     ['How do I see who I have muted on Twitter?', 'How do I see who has muted me on Twitter?', 'swapped'],

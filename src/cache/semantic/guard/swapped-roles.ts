@@ -4,14 +4,16 @@
  * instead of butter"), or a person and a verb ("who I have blocked" / "who has blocked me"): who
  * does what to whom changed, the words did not; so persons exchanged ("I hear him" / "he hears me").
  * Around stop words only it is a rewording ("A and B" / "B and A"), and around an "or"
- * alternatives reordered ("Greek yogurt or regular"); but not around an "and" that joins two
- * clauses, after a subject and its verb of being with a word after the parts ("I'm the buyer and
- * the seller wants to back out" / "I'm the seller and the buyer wants ...", RULE87).
+ * alternatives reordered ("Greek yogurt or regular"); but not around "with" after "replace" or
+ * "substitute" ("replace chicken with seitan" / "replace seitan with chicken", RULE89), nor around
+ * an "and" that joins two clauses, after a subject and its verb of being with a word after the
+ * parts ("I'm the buyer and the seller wants to back out" / "I'm the seller and the buyer wants
+ * ...", RULE87).
  */
 import { clausePartsExchanged, type Keyed } from '../moved-part.ts';
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
-import { isActor, isContent, isPerson, normaliseWord } from './normalise.ts';
+import { ARTICLES, isActor, isContent, isPerson, normalisedSet, normaliseWord } from './normalise.ts';
 import { containsPhrase, sameWords } from './word-sequences.ts';
 
 /**
@@ -26,6 +28,20 @@ const SYMMETRIC: ReadonlySet<string> = new Set(
   ),
 );
 const takesSides = (word: string) => isContent(word) || !SYMMETRIC.has(word);
+/**
+ * Verbs after which "with" takes sides (RULE89): "replace A with B" takes A out and puts B in, so
+ * "replace chicken with seitan" / "replace seitan with chicken" swap roles ("pair", "swap", "mix A
+ * with B" stay symmetric).
+ */
+const REPLACING: ReadonlySet<string> = normalisedSet(['replace', 'substitute']);
+const DETERMINERS: ReadonlySet<string> = normalisedSet([...ARTICLES, 'an', 'her', 'some']);
+const WITH = normaliseWord('with')[0] as string;
+/** Whether the run starting at `start` of `words` follows a replacing verb, past its determiners. */
+function afterReplacing(words: readonly string[], start: number): boolean {
+  let before = start - 1;
+  while (before >= 0 && DETERMINERS.has(words[before] as string)) before -= 1;
+  return REPLACING.has(words[before] ?? '');
+}
 /**
  * Words that offer the two runs as alternatives: around them the runs trade places without taking
  * roles, whatever else stands between ("Greek yogurt or regular" / "regular yogurt or Greek").
@@ -96,7 +112,8 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
         inner.slice(x, inner.length - y),
         inner.slice(inner.length - y),
       ];
-      if (!middle.some(takesSides) || !first.some(isActor) || !last.some(isActor)) continue;
+      const sided = middle.some(takesSides) || (middle.includes(WITH) && afterReplacing(a, start));
+      if (!sided || !first.some(isActor) || !last.some(isActor)) continue;
       if (middle.some((word) => ALTERNATIVES.has(word))) continue;
       if (!sameWords(other, [...last, ...middle, ...first])) continue;
       // Roles swapped, unless one of the two runs is a clause that moved.
