@@ -786,6 +786,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FO', file: 'reserved/semantic-pairs-unseen-FO.jsonl' },
       { name: 'unseen-FP', file: 'reserved/semantic-pairs-unseen-FP.jsonl' },
       { name: 'unseen-FQ', file: 'reserved/semantic-pairs-unseen-FQ.jsonl' },
+      { name: 'unseen-FR', file: 'reserved/semantic-pairs-unseen-FR.jsonl' },
+      { name: 'unseen-FS', file: 'reserved/semantic-pairs-unseen-FS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
