@@ -168,6 +168,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // A verb against its antonym with a particle (RULE90): the verifier scored it 0.995.
+        [
+          "My in-laws arrive for dinner in an hour; what's the fastest way to thicken my gravy?",
+          "My in-laws arrive for dinner in an hour; what's the fastest way to thin out my gravy?",
+        ],
         // "replace A with B" against "replace B with A" (RULE89): the swapped-roles rule took "with"
         // for a word that takes no sides; the verifier scored it 0.998.
         [

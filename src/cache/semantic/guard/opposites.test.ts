@@ -10,6 +10,20 @@ describe('oppositeWords', () => {
       'ok',
     ],
     ['How do I turn on dark mode?', 'How do I turn off dark mode?', 'opposite'],
+    // A verb and its antonym once a particle after it is set aside, after an object pronoun too,
+    // on either side (RULE90); the same verb with the particle or without it stays.
+    [
+      "What's the fastest way to thin out my gravy?",
+      "What's the fastest way to thicken my gravy?",
+      'opposite',
+    ],
+    [
+      'My pastry cream is too runny; how do I thin it out?',
+      'My pastry cream is too runny; how do I thicken it up?',
+      'opposite',
+    ],
+    ['How do I fold up a stair lift seat?', 'How do I unfold a stair lift seat?', 'opposite'],
+    ['How do I thin my gravy?', 'How do I thin out my gravy?', 'ok'],
     // A WordNet antonym as the only word changed (RULE60), in the same inflection.
     ['Was Napoleon actually tall?', 'Was Napoleon actually short?', 'opposite'],
     [

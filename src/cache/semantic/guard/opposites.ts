@@ -3,8 +3,9 @@
  * "worst", "for" / "against", "before" / "after"), in half the frame at least (a rewording may
  * turn a comparison round: "more fuel-efficient" / "uses less fuel"); or one question adds an
  * undoing verb to everything the other asks ("strip paint from kitchen cabinets" / "paint kitchen
- * cabinets"), or one party of an act for its counterpart ("grantor" / "grantee"). Their answers are
- * each other's reverse.
+ * cabinets"), or one party of an act for its counterpart ("grantor" / "grantee"); a verb and its
+ * opposite count with a particle after one of them ("thicken" / "thin out my gravy", RULE90). Their
+ * answers are each other's reverse.
  */
 import type { Features } from './features.ts';
 import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
@@ -42,6 +43,31 @@ function turned(asked: Features, cached: Features): boolean {
     OPPOSITE_PAIRS.some(
       ([one, other]) => (mine === one && theirs === other) || (mine === other && theirs === one),
     ) || wordnetAntonyms(asked.written.get(mine) ?? mine, cached.written.get(theirs) ?? theirs)
+  );
+}
+
+const PARTICLES = normalisedSet(['out', 'up', 'down', 'off', 'back', 'away']);
+const OBJECTS = normalisedSet(['it', 'them', 'this', 'that']);
+
+/** `words` without a particle right after the word at `at`, or after it and an object pronoun. */
+function withoutParticle(words: readonly string[], at: number): readonly string[] {
+  const after = OBJECTS.has(words[at + 1] ?? '') ? at + 2 : at + 1;
+  return PARTICLES.has(words[after] ?? '') ? [...words.slice(0, after), ...words.slice(after + 1)] : words;
+}
+
+/**
+ * Whether the only word that differs is a word and its opposite once a particle after it is set
+ * aside on either side (RULE90): "thicken my gravy" / "thin out my gravy", "thin it out" /
+ * "thicken it up".
+ */
+function turnedWithParticle(asked: Features, cached: Features): boolean {
+  let at = 0;
+  while (at < asked.words.length && asked.words[at] === cached.words[at]) at += 1;
+  const [mine, theirs] = [withoutParticle(asked.words, at), withoutParticle(cached.words, at)];
+  if (mine === asked.words && theirs === cached.words) return false;
+  return (
+    soleChange(mine, theirs) === at &&
+    turned({ ...asked, words: [...mine] }, { ...cached, words: [...theirs] })
   );
 }
 
@@ -88,6 +114,7 @@ export const oppositeWords: GuardRule = {
   refuses: (pair) =>
     (opposed(pair.asked, pair.cached) && pair.frame >= OPPOSED_FRAME) ||
     turned(pair.asked, pair.cached) ||
+    turnedWithParticle(pair.asked, pair.cached) ||
     counterpart(pair.asked, pair.cached) ||
     undone(pair.asked, pair.cached) ||
     undone(pair.cached, pair.asked),
