@@ -33,6 +33,20 @@ export interface Keyed {
   readonly stopBefore?: boolean;
 }
 
+/**
+ * `tokens` (keys with their place in `text`) as Keyed, each with whether a stop stands between it
+ * and the word before (RULE87).
+ */
+export function withStops(
+  text: string,
+  tokens: readonly { key: string; start: number; end: number }[],
+): Keyed[] {
+  return tokens.map((token, index) => ({
+    key: token.key,
+    stopBefore: index > 0 && /[;,.?!:—]/u.test(text.slice(tokens[index - 1]?.end, token.start)),
+  }));
+}
+
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or']);
 /** How many shared words either side an exchange may take back into its parts. */
 const WIDENED = 3;

@@ -76,7 +76,7 @@ import { americanSpelling } from './guard/spelling.ts';
 import { CLOSED_KINDS } from './guard/thesaurus.ts';
 import { editDistance } from './guard/word-sequences.ts';
 import { isWordnetName, listedTypo, wordnetAntonyms, wordnetFirstSenses } from './guard/wordnet.ts';
-import { movedPart } from './moved-part.ts';
+import { movedPart, withStops } from './moved-part.ts';
 import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
@@ -1497,11 +1497,7 @@ function written(asked: string, mine: readonly Token[], edits: ReadonlyMap<numbe
 function inCachedOrder(cached: string, theirs: readonly Token[], asked: string): string {
   const mine = tokensOf(asked);
   // Each word of the cached question with whether a stop stands before it (RULE87).
-  const stopped = theirs.map((token, index) => ({
-    key: token.key,
-    stopBefore: index > 0 && /[;,.?!:—]/u.test(cached.slice(theirs[index - 1]?.end, token.start)),
-  }));
-  const moved = movedPart(stopped, mine);
+  const moved = movedPart(withStops(cached, theirs), mine);
   if (moved === undefined) return asked;
   const { start, end } = moved;
   // With the signs written onto the stretch's first and last words ("$20", "45%"), on both sides.

@@ -10,7 +10,7 @@
  * parts ("I'm the buyer and the seller wants to back out" / "I'm the seller and the buyer wants
  * ...", RULE87).
  */
-import { clausePartsExchanged, type Keyed } from '../moved-part.ts';
+import { clausePartsExchanged, type Keyed, withStops } from '../moved-part.ts';
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
 import { ARTICLES, isActor, isContent, isPerson, normalisedSet, normaliseWord } from './normalise.ts';
@@ -196,14 +196,15 @@ function clausesMoved(question: string, candidate: string): boolean {
 }
 
 /** A question's words as the wording step keys them, each with whether a stop stands before it. */
-function keyed(text: string): Keyed[] {
-  const words = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)];
-  return words.map((word, index) => {
-    const previous = words[index - 1];
-    const between = previous === undefined ? '' : text.slice(previous.index + previous[0].length, word.index);
-    return { key: word[0].toLowerCase().replace(/['’]/g, ''), stopBefore: /[;,.?!:—]/u.test(between) };
-  });
-}
+const keyed = (text: string): Keyed[] =>
+  withStops(
+    text,
+    [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)].map((word) => ({
+      key: word[0].toLowerCase().replace(/['’]/g, ''),
+      start: word.index,
+      end: word.index + word[0].length,
+    })),
+  );
 
 export const swappedRoles: GuardRule = {
   reason: 'swapped',
