@@ -168,6 +168,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // One picked against several with the superlative let go, and past a name of two words
+        // (RULE91): the verifier scored them 0.998 and 0.996.
+        [
+          'Which Vermont ski area has the cheapest lift ticket?',
+          'Which Vermont ski areas have cheap lift tickets?',
+        ],
+        ['Which Denver food truck sells vegan tacos?', 'Which Denver food trucks sell vegan tacos?'],
         // A verb against its antonym with a particle (RULE90): the verifier scored it 0.995.
         [
           "My in-laws arrive for dinner in an hour; what's the fastest way to thicken my gravy?",

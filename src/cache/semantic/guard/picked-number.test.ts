@@ -53,6 +53,32 @@ describe('pickedNumber', () => {
       'Which are the least expensive road bikes?',
       'changed-number',
     ],
+    // A superlative let go with the noun's number: one recommendation is not a list (RULE91).
+    [
+      'Which volcano in Iceland is the easiest to hike?',
+      'Which volcanoes in Iceland are easy to hike?',
+      'changed-number',
+    ],
+    [
+      'Which city has the best busking scene in Europe?',
+      'Which cities have good busking scenes in Europe?',
+      'changed-number',
+    ],
+    [
+      'Which sauce pairs best with fresh pappardelle?',
+      'Which sauces pair well with fresh pappardelle?',
+      'changed-number',
+    ],
+    ['Which state has the most lakes?', 'Which states have many lakes?', 'changed-number'],
+    ['Which beach is most crowded in July?', 'Which beaches are crowded in July?', 'changed-number'],
+    // "which" or "what" picks past a name of several words (RULE91).
+    [
+      'Which Utah ski resort bans snowboarders?',
+      'Which Utah ski resorts ban snowboarders?',
+      'changed-number',
+    ],
+    // Past four words, or an agreement word, "which" picks nothing.
+    ['What large old red brick building is this?', 'What large old red brick buildings are these?', 'ok'],
     // One against all of a thing, the only word changed.
     [
       "I've had my hot tub for two years and one of the jets stopped working; what could be causing it?",
@@ -72,6 +98,16 @@ describe('pickedNumber', () => {
       'ok',
     ],
   ]);
+
+  // Without another number, a superlative let go is not this rule's, nor another superlative with
+  // one (other rules, or the verifier, read those).
+  it.each([
+    ['Which is the easiest hiking route?', 'Which is an easy hiking route?'],
+    ['Which volcano is the easiest to climb?', 'Which volcanoes are the hardest to climb?'],
+    ['Which volcano is the easiest to climb?', 'Which volcanoes are the easiest to hike?'],
+  ])('leaves %s / %s to other rules', (question, candidate) => {
+    expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(false);
+  });
 
   // Another word, not only another number, in quotes: with every rule asked the quoted-string rule
   // refuses it first; lean mode does not ask that one, and this rule refuses it.

@@ -56,27 +56,63 @@ const PERIPHRASTIC: ReadonlySet<string> = new Set(['most', 'least']);
 
 /**
  * Whether the word at `index` is picked: a pick before it, with only BETWEEN words and one other
- * word between; the adjective after "most" or "least" is part of the pick.
+ * word between, or three after "which" or "what" ("which Utah ski resort", RULE91); the adjective
+ * after "most" or "least" is part of the pick.
  */
 function pickedAt(tokens: readonly string[], index: number): boolean {
   let modifiers = 0;
   for (let at = index - 1; at >= 0; at -= 1) {
     const word = tokens[at] as string;
+    if (QUESTION_PICKS.has(word)) return modifiers <= 3;
+    if (modifiers > 1) return false;
     if (PICKS.has(word) || PERIPHRASTIC.has(tokens[at - 1] ?? '')) return true;
     if (BETWEEN.has(word)) continue;
-    if (AGREEMENT.has(word) || modifiers === 1) return false;
+    if (AGREEMENT.has(word)) return false;
     modifiers += 1;
   }
   return false;
 }
 
+/** The picks that ask for a pick: a name of several words may stand between them and the noun. */
+const QUESTION_PICKS: ReadonlySet<string> = new Set(['which', 'what']);
+
+/** Superlatives whose plain form is not the word less "est": "best" is "good" or "well". */
+const IRREGULAR_SUPERLATIVES: Readonly<Record<string, readonly string[]>> = {
+  best: ['good', 'well'],
+  worst: ['bad', 'badly'],
+  least: ['little'],
+  most: ['many', 'much'],
+};
+
+/**
+ * Whether `superlative` is `plain`'s superlative: "best" / "good", "easiest" / "easy", "cheapest"
+ * / "cheap", "biggest" / "big", "nicest" / "nice" (RULE91).
+ */
+function superlativeOf(superlative: string, plain: string): boolean {
+  if (IRREGULAR_SUPERLATIVES[superlative]?.includes(plain)) return true;
+  if (!superlative.endsWith('est') || plain.length < 3) return false;
+  const stem = superlative.slice(0, -3);
+  return (
+    stem === plain ||
+    `${stem}e` === plain ||
+    (stem.endsWith('i') && `${stem.slice(0, -1)}y` === plain) ||
+    (stem.length >= 2 && stem.at(-1) === stem.at(-2) && stem.slice(0, -1) === plain)
+  );
+}
+
 function pickedInAnotherNumber(asked: readonly string[], cached: readonly string[]): boolean {
-  const kept = (tokens: readonly string[]) =>
-    tokens.flatMap((word, index) => (AGREEMENT.has(word) ? [] : [index]));
-  const [mine, theirs] = [kept(asked), kept(cached)];
+  const kept = (tokens: readonly string[], other?: readonly string[]) =>
+    tokens.flatMap((word, index) =>
+      AGREEMENT.has(word) || (PERIPHRASTIC.has(word) && other?.includes(word) === false) ? [] : [index],
+    );
+  let [mine, theirs] = [kept(asked), kept(cached)];
+  // Where the two are not as long, "most" or "least" on one side only may be a superlative let go
+  // ("the most active volcano" / "the active volcanoes", RULE91).
+  if (mine.length !== theirs.length) [mine, theirs] = [kept(asked, cached), kept(cached, asked)];
   if (mine.length !== theirs.length) return false;
   // Every word that differs is one noun in the other number ("the best spot for a fire
-  // extinguisher" / "the best spots for fire extinguishers"), and one of them is picked.
+  // extinguisher" / "the best spots for fire extinguishers"), and one of them is picked; a
+  // superlative may be let go with it ("is the easiest" / "are easy", RULE91).
   const changed = mine.flatMap((at, place) => {
     const other = theirs[place] as number;
     return asked[at] === cached[other] ? [] : [[at, other] as const];
@@ -86,9 +122,14 @@ function pickedInAnotherNumber(asked: readonly string[], cached: readonly string
     const [word, theirWord] = [asked[at] as string, cached[other] as string];
     return pluralOf(word, theirWord) || pluralOf(theirWord, word);
   };
-  return (
-    changed.every(inNumber) && changed.some(([at, other]) => pickedAt(asked, at) && pickedAt(cached, other))
-  );
+  const letGo = ([at, other]: readonly [number, number]) => {
+    const [word, theirWord] = [asked[at] as string, cached[other] as string];
+    return superlativeOf(word, theirWord) || superlativeOf(theirWord, word);
+  };
+  const numbers = changed.filter(inNumber);
+  const superlatives = changed.length - numbers.length;
+  if (superlatives > 1 || !changed.every((pair) => inNumber(pair) || letGo(pair))) return false;
+  return numbers.some(([at, other]) => pickedAt(asked, at) && pickedAt(cached, other));
 }
 
 /** Quoted strings as written: lowercase words and figures. */
