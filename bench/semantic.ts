@@ -788,6 +788,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FQ', file: 'reserved/semantic-pairs-unseen-FQ.jsonl' },
       { name: 'unseen-FR', file: 'reserved/semantic-pairs-unseen-FR.jsonl' },
       { name: 'unseen-FS', file: 'reserved/semantic-pairs-unseen-FS.jsonl' },
+      { name: 'unseen-FT', file: 'reserved/semantic-pairs-unseen-FT.jsonl' },
+      { name: 'unseen-FU', file: 'reserved/semantic-pairs-unseen-FU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
