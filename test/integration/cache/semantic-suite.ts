@@ -168,6 +168,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // "with" after a verb that does something with one thing to another (RULE92): the
+        // verifier scored it 0.983.
+        ['Can I pull a camper with a pickup truck?', 'Can I pull a pickup truck with a camper?'],
         // One picked against several with the superlative let go, and past a name of two words
         // (RULE91): the verifier scored them 0.998 and 0.996.
         [

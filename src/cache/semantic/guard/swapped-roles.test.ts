@@ -73,6 +73,17 @@ describe('swappedRoles', () => {
     ],
     ['Can I pair pinot noir with salmon?', 'Can I pair salmon with pinot noir?', 'ok'],
     ['Can I swap oil with butter in brownies?', 'Can I swap butter with oil in brownies?', 'ok'],
+    // ... and after any verb that does something with one thing to another (RULE92); a verb that
+    // pairs, uses, eats or wears two things alike leaves it symmetric.
+    ['Can I tow a snowmobile with an ATV?', 'Can I tow an ATV with a snowmobile?', 'swapped'],
+    [
+      'Can I charge an iPhone with a MacBook charger?',
+      'Can I charge a MacBook with an iPhone charger?',
+      'swapped',
+    ],
+    ['Can I mix bleach with vinegar?', 'Can I mix vinegar with bleach?', 'ok'],
+    ['Can I use AirPods with an Android phone?', 'Can I use an Android phone with AirPods?', 'ok'],
+    ['Is it OK to eat rice with beans every day?', 'Is it OK to eat beans with rice every day?', 'ok'],
     // A person and a verb trading places.
     ['What happens when I mute someone on Slack?', 'What happens when someone mutes me on Slack?', 'swapped'],
     ['How do I see who I have muted on Twitter?', 'How do I see who has muted me on Twitter?', 'swapped'],

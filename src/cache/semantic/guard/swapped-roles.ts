@@ -4,8 +4,9 @@
  * instead of butter"), or a person and a verb ("who I have blocked" / "who has blocked me"): who
  * does what to whom changed, the words did not; so persons exchanged ("I hear him" / "he hears me").
  * Around stop words only it is a rewording ("A and B" / "B and A"), and around an "or"
- * alternatives reordered ("Greek yogurt or regular"); but not around "with" after "replace" or
- * "substitute" ("replace chicken with seitan" / "replace seitan with chicken", RULE89), nor around
+ * alternatives reordered ("Greek yogurt or regular"); but not around "with" after a verb that does
+ * something with one thing to another ("replace chicken with seitan" / "replace seitan with
+ * chicken", RULE89; "tow a snowmobile with an ATV" / "tow an ATV with a snowmobile", RULE92), nor around
  * an "and" that joins two clauses, after a subject and its verb of being with a word after the
  * parts ("I'm the buyer and the seller wants to back out" / "I'm the seller and the buyer wants
  * ...", RULE87).
@@ -29,18 +30,25 @@ const SYMMETRIC: ReadonlySet<string> = new Set(
 );
 const takesSides = (word: string) => isContent(word) || !SYMMETRIC.has(word);
 /**
- * Verbs after which "with" takes sides (RULE89): "replace A with B" takes A out and puts B in, so
- * "replace chicken with seitan" / "replace seitan with chicken" swap roles ("pair", "swap", "mix A
- * with B" stay symmetric).
+ * Where "with" takes sides: after a content word before the first run, past its determiners, a
+ * verb that does something with one thing to another ("replace A with B" takes A out and puts B in,
+ * RULE89; "tow A with B", "charge A with B", RULE92), unless the word pairs two things alike ("mix",
+ * "pair", "swap A with B"), or uses, eats or wears them together ("use AirPods with an Android
+ * phone" asks what "use an Android phone with AirPods" does).
  */
-const REPLACING: ReadonlySet<string> = normalisedSet(['replace', 'substitute']);
+const WITH_ALIKE: ReadonlySet<string> = normalisedSet(
+  `mix pair combine compare connect match swap trade merge blend link sync mate cross confuse use eat serve drink wear`.split(
+    ' ',
+  ),
+);
 const DETERMINERS: ReadonlySet<string> = normalisedSet([...ARTICLES, 'an', 'her', 'some']);
 const WITH = normaliseWord('with')[0] as string;
-/** Whether the run starting at `start` of `words` follows a replacing verb, past its determiners. */
-function afterReplacing(words: readonly string[], start: number): boolean {
+/** Whether "with" between two runs takes sides: the run at `start` of `words` follows a verb that gives it a role. */
+function withTakesSides(words: readonly string[], start: number): boolean {
   let before = start - 1;
   while (before >= 0 && DETERMINERS.has(words[before] as string)) before -= 1;
-  return REPLACING.has(words[before] ?? '');
+  const word = words[before];
+  return word !== undefined && isContent(word) && !WITH_ALIKE.has(word);
 }
 /**
  * Words that offer the two runs as alternatives: around them the runs trade places without taking
@@ -112,7 +120,7 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
         inner.slice(x, inner.length - y),
         inner.slice(inner.length - y),
       ];
-      const sided = middle.some(takesSides) || (middle.includes(WITH) && afterReplacing(a, start));
+      const sided = middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start));
       if (!sided || !first.some(isActor) || !last.some(isActor)) continue;
       if (middle.some((word) => ALTERNATIVES.has(word))) continue;
       if (!sameWords(other, [...last, ...middle, ...first])) continue;
