@@ -790,6 +790,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FS', file: 'reserved/semantic-pairs-unseen-FS.jsonl' },
       { name: 'unseen-FT', file: 'reserved/semantic-pairs-unseen-FT.jsonl' },
       { name: 'unseen-FU', file: 'reserved/semantic-pairs-unseen-FU.jsonl' },
+      { name: 'unseen-FV', file: 'reserved/semantic-pairs-unseen-FV.jsonl' },
+      { name: 'unseen-FW', file: 'reserved/semantic-pairs-unseen-FW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
