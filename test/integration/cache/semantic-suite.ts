@@ -274,6 +274,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm making ice pops for my kid's party this weekend; should I use Greek yogurt or regular?",
           "I'm making ice pops for my kid's party this weekend; should I use regular yogurt or Greek?",
         ],
+        // Two things exchanged around a relation that holds both ways: no roles swapped (RULE93);
+        // the verifier scored them 0.963 and 0.997.
+        ['Are sweet potatoes the same as yams?', 'Are yams the same as sweet potatoes?'],
+        ['How do I tell a hornet from a wasp?', 'How do I tell a wasp from a hornet?'],
         // A subordinate clause put at the other end: a reorder, not swapped roles (RULE54).
         ['Before repotting my orchid, should I water it?', 'Should I water my orchid before repotting it?'],
         [

@@ -1,4 +1,5 @@
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { GuardPair } from './guard-rule.ts';
 import { itFollowsTable } from './rule-table.ts';
 import { swappedRoles } from './swapped-roles.ts';
 
@@ -84,6 +85,19 @@ describe('swappedRoles', () => {
     ['Can I mix bleach with vinegar?', 'Can I mix vinegar with bleach?', 'ok'],
     ['Can I use AirPods with an Android phone?', 'Can I use an Android phone with AirPods?', 'ok'],
     ['Is it OK to eat rice with beans every day?', 'Is it OK to eat beans with rice every day?', 'ok'],
+    // Two things exchanged around a relation that holds both ways (RULE93).
+    ['Is focaccia dough the same as pizza dough?', 'Is pizza dough the same as focaccia dough?', 'ok'],
+    [
+      "Are chanterelles easy to confuse with jack-o'-lantern mushrooms?",
+      "Are jack-o'-lantern mushrooms easy to confuse with chanterelles?",
+      'ok',
+    ],
+    ['How do I tell a crow from a raven?', 'How do I tell a raven from a crow?', 'ok'],
+    [
+      'Which mountain range separates Asia from Europe?',
+      'Which mountain range separates Europe from Asia?',
+      'ok',
+    ],
     // A person and a verb trading places.
     ['What happens when I mute someone on Slack?', 'What happens when someone mutes me on Slack?', 'swapped'],
     ['How do I see who I have muted on Twitter?', 'How do I see who has muted me on Twitter?', 'swapped'],
@@ -170,4 +184,16 @@ describe('swappedRoles', () => {
     // Another word changed too: not this rule's to read.
     ['Can I give him my old phone?', 'Can he sell me his old phone?', 'ok'],
   ]);
+
+  // A relation both ways only where nothing else stands between the two (RULE93).
+  it.each([
+    [
+      'Is the Xbox controller compatible with the Switch?',
+      'Is the Switch controller compatible with the Xbox?',
+    ],
+    ['Is a crow bigger than a raven?', 'Is a raven bigger than a crow?'],
+    ['Can I move money from savings to checking?', 'Can I move money from checking to savings?'],
+  ])('still refuses %s / %s', (question, candidate) => {
+    expect(swappedRoles.refuses(new GuardPair(question, candidate))).toBe(true);
+  });
 });

@@ -9,7 +9,8 @@
  * chicken", RULE89; "tow a snowmobile with an ATV" / "tow an ATV with a snowmobile", RULE92), nor around
  * an "and" that joins two clauses, after a subject and its verb of being with a word after the
  * parts ("I'm the buyer and the seller wants to back out" / "I'm the seller and the buyer wants
- * ...", RULE87).
+ * ...", RULE87). Around a relation that holds both ways the two things trade places without
+ * taking roles ("Is focaccia dough the same as pizza dough?", "tell a crow from a raven", RULE93).
  */
 import { clausePartsExchanged, type Keyed, withStops } from '../moved-part.ts';
 import type { Features } from './features.ts';
@@ -50,6 +51,71 @@ function withTakesSides(words: readonly string[], start: number): boolean {
   const word = words[before];
   return word !== undefined && isContent(word) && !WITH_ALIKE.has(word);
 }
+/** Normalised words of a phrase ("the same as" is "same as": articles are not kept apart). */
+const phrase = (text: string): string[] => text.split(' ').flatMap((word) => normaliseWord(word));
+/**
+ * Relations that hold both ways (RULE93): "Is focaccia dough the same as pizza dough?" asks what
+ * "Is pizza dough the same as focaccia dough?" does, and so do "similar to", "different from",
+ * "compatible with", "confused with", "related to".
+ */
+const BOTH_WAYS: readonly string[][] = [
+  'same as',
+  'similar to',
+  'different from',
+  'differ from',
+  'compatible with',
+  'interchangeable with',
+  'equivalent to',
+  'related to',
+  'confuse with',
+  'confused with',
+  'mistaken for',
+].map(phrase);
+/** Words that may weigh such a relation before it: "easy to confuse with", "often mistaken for". */
+const WEIGHING: ReadonlySet<string> = normalisedSet(
+  'easy hard to often commonly easily exactly really basically essentially pretty much very so at all'.split(
+    ' ',
+  ),
+);
+/** Words a relation is read without: articles and the verb of being. */
+const BARE: ReadonlySet<string> = normalisedSet(['a', 'an', 'the', 'is', 'are', 'be']);
+/** Verbs after which "from" takes no sides: "separate Asia from Europe", "tell a crow from a raven". */
+const SEPARATING: ReadonlySet<string> = normalisedSet([
+  'separate',
+  'separates',
+  'tell',
+  'distinguish',
+  'differentiate',
+]);
+const FROM = normaliseWord('from')[0] as string;
+
+/**
+ * Whether the words between two runs that trade places (`middle`, the first run at `start` of
+ * `words`, the second ending at `end`) relate them both ways (RULE93): past the words that take no
+ * sides, the shared words after the second run ("focaccia dough the same as pizza dough") and
+ * words that only weigh, a relation that holds both ways, or "from" after a separating verb.
+ */
+function relatesBothWays(
+  middle: readonly string[],
+  words: readonly string[],
+  start: number,
+  end: number,
+): boolean {
+  let rest = middle.filter((word) => !BARE.has(word));
+  let shared = 0;
+  while (shared < rest.length && rest[shared] === words[end + shared]) shared += 1;
+  rest = rest.slice(shared);
+  if (rest.length === 1 && rest[0] === FROM) {
+    let before = start - 1;
+    while (before >= 0 && DETERMINERS.has(words[before] as string)) before -= 1;
+    return SEPARATING.has(words[before] ?? '');
+  }
+  while (rest.length > 0 && WEIGHING.has(rest[0] as string)) rest = rest.slice(1);
+  return BOTH_WAYS.some(
+    (relation) => relation.length === rest.length && relation.every((word, at) => word === rest[at]),
+  );
+}
+
 /**
  * Words that offer the two runs as alternatives: around them the runs trade places without taking
  * roles, whatever else stands between ("Greek yogurt or regular" / "regular yogurt or Greek").
@@ -120,7 +186,9 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
         inner.slice(x, inner.length - y),
         inner.slice(inner.length - y),
       ];
-      const sided = middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start));
+      const sided =
+        (middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start))) &&
+        !relatesBothWays(middle, a, start, end);
       if (!sided || !first.some(isActor) || !last.some(isActor)) continue;
       if (middle.some((word) => ALTERNATIVES.has(word))) continue;
       if (!sameWords(other, [...last, ...middle, ...first])) continue;
