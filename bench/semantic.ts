@@ -792,6 +792,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FU', file: 'reserved/semantic-pairs-unseen-FU.jsonl' },
       { name: 'unseen-FV', file: 'reserved/semantic-pairs-unseen-FV.jsonl' },
       { name: 'unseen-FW', file: 'reserved/semantic-pairs-unseen-FW.jsonl' },
+      { name: 'unseen-FX', file: 'reserved/semantic-pairs-unseen-FX.jsonl' },
+      { name: 'unseen-FY', file: 'reserved/semantic-pairs-unseen-FY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
