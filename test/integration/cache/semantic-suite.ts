@@ -168,6 +168,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // A part put in where the other question has an article (RULE94): the verifier scored it 0.997.
+        ['How do I sharpen a lawn mower?', 'How do I sharpen lawn mower blades?'],
         // "with" after a verb that does something with one thing to another (RULE92): the
         // verifier scored it 0.983.
         ['Can I pull a camper with a pickup truck?', 'Can I pull a pickup truck with a camper?'],

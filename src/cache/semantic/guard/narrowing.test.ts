@@ -1,4 +1,5 @@
-import { beforeAll, describe } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GuardPair } from './guard-rule.ts';
 import { narrowerSubject } from './narrowing.ts';
 import { itFollowsTable } from './rule-table.ts';
 import { loadWordnet } from './wordnet.ts';
@@ -71,6 +72,10 @@ describe('narrowerSubject', () => {
     ['How do I waterproof a leather bag?', 'How do I waterproof the stitching on a leather bag?', 'narrower'],
     ['What happens during labor?', 'What happens during the pushing stage of labor?', 'narrower'],
     ['What is irony?', 'What is the meaning of irony?', 'ok'],
+    // A part put in where the other question has an article (RULE94).
+    ['How do I clean a harp?', 'How do I clean harp strings?', 'narrower'],
+    ['How do I knit a sweater?', 'How do I knit sweater sleeves?', 'narrower'],
+    ['How do I clean a range hood?', 'How do I clean the range hood filters?', 'narrower'],
     // Something of a shared thing, after it made possessive.
     ['How do I clean my drone?', "How do I clean my drone's camera gimbal?", 'narrower'],
     ['How do I care for a cat?', "How do I care for a cat's teeth?", 'narrower'],
@@ -80,4 +85,15 @@ describe('narrowerSubject', () => {
       'narrower',
     ],
   ]);
+
+  // A count put in for "a" narrows too; a name put in for "the" is the same thing (RULE94). With
+  // every rule asked the content rule refuses both first.
+  it('refuses a count put in for an article, and lets a name put in for "the" through', () => {
+    const refuses = (question: string, candidate: string) =>
+      narrowerSubject.refuses(new GuardPair(question, candidate));
+    expect(refuses('Where should I put a birdhouse?', 'Where should I put several birdhouses?')).toBe(true);
+    expect(
+      refuses('How do I record my screen on the Switch?', 'How do I record my screen on Nintendo Switch?'),
+    ).toBe(false);
+  });
 });

@@ -8,8 +8,11 @@
  * drone's camera gimbal"). A hyphenated word counts too ("skin-on
  * salmon", "watt-hours" / "watts"), and "used" before a noun. Adverbs and a few words that only
  * weigh ("good", "best", "simple") are not narrowing, nor "percent" after a figure the other
- * question writes with "%" ("a 5 percent raise" / "a 5% raise").
+ * question writes with "%" ("a 5 percent raise" / "a 5% raise"). The thing may give up its article
+ * for the part or the count put in ("a harp" / "harp strings", "a birdhouse" / "several
+ * birdhouses", RULE94).
  */
+import { isEnglishWord } from './english-words.ts';
 import type { Features } from './features.ts';
 import { type GuardRule, SAME_FRAME } from './guard-rule.ts';
 import { isContent, normalisedSet, normaliseWord } from './normalise.ts';
@@ -22,6 +25,20 @@ const NOT_NARROWING: ReadonlySet<string> = normalisedSet(
   main basic general typical common usual whole entire own specific particular certain really actually
   exactly just still even also ever usually generally typically normally`.split(/\s+/),
 );
+
+/** Articles and possessive words, which a thing may give up when a part of it is named (RULE94). */
+const DETERMINERS: ReadonlySet<string> = normalisedSet([
+  'a',
+  'an',
+  'the',
+  'my',
+  'your',
+  'our',
+  'his',
+  'her',
+  'their',
+  'its',
+]);
 
 /** Parts of a thing, named right after it ("oven racks", "quilt backing", "listing title", "burn blister"). */
 const PARTS: ReadonlySet<string> = normalisedSet(
@@ -83,6 +100,12 @@ function namesPart(
   ).test(text);
 }
 
+/** Whether `text` writes `word` (lowercase, as the features keep it) with a capital: "USA Powerlifting". */
+const capitalisedIn = (text: string, word: string): boolean =>
+  /^\p{Lu}/u.test(
+    new RegExp(`(?<![\\p{L}\\p{N}])${escaped(word)}(?![\\p{L}\\p{N}])`, 'iu').exec(text)?.[0] ?? '',
+  );
+
 /** "Percent" as the guard's words read it. */
 const PERCENT: ReadonlySet<string> = normalisedSet(['percent']);
 
@@ -112,7 +135,28 @@ function narrows(
   // "Used" is a stop word ("how do I use"), and a narrowing one before a noun ("used solar panels").
   if (mine.tokens.includes('used') && !theirs.tokens.includes('used'))
     narrowing.push(...normaliseWord('used'));
-  if (narrowing.length === 0 || commonWords(mine.words, theirs.words) < theirs.words.length) return false;
+  if (narrowing.length === 0) return false;
+  // Every word of the other question is here, in order; or all but an article or a possessive
+  // word, given up for a part named or a count ("a harp" / "harp strings", "a range hood" / "the
+  // range hood filters", "a birdhouse" / "several birdhouses"), where each word put in is an
+  // English word and no name ("the Switch" / "Nintendo Switch" is the same thing), RULE94.
+  const bare = (words: readonly string[]) => words.filter((word) => !DETERMINERS.has(word));
+  const plain = (word: string) => {
+    const written = mine.written.get(word);
+    return (
+      !mine.names.has(word) &&
+      written !== undefined &&
+      isEnglishWord(written) === true &&
+      !capitalisedIn(text, written)
+    );
+  };
+  if (
+    commonWords(mine.words, theirs.words) < theirs.words.length &&
+    !(
+      narrowing.every(plain) && commonWords(bare(mine.words), bare(theirs.words)) >= bare(theirs.words).length
+    )
+  )
+    return false;
   const beforeShared = mine.words.some((word, index) => {
     const next = mine.words[index + 1];
     return narrowing.includes(word) && isContent(next) && theirs.content.has(next);
