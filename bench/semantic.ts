@@ -794,6 +794,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FW', file: 'reserved/semantic-pairs-unseen-FW.jsonl' },
       { name: 'unseen-FX', file: 'reserved/semantic-pairs-unseen-FX.jsonl' },
       { name: 'unseen-FY', file: 'reserved/semantic-pairs-unseen-FY.jsonl' },
+      { name: 'unseen-FZ', file: 'reserved/semantic-pairs-unseen-FZ.jsonl' },
+      { name: 'unseen-GA', file: 'reserved/semantic-pairs-unseen-GA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
