@@ -15,7 +15,7 @@
 import { isEnglishWord } from './english-words.ts';
 import type { Features } from './features.ts';
 import { type GuardRule, SAME_FRAME } from './guard-rule.ts';
-import { isContent, normalisedSet, normaliseWord } from './normalise.ts';
+import { ARTICLES, isContent, normalisedSet, normaliseWord } from './normalise.ts';
 import { commonStart, commonWords } from './word-sequences.ts';
 import { wordnetParts } from './wordnet.ts';
 
@@ -27,18 +27,7 @@ const NOT_NARROWING: ReadonlySet<string> = normalisedSet(
 );
 
 /** Articles and possessive words, which a thing may give up when a part of it is named (RULE94). */
-const DETERMINERS: ReadonlySet<string> = normalisedSet([
-  'a',
-  'an',
-  'the',
-  'my',
-  'your',
-  'our',
-  'his',
-  'her',
-  'their',
-  'its',
-]);
+const DETERMINERS: ReadonlySet<string> = normalisedSet([...ARTICLES, 'an', 'her']);
 
 /** Parts of a thing, named right after it ("oven racks", "quilt backing", "listing title", "burn blister"). */
 const PARTS: ReadonlySet<string> = normalisedSet(
