@@ -6,8 +6,8 @@
  * Around stop words only it is a rewording ("A and B" / "B and A"), and around an "or"
  * alternatives reordered ("Greek yogurt or regular"); but not around "with" after a verb that does
  * something with one thing to another ("replace chicken with seitan" / "replace seitan with
- * chicken", RULE89; "tow a snowmobile with an ATV" / "tow an ATV with a snowmobile", RULE92), nor around
- * an "and" that joins two clauses, after a subject and its verb of being with a word after the
+ * chicken", RULE89; "tow a snowmobile with an ATV" / "tow an ATV with a snowmobile", RULE92), nor
+ * around an "and" that joins two clauses, after a subject and its verb of being with a word after the
  * parts ("I'm the buyer and the seller wants to back out" / "I'm the seller and the buyer wants
  * ...", RULE87). Around a relation that holds both ways the two things trade places without
  * taking roles ("Is focaccia dough the same as pizza dough?", "tell a crow from a raven", RULE93).
@@ -44,12 +44,16 @@ const WITH_ALIKE: ReadonlySet<string> = normalisedSet(
 );
 const DETERMINERS: ReadonlySet<string> = normalisedSet([...ARTICLES, 'an', 'her', 'some']);
 const WITH = normaliseWord('with')[0] as string;
-/** Whether "with" between two runs takes sides: the run at `start` of `words` follows a verb that gives it a role. */
-function withTakesSides(words: readonly string[], start: number): boolean {
+/** The word before the run at `start` of `words`, past its determiners: the verb that gives it a role, if any. */
+function wordBefore(words: readonly string[], start: number): string | undefined {
   let before = start - 1;
   while (before >= 0 && DETERMINERS.has(words[before] as string)) before -= 1;
-  const word = words[before];
-  return word !== undefined && isContent(word) && !WITH_ALIKE.has(word);
+  return words[before];
+}
+/** Whether "with" between two runs takes sides: the run at `start` of `words` follows a verb that gives it a role. */
+function withTakesSides(words: readonly string[], start: number): boolean {
+  const word = wordBefore(words, start);
+  return isContent(word) && !WITH_ALIKE.has(word);
 }
 /** Normalised words of a phrase ("the same as" is "same as": articles are not kept apart). */
 const phrase = (text: string): string[] => text.split(' ').flatMap((word) => normaliseWord(word));
@@ -80,13 +84,7 @@ const WEIGHING: ReadonlySet<string> = normalisedSet(
 /** Words a relation is read without: articles and the verb of being. */
 const BARE: ReadonlySet<string> = normalisedSet(['a', 'an', 'the', 'is', 'are', 'be']);
 /** Verbs after which "from" takes no sides: "separate Asia from Europe", "tell a crow from a raven". */
-const SEPARATING: ReadonlySet<string> = normalisedSet([
-  'separate',
-  'separates',
-  'tell',
-  'distinguish',
-  'differentiate',
-]);
+const SEPARATING: ReadonlySet<string> = normalisedSet(['separate', 'tell', 'distinguish', 'differentiate']);
 const FROM = normaliseWord('from')[0] as string;
 
 /**
@@ -105,11 +103,7 @@ function relatesBothWays(
   let shared = 0;
   while (shared < rest.length && rest[shared] === words[end + shared]) shared += 1;
   rest = rest.slice(shared);
-  if (rest.length === 1 && rest[0] === FROM) {
-    let before = start - 1;
-    while (before >= 0 && DETERMINERS.has(words[before] as string)) before -= 1;
-    return SEPARATING.has(words[before] ?? '');
-  }
+  if (rest.length === 1 && rest[0] === FROM) return SEPARATING.has(wordBefore(words, start) ?? '');
   while (rest.length > 0 && WEIGHING.has(rest[0] as string)) rest = rest.slice(1);
   return BOTH_WAYS.some(
     (relation) => relation.length === rest.length && relation.every((word, at) => word === rest[at]),
