@@ -180,12 +180,12 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
         inner.slice(x, inner.length - y),
         inner.slice(inner.length - y),
       ];
-      const sided =
-        (middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start))) &&
-        !relatesBothWays(middle, a, start, end);
+      const sided = middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start));
       if (!sided || !first.some(isActor) || !last.some(isActor)) continue;
       if (middle.some((word) => ALTERNATIVES.has(word))) continue;
       if (!sameWords(other, [...last, ...middle, ...first])) continue;
+      // Two things around a relation that holds both ways take no roles (RULE93).
+      if (relatesBothWays(middle, a, start, end)) continue;
       // Roles swapped, unless one of the two runs is a clause that moved.
       if (!opensClause(first) && !opensClause(last)) return true;
     }
