@@ -7,9 +7,12 @@ import { loadThesaurus } from './guard/thesaurus.ts';
 import { loadWordnet } from './guard/wordnet.ts';
 import {
   changedWords,
+  changedWordsScore,
+  changedWordsWithParticle,
   LocalPairVerifier,
   oneWordSynonym,
   sameWording,
+  VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
   withoutSharedContext,
@@ -110,6 +113,59 @@ describe('changedWords', () => {
     ],
   ])('%s / %s: %j', (cached, asked, expected) => {
     expect(changedWords(cached, asked)).toEqual(expected);
+  });
+});
+
+describe('changedWordsWithParticle (RULE95)', () => {
+  it.each([
+    ['What wine goes well with salmon?', 'What wine pairs well with salmon?', ['goes well', 'pairs well']],
+    [
+      'Why does my wifi keep cutting out?',
+      'Why does my wifi keep dropping out?',
+      ['cutting out', 'dropping out'],
+    ],
+    ['Why did the handle break off?', 'Why did the handle snap off?', ['break off', 'snap off']],
+    // Case and punctuation aside.
+    ['How do I SET UP a tent?', 'how do i put up a tent', ['set up', 'put up']],
+  ])('%s / %s: %j', (cached, asked, expected) => {
+    expect(changedWordsWithParticle(cached, asked)).toEqual(expected);
+  });
+
+  it.each([
+    // A preposition after an adjective or a noun starts a phrase of its own.
+    ['Is it safe to travel there?', 'Is it possible to travel there?'],
+    ['What key in this song?', 'What value in this song?'],
+    ['Is the city crowded around Christmas?', 'Is the city expensive around Christmas?'],
+    // Not right after the changed word.
+    ['How do I set it up?', 'How do I rig it up?'],
+    // Two words changed, or a word added.
+    ['How do I clean the filter out?', 'How do I rinse the screen out?'],
+    ['Why does it keep cutting out?', 'Why does it keep cutting in and out?'],
+    // The particle itself changed.
+    ['How do I turn it up?', 'How do I turn it down?'],
+    // Nothing after the changed word, or a different word after it on each side.
+    ['What goes well?', 'What pairs well with it?'],
+    ['Which wine goes with fish?', 'Which wine pairs with fish?'],
+    // The same wording.
+    ['What goes well with rice?', 'what goes well with rice'],
+  ])('%s / %s: no particle read', (cached, asked) => {
+    expect(changedWordsWithParticle(cached, asked)).toBeUndefined();
+  });
+
+  it('reads the changed words with their particle, where alone they read apart (the shipped model)', async () => {
+    const [cached, asked] = ['What wine goes well with salmon?', 'What wine pairs well with salmon?'];
+    const [alone, reverse] = await Promise.all([
+      verifier.score('goes', 'pairs'),
+      verifier.score('pairs', 'goes'),
+    ]);
+    expect(Math.min(alone, reverse)).toBeLessThan(VERIFIER_CHANGED_WORDS_SCORE);
+    expect(await changedWordsScore(verifier, cached, asked)).toBeGreaterThanOrEqual(
+      VERIFIER_CHANGED_WORDS_SCORE,
+    );
+    // Without a particle, the words alone as before.
+    expect(
+      await changedWordsScore(verifier, 'Which wine goes with fish?', 'Which wine pairs with fish?'),
+    ).toBe(Math.min(alone, reverse));
   });
 });
 

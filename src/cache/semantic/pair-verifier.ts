@@ -138,6 +138,9 @@ export function oneWordSynonym(cached: string, asked: string): boolean {
   return wordnetSynonyms(mine, theirs) || thesaurusSynonyms(mine, theirs);
 }
 
+/** A text's words, lowercase, case and punctuation aside (a word's apostrophe stays). */
+const lowerWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+
 /**
  * What the two questions change: each one's words (lowercase, case and punctuation aside) without
  * the leading and trailing words both share, and with one more word either side when one of them
@@ -145,8 +148,8 @@ export function oneWordSynonym(cached: string, asked: string): boolean {
  * "...a carriage jam..." is "paper" / "carriage".
  */
 export function changedWords(cached: string, asked: string): [cached: string, asked: string] {
-  const first = cached.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-  const second = asked.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  const first = lowerWords(cached);
+  const second = lowerWords(asked);
   const shorter = Math.min(first.length, second.length);
   let start = 0;
   while (start < shorter && first[start] === second[start]) start += 1;
@@ -158,15 +161,55 @@ export function changedWords(cached: string, asked: string): [cached: string, as
   return [cut(first), cut(second)];
 }
 
-/** The lower of the two scores `verifier` gives the pair's changed words read alone, in both orders. */
+/**
+ * The particles a verb takes for a meaning of its own, read with it (RULE95): "goes well" /
+ * "pairs well", "cutting out" / "dropping out". Not "around", "over" or a preposition ("on", "in",
+ * "to", "for"): after an adjective or a noun they start a phrase of their own ("safe to", "key in").
+ */
+const PARTICLES: ReadonlySet<string> = new Set(['out', 'up', 'off', 'down', 'away', 'back', 'well']);
+
+/**
+ * The changed words with the particle after them (RULE95), where each side changes one word and
+ * both go on with the same particle: "What sauce goes well with pierogi?" / "What sauce pairs well
+ * with pierogi?" is "goes well" / "pairs well"; otherwise undefined.
+ */
+export function changedWordsWithParticle(
+  cached: string,
+  asked: string,
+): [cached: string, asked: string] | undefined {
+  const [mine, theirs] = changedWords(cached, asked);
+  const oneWord = /^[\p{L}\p{N}']+$/u;
+  if (!oneWord.test(mine) || !oneWord.test(theirs)) return undefined;
+  const first = lowerWords(cached);
+  const second = lowerWords(asked);
+  // One word changed on each side: the first word where the two differ.
+  const at = first.findIndex((word, index) => word !== second[index]);
+  if (at < 0) return undefined;
+  const next = first[at + 1];
+  if (next === undefined || next !== second[at + 1] || !PARTICLES.has(next)) return undefined;
+  return [`${mine} ${next}`, `${theirs} ${next}`];
+}
+
+/**
+ * The lower of the two scores `verifier` gives the pair's changed words read alone, in both orders;
+ * where a particle goes with them (changedWordsWithParticle), the higher of that and the same read
+ * with the particle.
+ */
 export async function changedWordsScore(
   verifier: PairVerifier,
   cached: string,
   asked: string,
 ): Promise<number> {
-  const [mine, theirs] = changedWords(cached, asked);
-  const [one, other] = await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)]);
-  return Math.min(one, other);
+  const both = async ([mine, theirs]: readonly [string, string]) => {
+    const [one, other] = await Promise.all([verifier.score(mine, theirs), verifier.score(theirs, mine)]);
+    return Math.min(one, other);
+  };
+  const withParticle = changedWordsWithParticle(cached, asked);
+  const [alone, read] = await Promise.all([
+    both(changedWords(cached, asked)),
+    withParticle === undefined ? 0 : both(withParticle),
+  ]);
+  return Math.max(alone, read);
 }
 
 /**

@@ -319,6 +319,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "Why won't my AirPods connect to my MacBook even though they work perfectly with my iPhone?",
           "Why won't my AirPods connect to my MacBook even though they work fine with my iPhone?",
         ],
+        // A verb changed before the particle both share, read with it (RULE95): "goes" / "pairs"
+        // alone 0.004, "goes well" / "pairs well" 0.803; the verifier scored the pair 0.997.
+        ['What wine goes well with salmon?', 'What wine pairs well with salmon?'],
       ];
       const lean = env()?.GATEWAY_SEMCACHE_VERIFIER_RULES !== 'all';
       await expectEach(afterContext, lean ? 'semantic-hit' : 'miss');
