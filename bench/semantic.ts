@@ -796,6 +796,8 @@ async function main(): Promise<void> {
       { name: 'unseen-FY', file: 'reserved/semantic-pairs-unseen-FY.jsonl' },
       { name: 'unseen-FZ', file: 'reserved/semantic-pairs-unseen-FZ.jsonl' },
       { name: 'unseen-GA', file: 'reserved/semantic-pairs-unseen-GA.jsonl' },
+      { name: 'unseen-GB', file: 'reserved/semantic-pairs-unseen-GB.jsonl' },
+      { name: 'unseen-GC', file: 'reserved/semantic-pairs-unseen-GC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
