@@ -168,6 +168,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // A number word before a unit is a figure, the unit changed (RULE96): the verifier scored it 1.000.
+        [
+          'My washing machine stops mid-cycle for about five minutes every time I run it. Is the drain pump failing or is this normal?',
+          'My washing machine stops mid-cycle for about five hours every time I run it. Is the drain pump failing or is this normal?',
+        ],
         // A part put in where the other question has an article (RULE94): the verifier scored it 0.997.
         ['How do I sharpen a lawn mower?', 'How do I sharpen lawn mower blades?'],
         // "with" after a verb that does something with one thing to another (RULE92): the

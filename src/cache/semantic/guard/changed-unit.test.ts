@@ -29,6 +29,17 @@ describe('changedUnit', () => {
       'Can I bake bread at 200 degrees Fahrenheit?',
       'identifiers',
     ],
+    // A number word is its figure (RULE96).
+    [
+      'Our office Wi-Fi drops out for about ten minutes every afternoon; what could cause that?',
+      'Our office Wi-Fi drops out for about ten hours every afternoon; what could cause that?',
+      'identifiers',
+    ],
+    ['Is the one-day pass worth it?', 'Is the one-week pass worth it?', 'identifiers'],
+    ['Can bread stay fresh for two days?', 'Can bread stay fresh for 2 weeks?', 'identifiers'],
+    ['Ten Minutes of stretching a day: enough?', 'ten hours of stretching a day: enough?', 'identifiers'],
+    ['Is ten minutes of stretching enough?', 'Is 10 minutes of stretching enough?', 'ok'],
+    ['Can I leave it out for ten mins?', 'Can I leave it out for ten minutes?', 'ok'],
     // A unit and its abbreviation are one unit.
     ['How much should a 10 pound cat eat?', 'How much should a 10 lb cat eat?', 'ok'],
     ['Can I take it every 12 hours?', 'Can I take it every 12 hrs?', 'ok'],
@@ -46,6 +57,10 @@ describe('changedUnit', () => {
     ['I have a 20L tank; how many fish?', 'I have a 20 liter tank; how many fish?'],
     ['Is 10 miles far for a day hike?', 'Is 10 a lot for a day hike?'],
     ['Is 5 km (about 3 miles) a good first run?', 'Is 5 km a good first run?'],
+    // "a" is no number word: "a day" / "a week" is left to the other rules.
+    ['Is a day enough to see the Louvre?', 'Is a week enough to see the Louvre?'],
+    // A number word with a unit on one side only.
+    ['Is ten minutes enough?', 'Is ten enough?'],
     [
       'My dog weighs 30 pounds (14 kg); how much should he eat?',
       'My dog weighs 14 kg; how much should he eat?',

@@ -1,6 +1,7 @@
 /**
  * A unit changed: the same figure with a unit of another kind after it on each side ("8 minutes" /
- * "8 hours between trains", "my 30-pound dog" / "my 30-kilo dog", "24 inches" / "24 cm tall"). The
+ * "8 hours between trains", "my 30-pound dog" / "my 30-kilo dog", "24 inches" / "24 cm tall"), a
+ * number word as its figure ("ten minutes" / "ten hours", "ten minutes" / "10 hours", RULE96). The
  * changed-figure rule sees the same figure and lets it pass, and the verifier reads the two units
  * alone as near words (0.99 and more whole). A unit and its abbreviation are one unit ("12 hrs" /
  * "12 hours", "a 10 lb cat" / "a 10 pound cat"); one-letter units are not read ("5G", "1990s",
@@ -8,6 +9,7 @@
  * units where either side also writes the figure with the other's unit.
  */
 import type { GuardRule } from './guard-rule.ts';
+import { NUMBER_WORDS } from './hit-guard-words.ts';
 import { wordsAndFigures } from './word-sequences.ts';
 
 /** Unit words by the unit they name. */
@@ -63,7 +65,10 @@ function measuresOf(text: string): Map<string, Set<string>> {
   const tokens = wordsAndFigures(text);
   tokens.forEach((token, index) => {
     const unit = UNIT_OF.get(tokens[index + 1] ?? '');
-    if (/^\p{N}/u.test(token) && unit !== undefined) add(token, unit);
+    if (unit === undefined) return;
+    // A number word is its figure (RULE96): "ten minutes" is "10 minutes".
+    const figure = /^\p{N}/u.test(token) ? token : NUMBER_WORDS[token];
+    if (figure !== undefined) add(figure, unit);
   });
   for (const [, figure = '', sign, named] of text.matchAll(TEMPERATURES)) {
     const scale = (sign ?? named ?? '').toLowerCase();
