@@ -798,6 +798,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GA', file: 'reserved/semantic-pairs-unseen-GA.jsonl' },
       { name: 'unseen-GB', file: 'reserved/semantic-pairs-unseen-GB.jsonl' },
       { name: 'unseen-GC', file: 'reserved/semantic-pairs-unseen-GC.jsonl' },
+      { name: 'unseen-GD', file: 'reserved/semantic-pairs-unseen-GD.jsonl' },
+      { name: 'unseen-GE', file: 'reserved/semantic-pairs-unseen-GE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
