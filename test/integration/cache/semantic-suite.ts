@@ -173,6 +173,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My washing machine stops mid-cycle for about five minutes every time I run it. Is the drain pump failing or is this normal?',
           'My washing machine stops mid-cycle for about five hours every time I run it. Is the drain pump failing or is this normal?',
         ],
+        // "a" and "an" before a unit are one of it (RULE97): the verifier scored it 1.000.
+        [
+          'My puppy whines for about an hour every night in her crate. Is that normal, or should I change something?',
+          'My puppy whines for about a minute every night in her crate. Is that normal, or should I change something?',
+        ],
         // A part put in where the other question has an article (RULE94): the verifier scored it 0.997.
         ['How do I sharpen a lawn mower?', 'How do I sharpen lawn mower blades?'],
         // "with" after a verb that does something with one thing to another (RULE92): the
@@ -368,7 +373,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
       // A synonym in another sense of the word (WordNet's senses, guard/wordnet.ts): the
       // substitution rule leaves it to the verifier in either mode, which serves it (0.99 and more);
-      // a sense a question rarely means ("minute" / "second" as a moment) the verifier refuses (0.01).
+      // a sense a question rarely means ("minute" / "second" as a moment) the verifier refuses
+      // (0.000; after "per", "a" or a figure the changed-unit rule refuses it first, RULE97).
       const [verifiedAtSenses, refusedAtSenses] = [await verifications(), await refusals()];
       const senseSynonyms: [string, string][] = [
         ['Why are my new hiking boots so stiff?', 'Why are my new hiking boots so rigid?'],
@@ -377,8 +383,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       await expectEach(senseSynonyms, 'semantic-hit');
       const senseNearMisses: [string, string][] = [
         [
-          'How many times per minute does a hummingbird flap its wings?',
-          'How many times per second does a hummingbird flap its wings?',
+          'How many times does a hummingbird flap its wings each minute?',
+          'How many times does a hummingbird flap its wings each second?',
         ],
       ];
       await expectEach(senseNearMisses, 'miss');

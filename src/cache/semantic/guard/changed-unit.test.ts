@@ -40,6 +40,18 @@ describe('changedUnit', () => {
     ['Ten Minutes of stretching a day: enough?', 'ten hours of stretching a day: enough?', 'identifiers'],
     ['Is ten minutes of stretching enough?', 'Is 10 minutes of stretching enough?', 'ok'],
     ['Can I leave it out for ten mins?', 'Can I leave it out for ten minutes?', 'ok'],
+    // "a", "an" and "per" are one of the unit (RULE97).
+    ['Is a day enough to see the Louvre?', 'Is a week enough to see the Louvre?', 'identifiers'],
+    [
+      'How many hours of rest must a truck driver take per day?',
+      'How many hours of rest must a truck driver take per week?',
+      'identifiers',
+    ],
+    ['How much can I knit in an hour?', 'How much can I knit in a day?', 'identifiers'],
+    ['How many times a day can I eat tofu?', 'How many times per week can I eat tofu?', 'identifiers'],
+    ['Can I learn to juggle in a day?', 'Can I learn to juggle in one week?', 'identifiers'],
+    ['How many times a day should I feed her?', 'How many times per day should I feed her?', 'ok'],
+    ['Is a day enough for Rome?', 'Is one day enough for Rome?', 'ok'],
     // A unit and its abbreviation are one unit.
     ['How much should a 10 pound cat eat?', 'How much should a 10 lb cat eat?', 'ok'],
     ['Can I take it every 12 hours?', 'Can I take it every 12 hrs?', 'ok'],
@@ -57,10 +69,12 @@ describe('changedUnit', () => {
     ['I have a 20L tank; how many fish?', 'I have a 20 liter tank; how many fish?'],
     ['Is 10 miles far for a day hike?', 'Is 10 a lot for a day hike?'],
     ['Is 5 km (about 3 miles) a good first run?', 'Is 5 km a good first run?'],
-    // "a" is no number word: "a day" / "a week" is left to the other rules.
-    ['Is a day enough to see the Louvre?', 'Is a week enough to see the Louvre?'],
     // A number word with a unit on one side only.
     ['Is ten minutes enough?', 'Is ten enough?'],
+    // One of a unit against another figure is not compared ("an hour" / "60 minutes").
+    ['Can I run it for an hour?', 'Can I run it for 60 minutes?'],
+    // "a" before a word that is no unit.
+    ['Is a dozen eggs a day too many?', 'Is a dozen eggs too many?'],
     [
       'My dog weighs 30 pounds (14 kg); how much should he eat?',
       'My dog weighs 14 kg; how much should he eat?',

@@ -1,7 +1,8 @@
 /**
  * A unit changed: the same figure with a unit of another kind after it on each side ("8 minutes" /
  * "8 hours between trains", "my 30-pound dog" / "my 30-kilo dog", "24 inches" / "24 cm tall"), a
- * number word as its figure ("ten minutes" / "ten hours", "ten minutes" / "10 hours", RULE96). The
+ * number word as its figure ("ten minutes" / "ten hours", "ten minutes" / "10 hours", RULE96), and
+ * "a", "an" or "per" as one ("a day" / "a week", "per month" / "per year", RULE97). The
  * changed-figure rule sees the same figure and lets it pass, and the verifier reads the two units
  * alone as near words (0.99 and more whole). A unit and its abbreviation are one unit ("12 hrs" /
  * "12 hours", "a 10 lb cat" / "a 10 pound cat"); one-letter units are not read ("5G", "1990s",
@@ -50,6 +51,9 @@ const UNIT_OF = new Map(
   Object.entries(UNITS).flatMap(([unit, words]) => words.map((word): [string, string] => [word, unit])),
 );
 
+/** Words that name one of the unit after them (RULE97): "a day", "an hour", "per week". */
+const ONE_OF: ReadonlySet<string> = new Set(['a', 'an', 'per']);
+
 /** A temperature: a figure with a degree sign and F or C, or "degrees" and the scale's name or letter. */
 const TEMPERATURES =
   /(\p{N}+(?:[.,]\p{N}+)*)\s*(?:°\s*([FC])(?![\p{L}\p{N}])|degrees? (fahrenheit|celsius|centigrade|[FC](?![\p{L}\p{N}])))/giu;
@@ -66,8 +70,9 @@ function measuresOf(text: string): Map<string, Set<string>> {
   tokens.forEach((token, index) => {
     const unit = UNIT_OF.get(tokens[index + 1] ?? '');
     if (unit === undefined) return;
-    // A number word is its figure (RULE96): "ten minutes" is "10 minutes".
-    const figure = /^\p{N}/u.test(token) ? token : NUMBER_WORDS[token];
+    // A number word is its figure (RULE96): "ten minutes" is "10 minutes"; "a", "an" and "per"
+    // are one of the unit (RULE97): "a day", "per day" and "one day" are one measure.
+    const figure = /^\p{N}/u.test(token) ? token : ONE_OF.has(token) ? '1' : NUMBER_WORDS[token];
     if (figure !== undefined) add(figure, unit);
   });
   for (const [, figure = '', sign, named] of text.matchAll(TEMPERATURES)) {
