@@ -800,6 +800,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GC', file: 'reserved/semantic-pairs-unseen-GC.jsonl' },
       { name: 'unseen-GD', file: 'reserved/semantic-pairs-unseen-GD.jsonl' },
       { name: 'unseen-GE', file: 'reserved/semantic-pairs-unseen-GE.jsonl' },
+      { name: 'unseen-GF', file: 'reserved/semantic-pairs-unseen-GF.jsonl' },
+      { name: 'unseen-GG', file: 'reserved/semantic-pairs-unseen-GG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
