@@ -173,6 +173,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My washing machine stops mid-cycle for about five minutes every time I run it. Is the drain pump failing or is this normal?',
           'My washing machine stops mid-cycle for about five hours every time I run it. Is the drain pump failing or is this normal?',
         ],
+        // A unit the changed-unit rule knows since RULE98: the verifier scored it 1.000 and the two
+        // words alone 0.56, so in lean mode the overrule would serve it.
+        [
+          'The bridge on our farm road is posted for 10 tons. Can I drive my loaded grain truck over it without risking damage?',
+          'The bridge on our farm road is posted for 10 tonnes. Can I drive my loaded grain truck over it without risking damage?',
+        ],
         // "a" and "an" before a unit are one of it (RULE97): the verifier scored it 1.000.
         [
           'My puppy whines for about an hour every night in her crate. Is that normal, or should I change something?',

@@ -52,6 +52,22 @@ describe('changedUnit', () => {
     ['Can I learn to juggle in a day?', 'Can I learn to juggle in one week?', 'identifiers'],
     ['How many times a day should I feed her?', 'How many times per day should I feed her?', 'ok'],
     ['Is a day enough for Rome?', 'Is one day enough for Rome?', 'ok'],
+    // More units (RULE98).
+    [
+      'Our road easement limits use to vehicles under 3.5 tons; is my truck allowed?',
+      'Our road easement limits use to vehicles under 3.5 tonnes; is my truck allowed?',
+      'identifiers',
+    ],
+    [
+      'Can a three-season tent handle 60 mph winds?',
+      'Can a three-season tent handle 60 km/h winds?',
+      'identifiers',
+    ],
+    ['Is 1000 mg of B12 a day too much?', 'Is 1000 mcg of B12 a day too much?', 'identifiers'],
+    ['My plan says 35 Mbps; is that fast?', 'My plan says 35 MB/s; is that fast?', 'identifiers'],
+    ['Is a 20-watt charger safe for my phone?', 'Is a 20-volt charger safe for my phone?', 'identifiers'],
+    ['What is 1 hectare of farmland worth?', 'What is 1 acre of farmland worth?', 'identifiers'],
+    ['Is 300 Mbps enough for 4K?', 'Is 300 megabits per second enough for 4K?', 'ok'],
     // A unit and its abbreviation are one unit.
     ['How much should a 10 pound cat eat?', 'How much should a 10 lb cat eat?', 'ok'],
     ['Can I take it every 12 hours?', 'Can I take it every 12 hrs?', 'ok'],
@@ -73,6 +89,9 @@ describe('changedUnit', () => {
     ['Is ten minutes enough?', 'Is ten enough?'],
     // One of a unit against another figure is not compared ("an hour" / "60 minutes").
     ['Can I run it for an hour?', 'Can I run it for 60 minutes?'],
+    // One unit written two ways (RULE98); the content rule reads the words, not this rule.
+    ['Is 200 cal a good snack?', 'Is 200 kcal a good snack?'],
+    ['Is a 5 kW inverter enough?', 'Is a 5 kilowatt inverter enough?'],
     // "a" before a word that is no unit.
     ['Is a dozen eggs a day too many?', 'Is a dozen eggs too many?'],
     [

@@ -2,7 +2,9 @@
  * A unit changed: the same figure with a unit of another kind after it on each side ("8 minutes" /
  * "8 hours between trains", "my 30-pound dog" / "my 30-kilo dog", "24 inches" / "24 cm tall"), a
  * number word as its figure ("ten minutes" / "ten hours", "ten minutes" / "10 hours", RULE96), and
- * "a", "an" or "per" as one ("a day" / "a week", "per month" / "per year", RULE97). The
+ * "a", "an" or "per" as one ("a day" / "a week", "per month" / "per year", RULE97); power, speed,
+ * pressure, area, energy, frequency and rates too ("3.5 tons" / "3.5 tonnes", "60 mph" / "60 km/h",
+ * RULE98). The
  * changed-figure rule sees the same figure and lets it pass, and the verifier reads the two units
  * alone as near words (0.99 and more whole). A unit and its abbreviation are one unit ("12 hrs" /
  * "12 hours", "a 10 lb cat" / "a 10 pound cat"); one-letter units are not read ("5G", "1990s",
@@ -46,6 +48,37 @@ const UNITS: Readonly<Record<string, readonly string[]>> = {
   megabyte: ['mb'],
   gigabyte: ['gb'],
   terabyte: ['tb'],
+  // More units a question names after a figure (RULE98); words that name other things too ("bar",
+  // "knot", "stone") stay out, as one-letter units do.
+  ton: ['ton', 'tons'],
+  tonne: ['tonne', 'tonnes'],
+  milligram: ['mg', 'milligram', 'milligrams'],
+  microgram: ['mcg', 'microgram', 'micrograms'],
+  millisecond: ['ms', 'millisecond', 'milliseconds'],
+  watt: ['watt', 'watts'],
+  kilowatt: ['kw', 'kilowatt', 'kilowatts'],
+  kilowattHour: ['kwh'],
+  volt: ['volt', 'volts'],
+  amp: ['amp', 'amps', 'ampere', 'amperes'],
+  milliampHour: ['mah'],
+  milePerHour: ['mph'],
+  kilometrePerHour: ['kph', 'kmh'],
+  psi: ['psi'],
+  kilopascal: ['kpa'],
+  acre: ['acre', 'acres'],
+  hectare: ['hectare', 'hectares'],
+  // A food calorie is a kilocalorie.
+  calorie: ['calorie', 'calories', 'cal', 'cals', 'kcal'],
+  kilojoule: ['kj', 'kilojoule', 'kilojoules'],
+  hertz: ['hz', 'hertz'],
+  kilohertz: ['khz'],
+  megahertz: ['mhz'],
+  gigahertz: ['ghz'],
+  revolutionPerMinute: ['rpm'],
+  beatPerMinute: ['bpm'],
+  framePerSecond: ['fps'],
+  megabit: ['mbps', 'megabit', 'megabits'],
+  gigabit: ['gbps', 'gigabit', 'gigabits'],
 };
 const UNIT_OF = new Map(
   Object.entries(UNITS).flatMap(([unit, words]) => words.map((word): [string, string] => [word, unit])),
