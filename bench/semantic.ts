@@ -802,6 +802,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GE', file: 'reserved/semantic-pairs-unseen-GE.jsonl' },
       { name: 'unseen-GF', file: 'reserved/semantic-pairs-unseen-GF.jsonl' },
       { name: 'unseen-GG', file: 'reserved/semantic-pairs-unseen-GG.jsonl' },
+      { name: 'unseen-GH', file: 'reserved/semantic-pairs-unseen-GH.jsonl' },
+      { name: 'unseen-GI', file: 'reserved/semantic-pairs-unseen-GI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
