@@ -80,6 +80,28 @@ describe('alignWording', () => {
       "What's the fastest way from LHR to central London?",
       "What's the fastest way from LHR to central London?",
     ],
+    // A spelling-out never ends on the word the acronym's own side writes right after it (one-letter
+    // words aside), and looks on for another way to spell it (RULE99): "Mbps but" is no "MB/s but".
+    [
+      'Our office internet is 100 Mbps but big downloads crawl along',
+      'Our office internet is 100 MB/s but big downloads crawl along',
+      'Our office internet is 100 MB/s but big downloads crawl along',
+    ],
+    [
+      'I live in the Pacific Northwest where it rains constantly; what stain should I use?',
+      'I live in the PNW where it rains constantly; what stain should I use?',
+      'I live in the Pacific Northwest where it rains constantly; what stain should I use?',
+    ],
+    [
+      "What's the refund policy for PS Store purchases?",
+      "What's the refund policy for PlayStation Store purchases?",
+      "What's the refund policy for PS Store purchases?",
+    ],
+    [
+      'Will these crampons fit a UK size 12 boot?',
+      'Will these crampons fit a US size 12 boot?',
+      'Will these crampons fit a US size 12 boot?',
+    ],
     // A compound word alone spells out no acronym: one word, not camelCase.
     ['Is Lakewood a good place to live?', 'Is LW a good place to live?', 'Is LW a good place to live?'],
     // A spelling-out never ends on a connector ("Montana to" is not "MT"), and never takes a word

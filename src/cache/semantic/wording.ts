@@ -234,18 +234,34 @@ function initialsRun(
   tokens: readonly Token[],
   index: number,
   first: boolean,
+  next?: string,
 ): number | undefined {
-  if (letters === '') return index;
+  if (letters === '') return tokens[index - 1]?.key === next ? undefined : index;
   const token = tokens[index];
   if (!isLetters(token)) return undefined;
   for (const initials of initialsOf(token)) {
     if (!letters.startsWith(initials)) continue;
     const rest = letters.slice(initials.length);
     if (rest === '' && !first && CONNECTORS.has(token.key) && !/^\p{Lu}/u.test(token.text)) continue;
-    const end = initialsRun(rest, tokens, index + 1, false);
+    const end = initialsRun(rest, tokens, index + 1, false, next);
     if (end !== undefined) return end;
   }
-  return !first && CONNECTORS.has(token.key) ? initialsRun(letters, tokens, index + 1, false) : undefined;
+  return !first && CONNECTORS.has(token.key)
+    ? initialsRun(letters, tokens, index + 1, false, next)
+    : undefined;
+}
+
+/**
+ * The word an acronym's own side writes right after it, one-letter words aside ("s" of "MB/s"): a
+ * run spelling the acronym out never ends on it, or it takes the words both sides share after it
+ * ("Mbps but" for "MB/s but", "Pacific Northwest where" for "PNW where", RULE99).
+ */
+function nextWord(tokens: readonly Token[], from: number): string | undefined {
+  for (let at = from; at < tokens.length && at < from + 3; at += 1) {
+    const key = tokens[at]?.key ?? '';
+    if (key.length > 1) return key;
+  }
+  return undefined;
 }
 
 /** Whether a run of words an acronym's letters matched spells it out: two words or more, or one in camelCase ("QuickBooks"). */
@@ -924,7 +940,7 @@ export function alignWording(cached: string, question: string): string {
       theirKeys.has(token.key) || listedIn(token, theirs, mine) ? undefined : acronymLetters(token);
     if (letters === undefined) return;
     for (let at = 0; at < theirs.length; at += 1) {
-      const end = initialsRun(letters, theirs, at, true);
+      const end = initialsRun(letters, theirs, at, true, nextWord(mine, index + 1));
       if (
         end !== undefined &&
         spelledOut(theirs, at, end) &&
@@ -939,19 +955,19 @@ export function alignWording(cached: string, question: string): string {
   });
   // Each acronym once: a long question repeating one would otherwise cost a scan per repeat.
   const acronyms = new Set<string>();
-  for (const other of theirs) {
+  theirs.forEach((other, place) => {
     const letters =
       myKeys.has(other.key) || acronyms.has(other.key) || listedIn(other, mine, theirs)
         ? undefined
         : acronymLetters(other);
-    if (letters === undefined) continue;
+    if (letters === undefined) return;
     acronyms.add(other.key);
     for (let at = 0; at < mine.length; at += 1) {
-      const end = initialsRun(letters, mine, at, true);
+      const end = initialsRun(letters, mine, at, true, nextWord(theirs, place + 1));
       if (end !== undefined && spelledOut(mine, at, end) && !theirKeys.has(mine[at]?.key ?? ''))
         edit(at, end, other.text);
     }
-  }
+  });
 
   // A state's or province's postal code, in capitals, on one side and its name on the other; with
   // the "state" the name is followed by, where the code is not ("WA" / "Washington state", RULE76).

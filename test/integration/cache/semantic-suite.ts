@@ -173,6 +173,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My washing machine stops mid-cycle for about five minutes every time I run it. Is the drain pump failing or is this normal?',
           'My washing machine stops mid-cycle for about five hours every time I run it. Is the drain pump failing or is this normal?',
         ],
+        // An acronym spelt out never takes the word after it (RULE99): "MB" is not "Mbps but", so
+        // the units differ; the verifier scored it 1.000.
+        [
+          'Our office internet is 100 Mbps but big downloads crawl along. Is that speed normal for a team of ten people?',
+          'Our office internet is 100 MB/s but big downloads crawl along. Is that speed normal for a team of ten people?',
+        ],
         // A unit the changed-unit rule knows since RULE98: the verifier scored it 1.000 and the two
         // words alone 0.56, so in lean mode the overrule would serve it.
         [
