@@ -804,6 +804,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GG', file: 'reserved/semantic-pairs-unseen-GG.jsonl' },
       { name: 'unseen-GH', file: 'reserved/semantic-pairs-unseen-GH.jsonl' },
       { name: 'unseen-GI', file: 'reserved/semantic-pairs-unseen-GI.jsonl' },
+      { name: 'unseen-GJ', file: 'reserved/semantic-pairs-unseen-GJ.jsonl' },
+      { name: 'unseen-GK', file: 'reserved/semantic-pairs-unseen-GK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
