@@ -4,12 +4,11 @@
  * number word as its figure ("ten minutes" / "ten hours", "ten minutes" / "10 hours", RULE96), and
  * "a", "an" or "per" as one ("a day" / "a week", "per month" / "per year", RULE97); power, speed,
  * pressure, area, energy, frequency and rates too ("3.5 tons" / "3.5 tonnes", "60 mph" / "60 km/h",
- * RULE98). The
- * changed-figure rule sees the same figure and lets it pass, and the verifier reads the two units
- * alone as near words (0.99 and more whole). A unit and its abbreviation are one unit ("12 hrs" /
- * "12 hours", "a 10 lb cat" / "a 10 pound cat"); one-letter units are not read ("5G", "1990s",
- * "5m" as millions) but for a temperature's scale after a degree sign ("-20°F" / "-20°C"), nor
- * units where either side also writes the figure with the other's unit.
+ * RULE98). The changed-figure rule sees the same figure and lets it pass, and the verifier reads
+ * the two units alone as near words (0.99 and more whole). A unit and its abbreviation are one
+ * unit ("12 hrs" / "12 hours", "a 10 lb cat" / "a 10 pound cat"); one-letter units are not read
+ * ("5G", "1990s", "5m" as millions) but for a temperature's scale after a degree sign ("-20°F" /
+ * "-20°C"), nor units where either side also writes the figure with the other's unit.
  */
 import type { GuardRule } from './guard-rule.ts';
 import { NUMBER_WORDS } from './hit-guard-words.ts';
