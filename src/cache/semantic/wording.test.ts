@@ -102,6 +102,28 @@ describe('alignWording', () => {
       'Will these crampons fit a US size 12 boot?',
       'Will these crampons fit a US size 12 boot?',
     ],
+    // A possessive "'s" is not the other side's "is" or "has" where the word after it is one the
+    // other side writes elsewhere (RULE100); a contraction still is, and so is a pronoun's "'s".
+    [
+      'My neighbor is making hay on my land for half the bales; what should go in our agreement?',
+      "I'm making hay on my neighbor's land for half the bales; what should go in our agreement?",
+      "I'm making hay on my neighbor's land for half the bales; what should go in our agreement?",
+    ],
+    [
+      'The charging port on my phone is acting up; how do I fix it?',
+      "How do I fix my phone's charging port?",
+      "How do I fix my phone's charging port?",
+    ],
+    [
+      "I'm setting up a home office and my router is in the basement; will a mesh system help?",
+      "Setting up a home office, router's down in the basement; will a mesh system help?",
+      'Setting up a home office, router is down in the basement; will a mesh system help?',
+    ],
+    [
+      'What is the best way to descale it?',
+      "What's the best way to descale it?",
+      'What is the best way to descale it?',
+    ],
     // A compound word alone spells out no acronym: one word, not camelCase.
     ['Is Lakewood a good place to live?', 'Is LW a good place to live?', 'Is LW a good place to live?'],
     // A spelling-out never ends on a connector ("Montana to" is not "MT"), and never takes a word

@@ -326,6 +326,29 @@ function contracted(text: string): readonly string[] {
   return (CONTRACTION_ENDINGS[ending] ?? []).map((expansion) => `${stem} ${expansion}`);
 }
 
+/** Stems whose "'s" is always "is" or "has" ("it's", "what's", "there's"), never a possessive. */
+const CONTRACTING_STEMS: ReadonlySet<string> = new Set(
+  'it he she that what who where there here how when why this let'.split(' '),
+);
+
+/**
+ * Whether a word's "'s" reads as a possessive against the other side's "is" / "has" (RULE100): the
+ * word after it is one the other side writes, but not right after its "is" / "has" ("my neighbor's
+ * land" / "my neighbor is making hay on my land"; "the router's down" / "the router is in the
+ * basement" stays a contraction).
+ */
+function possessive(
+  token: Token,
+  after: Token | undefined,
+  otherAfter: Token | undefined,
+  otherKeys: ReadonlySet<string>,
+): boolean {
+  const match = /^(\p{L}+)['’]s$/iu.exec(token.text);
+  if (match === null || after === undefined || CONTRACTING_STEMS.has((match[1] ?? '').toLowerCase()))
+    return false;
+  return otherKeys.has(after.key) && after.key !== otherAfter?.key;
+}
+
 /** A number's value as compared ("1,000" and "1000" are 1000); NaN for a word. */
 const figureValue = (token: Token | undefined): number =>
   token !== undefined && /^\p{N}/u.test(token.key) ? Number(token.key.replaceAll(',', '')) : Number.NaN;
@@ -1042,7 +1065,11 @@ export function alignWording(cached: string, question: string): string {
     const expansions = ABBREVIATION_WORDS.get(token.key) ?? contracted(token.text).map(keysOf);
     for (const words of expansions) {
       const at = findRun(theirs, words);
-      if (at >= 0 && findRun(mine, words) < 0) {
+      if (
+        at >= 0 &&
+        findRun(mine, words) < 0 &&
+        !possessive(token, mine[index + 1], theirs[at + words.length], theirKeys)
+      ) {
         edit(index, index + 1, theirText(at, at + words.length));
         return;
       }
@@ -1063,13 +1090,18 @@ export function alignWording(cached: string, question: string): string {
     }
   });
 
-  for (const other of theirs) {
-    if (myKeys.has(other.key)) continue;
+  theirs.forEach((other, place) => {
+    if (myKeys.has(other.key)) return;
     for (const words of contracted(other.text).map(keysOf)) {
       const at = findRun(mine, words);
-      if (at >= 0 && findRun(theirs, words) < 0) edit(at, at + words.length, other.text);
+      if (
+        at >= 0 &&
+        findRun(theirs, words) < 0 &&
+        !possessive(other, theirs[place + 1], mine[at + words.length], myKeys)
+      )
+        edit(at, at + words.length, other.text);
     }
-  }
+  });
 
   // A price with a currency sign on one side and the currency's name on the other ("$200" / "200
   // dollars", "$1k" / "1,000 dollars"), each only on its side.

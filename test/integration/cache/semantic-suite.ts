@@ -173,6 +173,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My washing machine stops mid-cycle for about five minutes every time I run it. Is the drain pump failing or is this normal?',
           'My washing machine stops mid-cycle for about five hours every time I run it. Is the drain pump failing or is this normal?',
         ],
+        // A possessive "'s" is not the other side's "is" (RULE100): aligned as "rooms in my brother is
+        // house", the verifier scored it 0.997; as written, 0.451.
+        [
+          'My brother is renting out rooms in my house; how should we split the rent money?',
+          "I am renting out rooms in my brother's house; how should we split the rent money?",
+        ],
         // An acronym spelt out never takes the word after it (RULE99): "MB" is not "Mbps but", so
         // the units differ; the verifier scored it 1.000.
         [
