@@ -806,6 +806,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GI', file: 'reserved/semantic-pairs-unseen-GI.jsonl' },
       { name: 'unseen-GJ', file: 'reserved/semantic-pairs-unseen-GJ.jsonl' },
       { name: 'unseen-GK', file: 'reserved/semantic-pairs-unseen-GK.jsonl' },
+      { name: 'unseen-GL', file: 'reserved/semantic-pairs-unseen-GL.jsonl' },
+      { name: 'unseen-GM', file: 'reserved/semantic-pairs-unseen-GM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
