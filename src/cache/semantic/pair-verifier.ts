@@ -125,6 +125,9 @@ export function overrules(score: number, words: number): boolean {
  */
 export const VERIFIER_SYNONYM_WORDS = 0.8;
 
+/** One word, letters and figures with an apostrophe: a changed part read as one word. */
+const ONE_WORD = /^[\p{L}\p{N}']+$/u;
+
 /**
  * Whether all that changes between the two questions (changedWords) is one word for another that
  * WordNet (in some sense) or Moby's thesaurus lists as its synonym, neither of a kind a near miss
@@ -132,8 +135,7 @@ export const VERIFIER_SYNONYM_WORDS = 0.8;
  */
 export function oneWordSynonym(cached: string, asked: string): boolean {
   const [mine, theirs] = changedWords(cached, asked);
-  const oneWord = /^[\p{L}\p{N}']+$/u;
-  if (!oneWord.test(mine) || !oneWord.test(theirs) || CLOSED_KINDS.has(mine) || CLOSED_KINDS.has(theirs))
+  if (!ONE_WORD.test(mine) || !ONE_WORD.test(theirs) || CLOSED_KINDS.has(mine) || CLOSED_KINDS.has(theirs))
     return false;
   return wordnetSynonyms(mine, theirs) || thesaurusSynonyms(mine, theirs);
 }
@@ -178,8 +180,7 @@ export function changedWordsWithParticle(
   asked: string,
 ): [cached: string, asked: string] | undefined {
   const [mine, theirs] = changedWords(cached, asked);
-  const oneWord = /^[\p{L}\p{N}']+$/u;
-  if (!oneWord.test(mine) || !oneWord.test(theirs)) return undefined;
+  if (!ONE_WORD.test(mine) || !ONE_WORD.test(theirs)) return undefined;
   const first = lowerWords(cached);
   const second = lowerWords(asked);
   // One word changed on each side: the first word where the two differ.

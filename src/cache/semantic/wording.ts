@@ -962,8 +962,9 @@ export function alignWording(cached: string, question: string): string {
     const letters =
       theirKeys.has(token.key) || listedIn(token, theirs, mine) ? undefined : acronymLetters(token);
     if (letters === undefined) return;
+    const next = nextWord(mine, index + 1);
     for (let at = 0; at < theirs.length; at += 1) {
-      const end = initialsRun(letters, theirs, at, true, nextWord(mine, index + 1));
+      const end = initialsRun(letters, theirs, at, true, next);
       if (
         end !== undefined &&
         spelledOut(theirs, at, end) &&
@@ -985,8 +986,9 @@ export function alignWording(cached: string, question: string): string {
         : acronymLetters(other);
     if (letters === undefined) return;
     acronyms.add(other.key);
+    const next = nextWord(theirs, place + 1);
     for (let at = 0; at < mine.length; at += 1) {
-      const end = initialsRun(letters, mine, at, true, nextWord(theirs, place + 1));
+      const end = initialsRun(letters, mine, at, true, next);
       if (end !== undefined && spelledOut(mine, at, end) && !theirKeys.has(mine[at]?.key ?? ''))
         edit(at, end, other.text);
     }
