@@ -314,6 +314,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'After installing a new dishwasher, how long should I wait to run it?',
           'How long should I wait to run a new dishwasher after installing it?',
         ],
+        // A verb that says "not" is the negation it says (RULE101): the negation rule refused these,
+        // one side counted as negated; the verifier scores them 1.000 and 0.999.
+        [
+          "I can't make it to my cousin's wedding; is it rude to send a gift by mail?",
+          "I'm unable to make it to my cousin's wedding; is it rude to send a gift by mail?",
+        ],
+        [
+          'My daughter did not pass her driving test; when can she retake it?',
+          'My daughter failed her driving test; when can she retake it?',
+        ],
         // An undoing verb against a negation: no opposite (RULE73); the verifier scored it 0.995.
         [
           'How do I stop swallowing water while swimming?',

@@ -118,6 +118,21 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   [new RegExp(`\\bno(?= (?:${INDIRECT_QUESTION_WORDS.join('|')})\\b)`, 'gi'), 'know'],
   // "help me figure out why" asks only why.
   [/\b(?:kindly )?(?:help|helping) me (?:figure out|work out|understand|find out)\b/gi, 'please'],
+  // A verb that says "not" is the negation it says (RULE101): "refuses to pay" is "will not pay",
+  // "unable to attend" is "cannot attend", "fails to compile" is "did not compile", "failed its
+  // emissions test" is "did not pass" it, "lacks a blade guard" is "does not have" one.
+  [/\b(?:refus|declin)(?:e|es|ed|ing) to\b/gi, 'will not'],
+  [/\b(?:(?:am|is|are|was|were|be|been|being) )?unable to\b/gi, 'cannot'],
+  [/\bfail(?:s|ed|ing)? to\b/gi, 'did not'],
+  [
+    /\bfail(?:s|ed)?\b(?= (?:(?:the|an?|its|my|his|her|their|our|your) )?(?:[a-z]+ )?(?:test|exam|inspection|screening|check|audit|quiz|class|course)s?\b)/gi,
+    'did not pass',
+  ],
+  [/\black(?:s|ed)?\b(?! of\b)/gi, 'do not have'],
+  [/\b(?:nobody|no-one)\b/gi, 'no one'],
+  // "at no extra cost" and "a no-cost pantry" are free, no negation.
+  [/\b(?:at|for) no (?:extra |additional )?(?:cost|charge)\b/gi, 'free'],
+  [/\bno[- ](?:cost|charge|fee)\b/gi, 'free'],
 ];
 
 /** Everyday synonyms and spellings folded to one word before stemming (either side may use either). */

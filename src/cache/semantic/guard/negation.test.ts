@@ -54,5 +54,48 @@ describe('oneSideNegated', () => {
       "I'm on a boat with no fridge; which foods will not spoil?",
       'ok',
     ],
+    // A verb that says "not" is the negation it says (RULE101, hit-guard-words.ts, PHRASES).
+    [
+      'My landlord refuses to return my deposit; can I take him to small claims court?',
+      "My landlord won't return my deposit; can I take him to small claims court?",
+      'ok',
+    ],
+    [
+      'The contractor declined to give a written quote; is that a red flag?',
+      "The contractor wouldn't give a written quote; is that a red flag?",
+      'ok',
+    ],
+    [
+      "I'm unable to log in to my bank's app; what should I try?",
+      "I can't log in to my bank's app; what should I try?",
+      'ok',
+    ],
+    ['Why does my dishwasher fail to drain?', "Why doesn't my dishwasher drain?", 'ok'],
+    [
+      'My son failed his driving test twice; how long must he wait to retake it?',
+      "My son didn't pass his driving test twice; how long must he wait to retake it?",
+      'ok',
+    ],
+    [
+      'Our rental lacks a smoke detector; who must install one?',
+      "Our rental doesn't have a smoke detector; who must install one?",
+      'ok',
+    ],
+    ['Why did nobody answer the door?', 'Why did no one answer the door?', 'ok'],
+    [
+      'Which museums in Chicago are free on Mondays?',
+      'Which museums in Chicago are no-cost on Mondays?',
+      'ok',
+    ],
+    ['Can I change my seat at no extra cost?', 'Can I change my seat for free?', 'ok'],
+    ['Why does my laptop fail to boot?', 'Why does my laptop boot?', 'negation'],
+    ['Which of these routers lack a USB port?', 'Which of these routers have a USB port?', 'negation'],
+    [
+      'My tenant refuses to pay rent; what are my options in Ohio?',
+      'My tenant agreed to pay rent; what are my options in Ohio?',
+      'negation',
+    ],
+    // "lack of" is a noun, no negation: both name the same shortage.
+    ['What does a lack of sleep do to memory?', 'What does sleep deprivation do to memory?', 'ok'],
   ]);
 });
