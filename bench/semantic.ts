@@ -808,6 +808,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GK', file: 'reserved/semantic-pairs-unseen-GK.jsonl' },
       { name: 'unseen-GL', file: 'reserved/semantic-pairs-unseen-GL.jsonl' },
       { name: 'unseen-GM', file: 'reserved/semantic-pairs-unseen-GM.jsonl' },
+      { name: 'unseen-GN', file: 'reserved/semantic-pairs-unseen-GN.jsonl' },
+      { name: 'unseen-GO', file: 'reserved/semantic-pairs-unseen-GO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
