@@ -168,6 +168,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ],
         ['How many yen is 50 dollars?', 'How many dollars is 50 yen?'],
         ['List the moons of Jupiter', 'How many moons does Jupiter have?'],
+        // An opposite found only in near misses (RULE102): the verifier scored it 1.000.
+        [
+          'Why do my toenails turn black after hiking downhill?',
+          'Why do my toenails turn black after hiking uphill?',
+        ],
         // A number word before a unit is a figure, the unit changed (RULE96): the verifier scored it 1.000.
         [
           'My washing machine stops mid-cycle for about five minutes every time I run it. Is the drain pump failing or is this normal?',

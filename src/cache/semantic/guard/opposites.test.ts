@@ -113,5 +113,27 @@ describe('oppositeWords', () => {
     // Another word changed too, or the question rebuilt round the other party.
     ['How do I pay employees in Kenya?', 'Can a Kenyan employer pay its staff monthly?', 'ok'],
     ['Can my trainer watch the session?', 'Can my trainee join the session?', 'ok'],
+    // Opposites found only in near misses (RULE102, hit-guard-words.ts): the only word changed, or
+    // one on each side in the same frame.
+    ['Why do my knees hurt when I cycle uphill?', 'Why do my knees hurt when I cycle downhill?', 'opposite'],
+    ['Can I take ibuprofen during a migraine?', 'Can I take ibuprofen after a migraine?', 'opposite'],
+    [
+      "I'm 45 and out of shape; what's a good beginner rowing plan for three days a week?",
+      "I'm 45 and out of shape; what's a good advanced rowing plan for three days a week?",
+      'opposite',
+    ],
+    ['How much protein do I need to gain weight?', 'How much protein do I need to lose weight?', 'opposite'],
+    ['Is it better to plant garlic in spring?', 'Is it better to plant garlic in fall?', 'opposite'],
+    [
+      'Are museum tickets in Paris cheaper on weekdays?',
+      'Are museum tickets in Paris cheaper on weekends?',
+      'opposite',
+    ],
+    // Both words on each side: no opposite.
+    [
+      'Should I stretch before or during a long run?',
+      'Is it better to stretch during a long run or before it?',
+      'ok',
+    ],
   ]);
 });
