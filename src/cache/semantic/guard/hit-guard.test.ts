@@ -10,7 +10,7 @@ describe('checkHitGuard', () => {
   beforeAll(() => Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]));
 
   it.each<[string, string, RefusalReason[]]>([
-    ["Translate 'good morning' to French", "Translate 'good night' to French", ['quoted', 'content']],
+    ["Translate 'good morning' to French", "Translate 'good luck' to French", ['quoted', 'content']],
     [
       'Who was the first person to walk on the moon?',
       'Who was the second person to walk on the moon?',
@@ -49,12 +49,12 @@ describe('checkHitGuard', () => {
       overrulable: new Set<RefusalReason>(['content']),
     };
     // Refused by the substitution rule alone (another word in the same slot).
-    const substituted = ['Write a haiku about autumn', 'Write a haiku about spring'] as const;
+    const substituted = ['Write a haiku about autumn', 'Write a haiku about winter'] as const;
     expect(checkHitGuard(...substituted)).toEqual({ ok: false, reason: 'content' });
     expect(checkHitGuard(...substituted, besideVerifier)).toEqual({ ok: true, overruled: 'content' });
     // An asked rule still refuses, whatever the order of the rules.
     expect(
-      checkHitGuard("Translate 'good morning' to French", "Translate 'good night' to French", besideVerifier),
+      checkHitGuard("Translate 'good morning' to French", "Translate 'good luck' to French", besideVerifier),
     ).toEqual({ ok: false, reason: 'quoted' });
     // A rule neither asked nor overrulable is not asked ("opposite" and "narrower" refuse this pair).
     expect(

@@ -19,7 +19,7 @@ describe('substitutedContent', () => {
     ['How do I ask my managers for a raise?', 'How do I ask my bosses for a raise?', 'ok'],
     // A slot of prepositions is a rewording.
     ['Who painted the fresco The Last Supper?', "Who's the painter of The Last Supper?", 'ok'],
-    ['Write a haiku about autumn', 'Write a haiku about spring', 'content'],
+    ['Write a haiku about autumn', 'Write a haiku about winter', 'content'],
     ['What is the capital of France?', 'What is the capital of Spain?', 'content'],
     ['How do I sort a list in Python?', 'How do I sort a list in Java?', 'content'],
     ['What is the chemical symbol for gold?', 'What is the chemical symbol for silver?', 'content'],
