@@ -810,6 +810,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GM', file: 'reserved/semantic-pairs-unseen-GM.jsonl' },
       { name: 'unseen-GN', file: 'reserved/semantic-pairs-unseen-GN.jsonl' },
       { name: 'unseen-GO', file: 'reserved/semantic-pairs-unseen-GO.jsonl' },
+      { name: 'unseen-GP', file: 'reserved/semantic-pairs-unseen-GP.jsonl' },
+      { name: 'unseen-GQ', file: 'reserved/semantic-pairs-unseen-GQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
