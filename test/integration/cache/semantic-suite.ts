@@ -329,6 +329,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My daughter did not pass her driving test; when can she retake it?',
           'My daughter failed her driving test; when can she retake it?',
         ],
+        // "keep it from" and "quit" say "stop" (RULE103): the opposites rule refused these, an undoing
+        // verb added; the verifier scores them 1.000 and 0.94.
+        ['How do I keep my glasses from fogging up?', 'My glasses keep fogging up; how do I stop that?'],
+        [
+          'How do I stop my cat from scratching the sofa?',
+          'How do I get my cat to quit scratching the sofa?',
+        ],
         // An undoing verb against a negation: no opposite (RULE73); the verifier scored it 0.995.
         [
           'How do I stop swallowing water while swimming?',

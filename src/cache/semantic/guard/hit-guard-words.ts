@@ -130,6 +130,9 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   ],
   [/\black(?:s|ed)?\b(?! of\b)/gi, 'do not have'],
   [/\b(?:nobody|no-one)\b/gi, 'no one'],
+  // "keep it from slamming" and "quit biting" say "stop" (RULE103); "quite" stays.
+  [/\bkeep(?:s|ing)?\b(?=(?: [\w'-]+){1,4} from [a-z]+ing\b)/gi, 'stop'],
+  [/\bquit(?:s|ting)?\b/gi, 'stop'],
   // "at no extra cost" and "a no-cost pantry" are free, no negation.
   [/\b(?:at|for) no (?:extra |additional )?(?:cost|charge)\b/gi, 'free'],
   [/\bno[- ](?:cost|charge|fee)\b/gi, 'free'],

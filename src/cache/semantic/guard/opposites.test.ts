@@ -135,5 +135,14 @@ describe('oppositeWords', () => {
       'Is it better to stretch during a long run or before it?',
       'ok',
     ],
+    // "keep it from" and "quit" say "stop" (RULE103): no undoing verb added.
+    ['How do I keep my glasses from fogging up?', 'My glasses keep fogging up; how do I stop that?', 'ok'],
+    [
+      'How do I get my cat to quit scratching the sofa?',
+      'How do I stop my cat from scratching the sofa?',
+      'ok',
+    ],
+    // "quite" is not "quit".
+    ['Is it quite safe to stop taking vitamin D?', 'Is it safe to start taking vitamin D?', 'opposite'],
   ]);
 });

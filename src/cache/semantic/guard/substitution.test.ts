@@ -50,5 +50,8 @@ describe('substitutedContent', () => {
       'content',
     ],
     ['How do I translate a menu into French?', 'How do I translate a menu into English?', 'content'],
+    // "keep it from" says "stop" (RULE103): the same verb in the slot.
+    ['How do I stop my bread from going stale?', 'How do I keep my bread from going stale?', 'ok'],
+    ['How do I stop my cast iron pan from rusting?', 'How do I keep my cast iron pan from rusting?', 'ok'],
   ]);
 });
