@@ -812,6 +812,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GO', file: 'reserved/semantic-pairs-unseen-GO.jsonl' },
       { name: 'unseen-GP', file: 'reserved/semantic-pairs-unseen-GP.jsonl' },
       { name: 'unseen-GQ', file: 'reserved/semantic-pairs-unseen-GQ.jsonl' },
+      { name: 'unseen-GR', file: 'reserved/semantic-pairs-unseen-GR.jsonl' },
+      { name: 'unseen-GS', file: 'reserved/semantic-pairs-unseen-GS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
