@@ -530,7 +530,6 @@ export const OPPOSITES: readonly (readonly [string, string])[] = [
   ['fresh', 'frozen'],
   ['tight', 'loose'],
   ['hourly', 'salaried'],
-  ['part-time', 'full-time'],
   ['junior', 'senior'],
   ['beginner', 'advanced'],
   ['before', 'during'],
