@@ -173,6 +173,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Why do my toenails turn black after hiking downhill?',
           'Why do my toenails turn black after hiking uphill?',
         ],
+        // An irregular past is its verb to the opposites rule (RULE104): "lent" / "borrowed"; the
+        // verifier scored them 0.998 and 0.999.
+        [
+          'I lent my cousin my camera and she dropped it; who should pay for the repair?',
+          "I borrowed my cousin's camera and dropped it; who should pay for the repair?",
+        ],
+        [
+          'I lent my neighbor my ladder and he broke it; who pays to replace it?',
+          "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
+        ],
         // A number word before a unit is a figure, the unit changed (RULE96): the verifier scored it 1.000.
         [
           'My washing machine stops mid-cycle for about five minutes every time I run it. Is the drain pump failing or is this normal?',

@@ -684,3 +684,18 @@ export const IRREGULAR_VERBS: Readonly<Record<string, string>> = wordTable({
   hit: 'hit',
   cut: 'cut',
 });
+
+/**
+ * More irregular pasts, read by the opposites rule alone (RULE104): "lost" / "won", "rose" / "fell".
+ * The voice rule reads none of them, where "got lost" and "is frozen solid" are states, not acts.
+ */
+export const OPPOSED_PASTS: Readonly<Record<string, string>> = wordTable({
+  ...IRREGULAR_VERBS,
+  lost: 'lose',
+  lent: 'lend',
+  rose: 'rise',
+  fell: 'fall',
+  grew: 'grow',
+  shrank: 'shrink',
+  froze: 'freeze',
+});

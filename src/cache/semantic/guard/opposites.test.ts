@@ -144,5 +144,37 @@ describe('oppositeWords', () => {
     ],
     // "quite" is not "quit".
     ['Is it quite safe to stop taking vitamin D?', 'Is it safe to start taking vitamin D?', 'opposite'],
+    // An irregular past is its verb (RULE104): against its opposite on the other side, in the same
+    // frame or as the only change, on either side.
+    [
+      'I sold a used lawnmower to my neighbor last spring; do I owe any tax on it?',
+      'I bought a used lawnmower from my neighbor last spring; do I owe any tax on it?',
+      'opposite',
+    ],
+    [
+      'I lent my cousin my camera and she dropped it; who should pay for the repair?',
+      "I borrowed my cousin's camera and dropped it; who should pay for the repair?",
+      'opposite',
+    ],
+    ['Oat prices rose in March; why?', 'Oat prices fell in March; why?', 'opposite'],
+    ['Oat prices fell in March; why?', 'Why do oat prices rise in March?', 'opposite'],
+    [
+      'The lake froze early this year; is it safe to skate?',
+      'The lake will thaw early this year; is it safe to skate?',
+      'opposite',
+    ],
+    [
+      'My team lost the final; can we appeal the result?',
+      'My team won the final; can we appeal the result?',
+      'opposite',
+    ],
+    // Both verbs on each side, past or not: no opposite; a participle before a noun stays an
+    // adjective ("frozen" is not "freeze"), so "thaw" is the opposite still.
+    [
+      'My dad sold his house and bought a smaller one; can he defer the gain?',
+      'My dad bought a smaller house after he sold his old one; can he defer the gain?',
+      'ok',
+    ],
+    ['How do I freeze cookie dough?', 'How do I thaw frozen cookie dough?', 'opposite'],
   ]);
 });

@@ -4,12 +4,13 @@
  * turn a comparison round: "more fuel-efficient" / "uses less fuel"); or one question adds an
  * undoing verb to everything the other asks ("strip paint from kitchen cabinets" / "paint kitchen
  * cabinets"), or one party of an act for its counterpart ("grantor" / "grantee"); a verb and its
- * opposite count with a particle after one of them ("thicken" / "thin out my gravy", RULE90). Their
- * answers are each other's reverse.
+ * opposite count with a particle after one of them ("thicken" / "thin out my gravy", RULE90), and an
+ * irregular past as its verb ("sold" / "bought", "lent" / "borrowed", RULE104). Their answers are
+ * each other's reverse.
  */
 import type { Features } from './features.ts';
 import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
-import { COUNTERPARTS, OPPOSITES, UNDOING } from './hit-guard-words.ts';
+import { COUNTERPARTS, OPPOSED_PASTS, OPPOSITES, UNDOING } from './hit-guard-words.ts';
 import { normalisedSet, normaliseWord } from './normalise.ts';
 import { soleChange } from './word-sequences.ts';
 import { wordnetAntonyms } from './wordnet.ts';
@@ -19,13 +20,23 @@ const OPPOSITE_PAIRS = OPPOSITES.map(
   ([left, right]) => [normaliseWord(left)[0] ?? left, normaliseWord(right)[0] ?? right] as const,
 );
 
+/** A word, or the verb an irregular past writes ("sent" is also "send", "won" "win", RULE104). */
+const readings = (features: Features, word: string): string[] => {
+  const verb = OPPOSED_PASTS[features.written.get(word) ?? ''];
+  return verb === undefined ? [word] : [word, normaliseWord(verb)[0] ?? verb];
+};
+
+/** The words a question holds, each irregular past as its verb too. */
+const heard = (features: Features): ReadonlySet<string> =>
+  new Set(features.words.flatMap((word) => readings(features, word)));
+
 /** Whether one question has a word and the other its opposite, and neither both. */
 function opposed(asked: Features, cached: Features): boolean {
-  const has = (features: Features, word: string) => features.words.includes(word);
+  const [mine, theirs] = [heard(asked), heard(cached)];
   return OPPOSITE_PAIRS.some(
     ([one, other]) =>
-      (has(asked, one) && !has(asked, other) && has(cached, other) && !has(cached, one)) ||
-      (has(asked, other) && !has(asked, one) && has(cached, one) && !has(cached, other)),
+      (mine.has(one) && !mine.has(other) && theirs.has(other) && !theirs.has(one)) ||
+      (mine.has(other) && !mine.has(one) && theirs.has(one) && !theirs.has(other)),
   );
 }
 
@@ -39,9 +50,12 @@ function turned(asked: Features, cached: Features): boolean {
   const at = soleChange(asked.words, cached.words);
   if (at === undefined) return false;
   const [mine, theirs] = [asked.words[at] as string, cached.words[at] as string];
+  const [mines, theirses] = [readings(asked, mine), readings(cached, theirs)];
   return (
     OPPOSITE_PAIRS.some(
-      ([one, other]) => (mine === one && theirs === other) || (mine === other && theirs === one),
+      ([one, other]) =>
+        (mines.includes(one) && theirses.includes(other)) ||
+        (mines.includes(other) && theirses.includes(one)),
     ) || wordnetAntonyms(asked.written.get(mine) ?? mine, cached.written.get(theirs) ?? theirs)
   );
 }
