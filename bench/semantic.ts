@@ -814,6 +814,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GQ', file: 'reserved/semantic-pairs-unseen-GQ.jsonl' },
       { name: 'unseen-GR', file: 'reserved/semantic-pairs-unseen-GR.jsonl' },
       { name: 'unseen-GS', file: 'reserved/semantic-pairs-unseen-GS.jsonl' },
+      { name: 'unseen-GT', file: 'reserved/semantic-pairs-unseen-GT.jsonl' },
+      { name: 'unseen-GU', file: 'reserved/semantic-pairs-unseen-GU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
