@@ -183,6 +183,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // A word of the opposites list a synonym folds is read by its stem too (RULE105): "received" is
+        // "receive" against "sent"; the verifier scored them 0.997 and 0.996.
+        ['Who sent the first text message?', 'Who received the first text message?'],
+        [
+          'Why is my laptop not receiving emails from Gmail users?',
+          'Why is my laptop not sending emails to Gmail users?',
+        ],
         // A number word before a unit is a figure, the unit changed (RULE96): the verifier scored it 1.000.
         [
           'My washing machine stops mid-cycle for about five minutes every time I run it. Is the drain pump failing or is this normal?',
@@ -345,6 +352,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           'How do I stop my cat from scratching the sofa?',
           'How do I get my cat to quit scratching the sofa?',
+        ],
+        // "can't stand" says "hate", no negation (RULE105); the verifier scored it 0.953.
+        [
+          'My son hates vegetables; how can I get him to eat more?',
+          "My son can't stand vegetables; how can I get him to eat more?",
         ],
         // An undoing verb against a negation: no opposite (RULE73); the verifier scored it 0.995.
         [

@@ -133,6 +133,20 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   // "keep it from slamming" and "quit biting" say "stop" (RULE103); "quite" stays.
   [/\bkeep(?:s|ing)?\b(?=(?: [\w'-]+){1,4} from [a-z]+ing\b)/gi, 'stop'],
   [/\bquit(?:s|ting)?\b/gi, 'stop'],
+  // A negation that says one verb is the verb (RULE105): "won't stop barking", "why won't my dog
+  // stop barking" and "why can I not stop shivering" say "keep" ("if it doesn't stop bleeding" asks
+  // when it does not, and stays; "can't get him to stop crying" too), "can't stand team sports" is
+  // "hate" them, "can't remember the account" is "forget" it, and "with out" is "without" mistyped.
+  [
+    /\b(?:(?:will|would|can|could)((?: [a-z'-]+){0,2}?) not|cannot|wont|cant)((?: [a-z'-]+){0,3}?)(?<!\bto) stop\b(?= [a-z]+ing\b)/gi,
+    '$1$2 keep',
+  ],
+  [
+    /\b(?:cannot|can not|cant|could not) stand\b(?! (?:up|on|for|still|straight|long|without|in|at|there|here|to|by|out)\b)(?= [a-z])/gi,
+    'hate',
+  ],
+  [/\b(?:cannot|can not|cant|(?:do|does|did) not|dont|could not) (?:remember|recall)\b/gi, 'forget'],
+  [/\bwith out\b(?!-)/gi, 'without'],
   // "at no extra cost" and "a no-cost pantry" are free, no negation.
   [/\b(?:at|for) no (?:extra |additional )?(?:cost|charge)\b/gi, 'free'],
   [/\bno[- ](?:cost|charge|fee)\b/gi, 'free'],

@@ -97,5 +97,41 @@ describe('oneSideNegated', () => {
     ],
     // "lack of" is a noun, no negation: both name the same shortage.
     ['What does a lack of sleep do to memory?', 'What does sleep deprivation do to memory?', 'ok'],
+    // A negation that says one verb is the verb (RULE105): "won't stop" is "keep", "can't stand" is
+    // "hate", "can't remember" is "forget", "with out" is "without" mistyped.
+    [
+      'Why does my cat keep scratching the door at night?',
+      "Why won't my cat stop scratching the door at night?",
+      'ok',
+    ],
+    [
+      'What are fun activities for a kid who hates team sports?',
+      "What are fun activities for a kid who can't stand team sports?",
+      'ok',
+    ],
+    [
+      'How do I reset my router if I forget the admin password?',
+      "How do I reset my router if I can't remember the admin password?",
+      'ok',
+    ],
+    ['How do I clean grout without bleach?', 'How do I clean grout with out bleach?', 'ok'],
+    // "if it doesn't stop" asks when it does not; standing up is no dislike.
+    [
+      'Is it safe to stay inside once the alarm stops beeping?',
+      "Is it safe to stay inside if the alarm doesn't stop beeping?",
+      'negation',
+    ],
+    ['Why does my knee hurt when I stand up?', "Why does my knee hurt when I can't stand up?", 'negation'],
+    [
+      "My toddler won't stop crying at bedtime; what helps?",
+      'My toddler keeps crying at bedtime; what helps?',
+      'ok',
+    ],
+    ["Why can't I stop yawning in the afternoon?", 'Why can I not stop yawning in the afternoon?', 'ok'],
+    [
+      "I can't get my toddler to stop crying at bedtime; what helps?",
+      'I can get my toddler to stop crying at bedtime; what helps?',
+      'negation',
+    ],
   ]);
 });

@@ -176,5 +176,12 @@ describe('oppositeWords', () => {
       'ok',
     ],
     ['How do I freeze cookie dough?', 'How do I thaw frozen cookie dough?', 'opposite'],
+    // A word of the list a synonym folds ("receive" is read as "get") by its stem too (RULE105).
+    ['When was the first email sent?', 'When was the first email received?', 'opposite'],
+    [
+      'Why does my phone keep receiving spam texts?',
+      'Why does my phone keep sending spam texts?',
+      'opposite',
+    ],
   ]);
 });

@@ -5,9 +5,11 @@
  * undoing verb to everything the other asks ("strip paint from kitchen cabinets" / "paint kitchen
  * cabinets"), or one party of an act for its counterpart ("grantor" / "grantee"); a verb and its
  * opposite count with a particle after one of them ("thicken" / "thin out my gravy", RULE90), and an
- * irregular past as its verb ("sold" / "bought", "lent" / "borrowed", RULE104). Their answers are
- * each other's reverse.
+ * irregular past as its verb ("sold" / "bought", "lent" / "borrowed", RULE104), and a word of the
+ * list a synonym folds by its stem too ("received" is "receive", RULE105). Their answers are each
+ * other's reverse.
  */
+import { stemmer } from 'stemmer';
 import type { Features } from './features.ts';
 import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
 import { COUNTERPARTS, OPPOSED_PASTS, OPPOSITES, UNDOING } from './hit-guard-words.ts';
@@ -16,9 +18,14 @@ import { soleChange } from './word-sequences.ts';
 import { wordnetAntonyms } from './wordnet.ts';
 
 const UNDO = normalisedSet(UNDOING);
-const OPPOSITE_PAIRS = OPPOSITES.map(
-  ([left, right]) => [normaliseWord(left)[0] ?? left, normaliseWord(right)[0] ?? right] as const,
-);
+/**
+ * A word of the list as the guard reads it, and as its stem alone where a synonym folds it to
+ * another word: "receive" reads as "get", "received" as "receiv" (RULE105).
+ */
+const forms = (word: string): readonly string[] => [
+  ...new Set([normaliseWord(word)[0] ?? word, stemmer(word)]),
+];
+const OPPOSITE_PAIRS = OPPOSITES.map(([left, right]) => [forms(left), forms(right)] as const);
 
 /** A word, or the verb an irregular past writes ("sent" is also "send", "won" "win", RULE104). */
 const readings = (features: Features, word: string): string[] => {
@@ -33,10 +40,11 @@ const heard = (features: Features): ReadonlySet<string> =>
 /** Whether one question has a word and the other its opposite, and neither both. */
 function opposed(asked: Features, cached: Features): boolean {
   const [mine, theirs] = [heard(asked), heard(cached)];
+  const any = (words: ReadonlySet<string>, side: readonly string[]) => side.some((word) => words.has(word));
   return OPPOSITE_PAIRS.some(
     ([one, other]) =>
-      (mine.has(one) && !mine.has(other) && theirs.has(other) && !theirs.has(one)) ||
-      (mine.has(other) && !mine.has(one) && theirs.has(one) && !theirs.has(other)),
+      (any(mine, one) && !any(mine, other) && any(theirs, other) && !any(theirs, one)) ||
+      (any(mine, other) && !any(mine, one) && any(theirs, one) && !any(theirs, other)),
   );
 }
 
@@ -54,8 +62,8 @@ function turned(asked: Features, cached: Features): boolean {
   return (
     OPPOSITE_PAIRS.some(
       ([one, other]) =>
-        (mines.includes(one) && theirses.includes(other)) ||
-        (mines.includes(other) && theirses.includes(one)),
+        (mines.some((word) => one.includes(word)) && theirses.some((word) => other.includes(word))) ||
+        (mines.some((word) => other.includes(word)) && theirses.some((word) => one.includes(word))),
     ) || wordnetAntonyms(asked.written.get(mine) ?? mine, cached.written.get(theirs) ?? theirs)
   );
 }
