@@ -816,6 +816,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GS', file: 'reserved/semantic-pairs-unseen-GS.jsonl' },
       { name: 'unseen-GT', file: 'reserved/semantic-pairs-unseen-GT.jsonl' },
       { name: 'unseen-GU', file: 'reserved/semantic-pairs-unseen-GU.jsonl' },
+      { name: 'unseen-GV', file: 'reserved/semantic-pairs-unseen-GV.jsonl' },
+      { name: 'unseen-GW', file: 'reserved/semantic-pairs-unseen-GW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
