@@ -183,6 +183,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // The one who acts and the owner exchanged (RULE106): the verifier scored them 0.998 and 0.991.
+        [
+          'My roommate borrowed my bike and bent the wheel; who should pay for it?',
+          "I borrowed my roommate's bike and bent the wheel; who should pay for it?",
+        ],
+        [
+          'My brother borrowed my laptop and cracked the screen; who should pay for the repair?',
+          "I borrowed my brother's laptop and cracked the screen; who should pay for the repair?",
+        ],
         // A word of the opposites list a synonym folds is read by its stem too (RULE105): "received" is
         // "receive" against "sent"; the verifier scored them 0.997 and 0.996.
         ['Who sent the first text message?', 'Who received the first text message?'],

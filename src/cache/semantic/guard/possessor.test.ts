@@ -33,5 +33,24 @@ describe('movedPossessor', () => {
     ],
     ["What's the best way to clean my dog's bed?", "What's the best way to clean my dog's bed?", 'ok'],
     ["It's cold; how do I warm my dog's paws?", "How do I warm my dog's paws? It's cold", 'ok'],
+    // The one who acts and the owner exchanged, a person's forms read as one (RULE106).
+    [
+      'My roommate borrowed my bike and bent the wheel; who should pay for it?',
+      "I borrowed my roommate's bike and bent the wheel; who should pay for it?",
+      'swapped',
+    ],
+    ['Can my boss read my personal emails?', "Can I read my boss's personal emails?", 'swapped'],
+    [
+      "What should I do if I found someone's wallet?",
+      'What should I do if someone found my wallet?',
+      'swapped',
+    ],
+    ['Why does my cat hiss at her kitten?', "Why does my cat's kitten hiss at her?", 'swapped'],
+    // A whole phrase moved with its owner, more than two words out of place: a rewording.
+    [
+      "We're driving with our toddler all day; how can we keep her entertained in the car?",
+      "In the car, how can we keep our toddler entertained? We're driving with her all day.",
+      'ok',
+    ],
   ]);
 });

@@ -6,7 +6,9 @@
  * reordered paraphrase moves a whole phrase with its possessor ("for my son's school, ..." /
  * "... for my son's school"): the same words carry the 's, and more than the owner moved. Two
  * possessive pronouns exchanged, nothing else changed, are another owner too ("his bag knocks my
- * bag" / "my bag knocks his bag").
+ * bag" / "my bag knocks his bag"); and so are the one who acts and the owner exchanged, a person's
+ * forms read as one ("my neighbor borrowed my snow shovel" / "I borrowed my neighbor's snow
+ * shovel", RULE106).
  */
 import type { GuardRule } from './guard-rule.ts';
 
@@ -60,7 +62,63 @@ function pronounsExchanged(a: readonly string[], b: readonly string[]): boolean 
   );
 }
 
+/** Each form of a person as one word: "I", "me" and "my" are one person, "we", "us" and "our" another. */
+const PERSON_FORMS: ReadonlyMap<string, string> = new Map(
+  [
+    ['i', 'me', 'my', 'mine', 'myself'],
+    ['we', 'us', 'our', 'ours', 'ourselves'],
+    ['he', 'him', 'his', 'himself'],
+    ['she', 'her', 'hers', 'herself'],
+    ['they', 'them', 'their', 'theirs', 'themselves'],
+    ['you', 'your', 'yours', 'yourself'],
+  ].flatMap((forms) => forms.map((form) => [form, forms[0] as string] as const)),
+);
+
+/** The words without their possessive 's, each person as one word, and the words that carried an 's. */
+function ownersOf(tokens: readonly string[]): { words: string[]; owners: string[] } {
+  const words: string[] = [];
+  const owners: string[] = [];
+  for (const token of tokens) {
+    if (token === 's' && words.length > 0) owners.push(words.at(-1) as string);
+    else words.push(PERSON_FORMS.get(token) ?? token);
+  }
+  return { words, owners: owners.sort() };
+}
+
+/** The length of the longest run of words the two share in order. */
+function sharedInOrder(a: readonly string[], b: readonly string[]): number {
+  let previous = new Array<number>(b.length + 1).fill(0);
+  for (const word of a) {
+    const row = [0];
+    b.forEach((other, index) => {
+      row.push(
+        word === other
+          ? (previous[index] as number) + 1
+          : Math.max(previous[index + 1] as number, row[index] as number),
+      );
+    });
+    previous = row;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * Whether the one who acts and the owner exchanged (RULE106): the same words, each person's forms
+ * as one ("my neighbor borrowed my snow shovel" / "I borrowed my neighbor's snow shovel", "can my
+ * landlord shred my documents" / "can I shred my landlord's documents"), an 's on another word,
+ * and no more than two words out of place. A reordered paraphrase moves a whole phrase ("During
+ * takeoff, will a pacifier help our 7-month-old's ears? We're flying with her").
+ */
+function ownerExchanged(a: readonly string[], b: readonly string[]): boolean {
+  const [mine, theirs] = [ownersOf(a), ownersOf(b)];
+  if (mine.words.join(' ') === theirs.words.join(' ') || sorted(mine.words) !== sorted(theirs.words))
+    return false;
+  if (mine.owners.join(' ') === theirs.owners.join(' ')) return false;
+  return mine.words.length - sharedInOrder(mine.words, theirs.words) <= 2;
+}
+
 function possessorMoved(a: readonly string[], b: readonly string[]): boolean {
+  if (ownerExchanged(a, b)) return true;
   if (a.length !== b.length || a.join(' ') === b.join(' ') || sorted(a) !== sorted(b)) return false;
   return !sameCounts(possessors(a), possessors(b)) || ownerMoved(a, b) || pronounsExchanged(a, b);
 }
