@@ -818,6 +818,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GU', file: 'reserved/semantic-pairs-unseen-GU.jsonl' },
       { name: 'unseen-GV', file: 'reserved/semantic-pairs-unseen-GV.jsonl' },
       { name: 'unseen-GW', file: 'reserved/semantic-pairs-unseen-GW.jsonl' },
+      { name: 'unseen-GX', file: 'reserved/semantic-pairs-unseen-GX.jsonl' },
+      { name: 'unseen-GY', file: 'reserved/semantic-pairs-unseen-GY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
