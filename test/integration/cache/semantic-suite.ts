@@ -183,6 +183,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // One against all, a pronoun agreeing after it (RULE107): the verifier scored it 1.000.
+        [
+          'My jacket has a two-way zipper and one of the pulls broke off; how do I replace it?',
+          'My jacket has a two-way zipper and both of the pulls broke off; how do I replace them?',
+        ],
         // The one who acts and the owner exchanged (RULE106): the verifier scored them 0.998 and 0.991.
         [
           'My roommate borrowed my bike and bent the wheel; who should pay for it?',

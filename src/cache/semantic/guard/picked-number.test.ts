@@ -130,6 +130,18 @@ describe('pickedNumber', () => {
       'After every wash all of the mugs come out spotty; why is that?',
     ],
     ['How do I archive one chat in Slack?', 'How do I archive all chats in Slack?'],
+    // The agreeing verb before the quantity, a pronoun after it, "just" or "only" before "one"
+    // (RULE107).
+    [
+      'Why does one of my contact lenses keep fogging up?',
+      'Why do both of my contact lenses keep fogging up?',
+    ],
+    ['Why is one of my tomato plants wilting?', 'Why are all of my tomato plants wilting?'],
+    [
+      'One of the hinges on my kitchen cabinet is loose; how do I tighten it?',
+      'All of the hinges on my kitchen cabinet are loose; how do I tighten them?',
+    ],
+    ['Can I return just one of the chairs I ordered?', 'Can I return all of the chairs I ordered?'],
     // Several counted against one.
     [
       'Our old maple has a dead branch hanging over the patio; can I cut it off myself?',
@@ -151,6 +163,7 @@ describe('pickedNumber', () => {
   it.each([
     // One against all with a third word changed too.
     ['How do I archive one chat in Slack?', 'How do I delete all chats in Slack?'],
+    ['Why is one of my tomato plants wilting?', 'Why are all of my pepper plants wilting?'],
     // No count: a generic plural, or "a dozen" that is no more than "12".
     ['How do I carry a kayak on my car roof?', 'How do I carry kayaks on my car roof?'],
     ["We're hosting a dozen people; how many pizzas?", "We're hosting 12 people; how many pizzas?"],

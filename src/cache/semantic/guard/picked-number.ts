@@ -153,23 +153,38 @@ function quotedInAnotherNumber(question: string, candidate: string): boolean {
 const ONE: ReadonlySet<string> = new Set(['one', 'single']);
 const EVERY: ReadonlySet<string> = new Set(['all', 'every', 'each', 'both']);
 
+/** The words without a "just" or "only" right before "one", which only stresses it. */
+const withoutStress = (words: readonly string[]): readonly string[] =>
+  words.filter((word, index) => !((word === 'just' || word === 'only') && words[index + 1] === 'one'));
+
 /**
  * Whether the two are the same words but one, "one" or "single" on one side and "all", "every",
  * "each" or "both" on the other: "one of the jets stopped working" / "all of the jets", "cancel one
- * occurrence" / "every occurrence"; or but two, the second after it a word in the other number or
- * person, the noun itself or its verb ("delete one photo" / "all photos", "one of the glasses comes
- * out" / "all of the glasses come out"). (guard/quantity.ts reads "a" and "this" as one too, and so
- * refuses "a day" / "each day"; beside the verifier only this narrow form is asked.)
+ * occurrence" / "every occurrence"; or but two or three, each other one a word in the other number
+ * or person, the noun itself or its verb, before it or after ("delete one photo" / "all photos",
+ * "why does one of my ears feel clogged" / "why do both of my ears"), or two words that agree with
+ * a noun ("put it back on" / "put them back on", RULE107). A "just" or "only" before "one" only
+ * stresses it. (guard/quantity.ts reads "a" and "this" as one too, and so refuses "a day" / "each
+ * day"; beside the verifier only this narrow form is asked.)
  */
 function oneAgainstAll(asked: readonly string[], cached: readonly string[]): boolean {
-  if (asked.length !== cached.length) return false;
-  const changed = asked.flatMap((word, index) => (word === cached[index] ? [] : [index]));
-  const [at, agreeingAt] = changed;
-  if (at === undefined || changed.length > 2) return false;
-  if (agreeingAt !== undefined && !agrees(asked[agreeingAt] as string, cached[agreeingAt] as string))
-    return false;
-  const [word, theirs] = [asked[at] as string, cached[at] as string];
-  return (ONE.has(word) && EVERY.has(theirs)) || (EVERY.has(word) && ONE.has(theirs));
+  const [mine, theirs] = [withoutStress(asked), withoutStress(cached)];
+  if (mine.length !== theirs.length) return false;
+  const changed = mine.flatMap((word, index) => (word === theirs[index] ? [] : [index]));
+  if (changed.length === 0 || changed.length > 3) return false;
+  const quantified = changed.filter((at) => {
+    const [word, other] = [mine[at] as string, theirs[at] as string];
+    return (ONE.has(word) && EVERY.has(other)) || (EVERY.has(word) && ONE.has(other));
+  });
+  return (
+    quantified.length === 1 &&
+    changed.every(
+      (at) =>
+        quantified.includes(at) ||
+        agrees(mine[at] as string, theirs[at] as string) ||
+        (AGREEMENT.has(mine[at] as string) && AGREEMENT.has(theirs[at] as string)),
+    )
+  );
 }
 
 const PERSON_FORMS: Readonly<Record<string, string>> = { is: 'are', was: 'were', has: 'have', does: 'do' };
