@@ -820,6 +820,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GW', file: 'reserved/semantic-pairs-unseen-GW.jsonl' },
       { name: 'unseen-GX', file: 'reserved/semantic-pairs-unseen-GX.jsonl' },
       { name: 'unseen-GY', file: 'reserved/semantic-pairs-unseen-GY.jsonl' },
+      { name: 'unseen-GZ', file: 'reserved/semantic-pairs-unseen-GZ.jsonl' },
+      { name: 'unseen-HA', file: 'reserved/semantic-pairs-unseen-HA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
