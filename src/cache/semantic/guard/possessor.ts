@@ -11,6 +11,7 @@
  * shovel", RULE106).
  */
 import type { GuardRule } from './guard-rule.ts';
+import { commonWords } from './word-sequences.ts';
 
 /** Each word that carries a possessive 's ("grandmother" in "grandmother s niece"), counted. */
 function possessors(tokens: readonly string[]): Map<string, number> {
@@ -85,36 +86,20 @@ function ownersOf(tokens: readonly string[]): { words: string[]; owners: string[
   return { words, owners: owners.sort() };
 }
 
-/** The length of the longest run of words the two share in order. */
-function sharedInOrder(a: readonly string[], b: readonly string[]): number {
-  let previous = new Array<number>(b.length + 1).fill(0);
-  for (const word of a) {
-    const row = [0];
-    b.forEach((other, index) => {
-      row.push(
-        word === other
-          ? (previous[index] as number) + 1
-          : Math.max(previous[index + 1] as number, row[index] as number),
-      );
-    });
-    previous = row;
-  }
-  return previous[b.length] as number;
-}
-
 /**
  * Whether the one who acts and the owner exchanged (RULE106): the same words, each person's forms
  * as one ("my neighbor borrowed my snow shovel" / "I borrowed my neighbor's snow shovel", "can my
  * landlord shred my documents" / "can I shred my landlord's documents"), an 's on another word,
- * and no more than two words out of place. A reordered paraphrase moves a whole phrase ("During
- * takeoff, will a pacifier help our 7-month-old's ears? We're flying with her").
+ * and no more than two words out of place (the words less those the two share in order). A
+ * reordered paraphrase moves a whole phrase ("During takeoff, will a pacifier help our
+ * 7-month-old's ears? We're flying with her").
  */
 function ownerExchanged(a: readonly string[], b: readonly string[]): boolean {
   const [mine, theirs] = [ownersOf(a), ownersOf(b)];
   if (mine.words.join(' ') === theirs.words.join(' ') || sorted(mine.words) !== sorted(theirs.words))
     return false;
   if (mine.owners.join(' ') === theirs.owners.join(' ')) return false;
-  return mine.words.length - sharedInOrder(mine.words, theirs.words) <= 2;
+  return mine.words.length - commonWords(mine.words, theirs.words) <= 2;
 }
 
 function possessorMoved(a: readonly string[], b: readonly string[]): boolean {
