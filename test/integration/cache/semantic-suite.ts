@@ -367,6 +367,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I stop my cat from scratching the sofa?',
           'How do I get my cat to quit scratching the sofa?',
         ],
+        // An adjective's infinitive goes nowhere (RULE108): the direction rule refused these as a way
+        // from the boots to walking and back; the verifier scored them 0.998 and 0.995.
+        ['Are hiking boots comfortable to walk in?', 'Is walking in hiking boots comfortable?'],
+        ['Are inflatable kayaks safe to paddle in?', 'Is paddling in an inflatable kayak safe?'],
         // "can't stand" says "hate", no negation (RULE105); the verifier scored it 0.953.
         [
           'My son hates vegetables; how can I get him to eat more?',

@@ -13,5 +13,19 @@ describe('reversedDirection', () => {
     ],
     // "US" is the country, not the pronoun.
     ['How much is 200 US dollars in yen?', 'How much is 200 yen in US dollars?', 'direction'],
+    // An adjective's infinitive goes nowhere (RULE108); a transfer still goes its way.
+    ['Are hiking boots comfortable to walk in?', 'Is walking in hiking boots comfortable?', 'ok'],
+    ['Are throwing stars legal to own in Texas?', 'Is owning throwing stars in Texas legal?', 'ok'],
+    // Read as written: "hardness to" is no adjective's infinitive.
+    [
+      'How do I convert Brinell hardness to Rockwell?',
+      'How do I convert Rockwell to Brinell hardness?',
+      'direction',
+    ],
+    [
+      'How do I move photos from my phone to my laptop?',
+      'How do I move photos from my laptop to my phone?',
+      'direction',
+    ],
   ]);
 });

@@ -2,7 +2,8 @@
  * Direction: the same two words on either side of "to", "into" or "in", in the opposite order
  * ("convert a string to an integer" / "...an integer to a string" score 0.995; "72 degrees
  * Fahrenheit in Celsius" / "...Celsius in Fahrenheit"). A conversion's answer is the other's
- * inverse.
+ * inverse. A "to" after an adjective starts an infinitive and goes nowhere ("Are snowshoes hard to
+ * walk in?" / "Is walking in snowshoes difficult?", features.ts, RULE108).
  */
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';

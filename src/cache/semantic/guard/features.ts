@@ -149,6 +149,21 @@ function numbersOf(text: string): string[] {
   return values.sort((left, right) => left.at - right.at).map(({ value }) => value);
 }
 
+/**
+ * An adjective and the "to" that starts its infinitive, no way anywhere (RULE108): "Are snowshoes
+ * hard to walk in?" goes nowhere, and "Is walking in snowshoes difficult?" is the same question.
+ * Read on the words as written: "hardness to" stems to "hard to", and "convert Brinell hardness to
+ * Rockwell" goes one way.
+ */
+const INFINITIVE = new RegExp(
+  `\\b(${`easy easier hard harder difficult safe unsafe legal illegal comfortable uncomfortable possible
+  impossible fun okay ok allowed free necessary cheap expensive tough simple dangerous fine good bad
+  better worse worth quick slow`
+    .split(/\s+/)
+    .join('|')})\\s+to\\b`,
+  'gi',
+);
+
 /** The content words next to each direction word ("convert [pandas dataframe] to [csv file]"). */
 function directionsOf(words: string[]): { from: string[]; to: string[] }[] {
   const directions: { from: string[]; to: string[] }[] = [];
@@ -204,6 +219,7 @@ export function featuresOf(text: string): Features {
     (_match, digits: string) => ORDINAL_NAMES[`#${Number(digits)}`] ?? digits,
   );
   const words = wordsOf(wordText);
+  const directionText = wordText.replace(INFINITIVE, '$1');
   const tokens = wordText.toLowerCase().match(/[a-z]+/g) ?? [];
   const written = new Map<string, string>();
   for (const token of tokens)
@@ -253,6 +269,6 @@ export function featuresOf(text: string): Features {
     tokens,
     compounds,
     content,
-    directions: directionsOf(words),
+    directions: directionsOf(directionText === wordText ? words : wordsOf(directionText)),
   };
 }
