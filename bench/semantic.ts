@@ -822,6 +822,8 @@ async function main(): Promise<void> {
       { name: 'unseen-GY', file: 'reserved/semantic-pairs-unseen-GY.jsonl' },
       { name: 'unseen-GZ', file: 'reserved/semantic-pairs-unseen-GZ.jsonl' },
       { name: 'unseen-HA', file: 'reserved/semantic-pairs-unseen-HA.jsonl' },
+      { name: 'unseen-HB', file: 'reserved/semantic-pairs-unseen-HB.jsonl' },
+      { name: 'unseen-HC', file: 'reserved/semantic-pairs-unseen-HC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
