@@ -155,14 +155,10 @@ function numbersOf(text: string): string[] {
  * Read on the words as written: "hardness to" stems to "hard to", and "convert Brinell hardness to
  * Rockwell" goes one way.
  */
-const INFINITIVE = new RegExp(
-  `\\b(${`easy easier hard harder difficult safe unsafe legal illegal comfortable uncomfortable possible
-  impossible fun okay ok allowed free necessary cheap expensive tough simple dangerous fine good bad
-  better worse worth quick slow`
-    .split(/\s+/)
-    .join('|')})\\s+to\\b`,
-  'gi',
-);
+const INFINITIVE_ADJECTIVES = `easy easier hard harder difficult safe unsafe legal illegal comfortable
+  uncomfortable possible impossible fun okay ok allowed free necessary cheap expensive tough simple
+  dangerous fine good bad better worse worth quick slow`.split(/\s+/);
+const INFINITIVE = new RegExp(`\\b(${INFINITIVE_ADJECTIVES.join('|')})\\s+to\\b`, 'gi');
 
 /** The content words next to each direction word ("convert [pandas dataframe] to [csv file]"). */
 function directionsOf(words: string[]): { from: string[]; to: string[] }[] {

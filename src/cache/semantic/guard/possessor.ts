@@ -11,7 +11,9 @@
  * shovel", RULE106).
  */
 import type { GuardRule } from './guard-rule.ts';
+import { PRONOUN_CASES } from './hit-guard-words.ts';
 import { commonWords } from './word-sequences.ts';
+import { wordTable } from './word-table.ts';
 
 /** Each word that carries a possessive 's ("grandmother" in "grandmother s niece"), counted. */
 function possessors(tokens: readonly string[]): Map<string, number> {
@@ -63,17 +65,24 @@ function pronounsExchanged(a: readonly string[], b: readonly string[]): boolean 
   );
 }
 
-/** Each form of a person as one word: "I", "me" and "my" are one person, "we", "us" and "our" another. */
-const PERSON_FORMS: ReadonlyMap<string, string> = new Map(
-  [
-    ['i', 'me', 'my', 'mine', 'myself'],
-    ['we', 'us', 'our', 'ours', 'ourselves'],
-    ['he', 'him', 'his', 'himself'],
-    ['she', 'her', 'hers', 'herself'],
-    ['they', 'them', 'their', 'theirs', 'themselves'],
-    ['you', 'your', 'yours', 'yourself'],
-  ].flatMap((forms) => forms.map((form) => [form, forms[0] as string] as const)),
-);
+/**
+ * Each form of a person as one word: "I", "me" and "my" are one person, "we", "us" and "our"
+ * another (the normaliser's cases, PRONOUN_CASES, and the possessive forms it keeps apart).
+ */
+const PERSON_FORMS: Readonly<Record<string, string>> = wordTable({
+  ...PRONOUN_CASES,
+  my: 'i',
+  mine: 'i',
+  our: 'we',
+  ours: 'we',
+  his: 'he',
+  hers: 'she',
+  their: 'they',
+  theirs: 'they',
+  your: 'you',
+  yours: 'you',
+  yourself: 'you',
+});
 
 /** The words without their possessive 's, each person as one word, and the words that carried an 's. */
 function ownersOf(tokens: readonly string[]): { words: string[]; owners: string[] } {
@@ -81,7 +90,7 @@ function ownersOf(tokens: readonly string[]): { words: string[]; owners: string[
   const owners: string[] = [];
   for (const token of tokens) {
     if (token === 's' && words.length > 0) owners.push(words.at(-1) as string);
-    else words.push(PERSON_FORMS.get(token) ?? token);
+    else words.push(PERSON_FORMS[token] ?? token);
   }
   return { words, owners: owners.sort() };
 }
