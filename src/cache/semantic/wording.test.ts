@@ -499,6 +499,43 @@ describe('alignWording', () => {
     ],
     ['Is checkout at noon?', 'Is checkout at 12 pm?', 'Is checkout at noon?'],
     ['Is checkout at 12 PM?', 'Is checkout at 12 noon?', 'Is checkout at 12 PM?'],
+    // A height in feet and inches written two ways, either way round; "deg F" / "°F" (RULE109).
+    [
+      "Which airline has the most legroom? I'm 6 foot 4 and dread long flights.",
+      "Which airline has the most legroom? I'm 6'4 and dread long flights.",
+      "Which airline has the most legroom? I'm 6 foot 4 and dread long flights.",
+    ],
+    [
+      "I'm 5 feet 9 inches and 160 pounds; what BMX frame size?",
+      "I'm 5 ft 9 and 160 pounds; what BMX frame size?",
+      "I'm 5 feet 9 inches and 160 pounds; what BMX frame size?",
+    ],
+    [
+      'What size cello for someone 5\'4"?',
+      'What size cello for someone 5 feet 4 inches tall?',
+      'What size cello for someone 5\'4"?',
+    ],
+    [
+      'Best packraft for someone six foot four?',
+      'Best packraft for someone 6ft4?',
+      'Best packraft for someone six foot four?',
+    ],
+    [
+      'Best snowboard for a beginner about 5 feet 10 inches tall?',
+      'Best snowboard for a beginner about 5ft 10in tall?',
+      'Best snowboard for a beginner about 5 feet 10 inches tall?',
+    ],
+    [
+      'How long do meringues bake at 200 degrees Fahrenheit?',
+      'How long do meringues bake at 200 deg F?',
+      'How long do meringues bake at 200 degrees Fahrenheit?',
+    ],
+    ['Bake at 180°C or 200?', 'Bake at 180 deg. C or 200?', 'Bake at 180 °C or 200?'],
+    [
+      "I'm 5 feet 10 inches; what ice axe length?",
+      "I'm 5 ft 10 in Denver; what ice axe length?",
+      "I'm 5 feet 10 inches in Denver; what ice axe length?",
+    ],
     // A compass point written short in capitals against it spelt out, either way round (RULE88).
     [
       'My flat has a north-facing window; which herbs grow well there?',
@@ -900,6 +937,10 @@ describe('alignWording', () => {
     ['Is the gym open at 3 in the afternoon?', 'Is the gym open at 4 pm?'],
     ['Is the gym open at 2 at night?', 'Is the gym open at 2 am?'],
     ['Should I take 2 pills in the morning?', 'Should I take 2 pills at 2 am?'],
+    // Another height, feet past 8, degrees of another scale (RULE109).
+    ["I'm 5 foot 2; what ice axe length?", "I'm 6'2; what ice axe length?"],
+    ['Is a 12 foot 6 canoe too long?', "Is a 12'6 canoe too long?"],
+    ['Bake at 180 degrees Fahrenheit?', 'Bake at 180 deg C?'],
     // Another compass point, a point in lowercase, a letter that names no point (RULE88).
     [
       'My flat has a south-facing window; which herbs grow?',

@@ -59,7 +59,9 @@
  *   "tomorrow morning" (RULE84);
  * - a number and a half in words and with ".5": "15 and a half" / "15.5" (RULE85);
  * - a compass point written short in capitals and spelt out: "a N-facing window" / "a north-facing
- *   window", "the Pacific NW" / "the Pacific Northwest", "S. Korea" / "South Korea" (RULE88).
+ *   window", "the Pacific NW" / "the Pacific Northwest", "S. Korea" / "South Korea" (RULE88);
+ * - a height in feet and inches written two ways: "6'4" / "6 foot 4", "5 ft 9" / "5 feet 9 inches
+ *   tall"; and degrees "deg F" / "°F" (RULE109).
  *
  * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
  * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached
@@ -124,7 +126,7 @@ const MIXED = Object.keys(ABBREVIATIONS)
 const TOKEN = new RegExp(
   [
     ...MIXED.map((mixed) => `(?<![\\p{L}\\p{N}])${mixed}(?![\\p{L}\\p{N}])`),
-    '°\\s?[CF](?!\\p{L})',
+    '(?:°|(?<!\\p{L})deg\\.?)\\s?[CF](?!\\p{L})',
     '(?<!\\p{L})[Ww]\\/[Oo]?(?!\\p{L})',
     '(?<![\\p{L}\\p{N}.])\\p{Ll}(?:\\.\\p{Ll})+\\.?(?![\\p{L}\\p{N}])',
     "\\p{L}+(?:['’]\\p{L}+)*",
@@ -139,7 +141,11 @@ const CONNECTORS: ReadonlySet<string> = new Set(['of', 'and', 'the', 'for', 'in'
 
 /** A token's key: lowercase, apostrophes, spaces and slashes dropped, and the dots of "e.g.". */
 function keyOf(text: string): string {
-  const key = text.toLowerCase().replace(/['’\s/]/g, '');
+  // "deg F" is "°F" (RULE109).
+  const key = text
+    .toLowerCase()
+    .replace(/['’\s/]/g, '')
+    .replace(/^deg\.?(?=[cf]$)/, '°');
   return /^\p{Ll}(?:\.\p{Ll})+\.?$/u.test(key) ? key.replaceAll('.', '') : key;
 }
 
@@ -614,6 +620,74 @@ const TWELVES: ReadonlyMap<string, boolean> = new Map([
   ['midnight', false],
 ]);
 
+/** A height in feet and inches (RULE109): `start` and `end` its tokens, `from` and `to` its text. */
+interface Height {
+  feet: number;
+  inches: number;
+  start: number;
+  end: number;
+  from: number;
+  to: number;
+}
+
+const FEET: ReadonlySet<string> = new Set(['ft', 'feet', 'foot']);
+const INCHES: ReadonlySet<string> = new Set(['in', 'inch', 'inches']);
+/** What may follow "in" read as inches after a height: "5 ft 10 in tall", not "5 ft 10 in height". */
+const AFTER_INCHES: ReadonlySet<string> = new Set(['tall', 'high', 'and', 'with', 'in']);
+
+/**
+ * The heights in feet and inches in `tokens` (RULE109): feet from 1 to 8 and inches from 0 to 11,
+ * an apostrophe between two figures ("6'4", "5'10\"", "5′6″") or "ft", "feet" or "foot" between two
+ * figures or number words ("5 ft 9", "6-foot-4", "five foot ten"), with "in", "inch" or "inches"
+ * after them or not ("5 feet 9 inches", "5ft 10in"), and "tall" after that or not.
+ */
+function heightsIn(text: string, tokens: readonly Token[]): Height[] {
+  const valueAt = (index: number, words: boolean) => {
+    const token = tokens[index];
+    if (token === undefined) return Number.NaN;
+    if (/^\d{1,2}$/.test(token.key)) return Number(token.key);
+    return words ? (NUMBER_WORDS.get(token.key) ?? Number.NaN) : Number.NaN;
+  };
+  const gap = (left: Token | undefined, right: Token | undefined) =>
+    left === undefined || right === undefined ? undefined : text.slice(left.end, right.start);
+  const heights: Height[] = [];
+  tokens.forEach((token, index) => {
+    const next = tokens[index + 1];
+    const quoted = /^\s?['′’]\s?$/.test(gap(token, next) ?? '');
+    const worded =
+      !quoted &&
+      FEET.has(next?.key ?? '') &&
+      /^[\s-]?$/.test(gap(token, next) ?? '') &&
+      /^[\s-]?$/.test(gap(next, tokens[index + 2]) ?? '.');
+    if (!quoted && !worded) return;
+    const at = index + (quoted ? 1 : 2);
+    const feet = valueAt(index, worded);
+    const inches = valueAt(at, worded);
+    if (!(feet >= 1 && feet <= 8 && inches >= 0 && inches <= 11)) return;
+    let end = at + 1;
+    let to = (tokens[at] as Token).end;
+    const mark = /^\s?(?:"|″|''|”)/.exec(text.slice(to));
+    const unit = tokens[end];
+    if (mark !== null) to += mark[0].length;
+    else if (unit !== undefined && INCHES.has(unit.key) && /^[\s-]?$/.test(gap(tokens[at], unit) ?? '')) {
+      const after = tokens[end + 1];
+      const close = after === undefined || /^\s*[^\s\p{L}\p{N}]/u.test(text.slice(unit.end));
+      if (unit.key !== 'in' || close || AFTER_INCHES.has(after.key)) {
+        to = unit.end;
+        end += 1;
+      }
+    }
+    // "tall" after it is the height's own word: "5'4" / "5 feet 4 inches tall".
+    const tall = tokens[end];
+    if (tall?.key === 'tall' && /^\s$/.test(text.slice(to, tall.start))) {
+      to = tall.end;
+      end += 1;
+    }
+    heights.push({ feet, inches, start: index, end, from: token.start, to });
+  });
+  return heights;
+}
+
 /**
  * The clock times in `tokens` (RULE82): an hour from 1 to 12, in figures or a number word, with
  * minutes after a colon or none, then "am" or "pm" ("6am", "6:30 a.m.", "7 PM"), or "o'clock" or
@@ -884,6 +958,23 @@ export function alignWording(cached: string, question: string): string {
         candidate.pm === time.pm,
     );
     if (other !== undefined) edit(time.start, time.end, theirText(other.start, other.end));
+  }
+
+  // Degrees written "°F" on one side and "deg F" on the other (RULE109): one key, two texts.
+  mine.forEach((token, index) => {
+    if (!token.key.startsWith('°')) return;
+    const other = theirs.find(({ key, text }) => key === token.key && text !== token.text);
+    if (other !== undefined) edit(index, index + 1, other.text);
+  });
+
+  // A height in feet and inches written one way on one side and another on the other ("6'4" /
+  // "6 foot 4", "5 ft 9" / "5 feet 9 inches", RULE109).
+  const theirHeights = heightsIn(cached, theirs);
+  for (const height of heightsIn(asked, mine)) {
+    const other = theirHeights.find(({ feet, inches }) => feet === height.feet && inches === height.inches);
+    const text = other === undefined ? undefined : cached.slice(other.from, other.to);
+    if (text !== undefined && text !== asked.slice(height.from, height.to))
+      edit(height.start, height.end, text, undefined, height.to);
   }
 
   // "AM" or "PM" after a day's word on one side, that day's "morning", "afternoon" or "evening" on

@@ -367,6 +367,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I stop my cat from scratching the sofa?',
           'How do I get my cat to quit scratching the sofa?',
         ],
+        // A height or degrees written two ways are one (RULE109): the narrower rule read "foot",
+        // "inches" or "deg" as a word added; the verifier scored the aligned pairs 0.997 and 0.995,
+        // the third is the cached words once aligned.
+        ["I'm 6 foot 4; what hammock length should I buy?", "I'm 6'4; what hammock length should I buy?"],
+        ['Which sleeping pad fits someone 5 ft 9?', 'Which sleeping pad fits someone 5 feet 9 inches tall?'],
+        [
+          'How long do I bake meringues at 200 degrees Fahrenheit?',
+          'How long do I bake meringues at 200 deg F?',
+        ],
         // An adjective's infinitive goes nowhere (RULE108): the direction rule refused these as a way
         // from the boots to walking and back; the verifier scored them 0.998 and 0.995.
         ['Are hiking boots comfortable to walk in?', 'Is walking in hiking boots comfortable?'],
