@@ -824,6 +824,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HA', file: 'reserved/semantic-pairs-unseen-HA.jsonl' },
       { name: 'unseen-HB', file: 'reserved/semantic-pairs-unseen-HB.jsonl' },
       { name: 'unseen-HC', file: 'reserved/semantic-pairs-unseen-HC.jsonl' },
+      { name: 'unseen-HD', file: 'reserved/semantic-pairs-unseen-HD.jsonl' },
+      { name: 'unseen-HE', file: 'reserved/semantic-pairs-unseen-HE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
