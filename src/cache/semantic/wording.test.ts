@@ -536,6 +536,17 @@ describe('alignWording', () => {
       "I'm 5 ft 10 in Denver; what ice axe length?",
       "I'm 5 feet 10 inches in Denver; what ice axe length?",
     ],
+    // A typo in a possessive's word, against another possessive (RULE110).
+    [
+      "My toddler's shoe got caught at the edge of an escalator; who is responsible?",
+      "My todler's shoe got caught at the edge of an escalator; who is responsible?",
+      "My toddler's shoe got caught at the edge of an escalator; who is responsible?",
+    ],
+    [
+      "What did a drawbridge operator's typical shift look like?",
+      "What did a drawbridge operater's typicl shift look like?",
+      "What did a drawbridge operator's typical shift look like?",
+    ],
     // A compass point written short in capitals against it spelt out, either way round (RULE88).
     [
       'My flat has a north-facing window; which herbs grow well there?',
@@ -937,6 +948,9 @@ describe('alignWording', () => {
     ['Is the gym open at 3 in the afternoon?', 'Is the gym open at 4 pm?'],
     ['Is the gym open at 2 at night?', 'Is the gym open at 2 am?'],
     ['Should I take 2 pills in the morning?', 'Should I take 2 pills at 2 am?'],
+    // A possessive against a plural, a capitalised possessive (RULE110).
+    ["Is my toddler's shoe too small?", 'Is my todlers shoe too small?'],
+    ["Is Avogadro's number exact?", "Is Avagadro's number exact?"],
     // Another height, feet past 8, degrees of another scale (RULE109).
     ["I'm 5 foot 2; what ice axe length?", "I'm 6'2; what ice axe length?"],
     ['Is a 12 foot 6 canoe too long?', "Is a 12'6 canoe too long?"],

@@ -32,9 +32,10 @@
  * - typos: a word no English list has, one letter from a word of the cached question that the
  *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur"),
  *   or from a name WordNet knows ("Seatle" / "Seattle", "Febuary" / "February"; a capitalised word
- *   inside the question only so). Two English words are two words ("desert" / "dessert"), two
- *   unknown ones or two known names two names ("India" / "Indian"), a plural another number
- *   ("Dakotas" / "Dakota");
+ *   inside the question only so); a possessive's word against another possessive's: "my todler's
+ *   shoe" / "my toddler's shoe" (RULE110). Two English words are two words ("desert" /
+ *   "dessert"), two unknown ones or two known names two names ("India" / "Indian"), a plural
+ *   another number ("Dakotas" / "Dakota");
  * - but a real word commonly written for another (CONFUSED_WORDS) is that word between the same
  *   two words: "helmet to by?" / "helmet to buy?", "dogs to?" / "dogs too?";
  * - and between the same two words a word one with the cached one's in their most frequent senses
@@ -1252,19 +1253,24 @@ export function alignWording(cached: string, question: string): string {
   // WordNet knows ("Seatle" / "Seattle"), or of a common word capitalised in a name between the
   // same words ("Levle 2" / "Level 2", "Centrl Park" / "Central Park", RULE64).
   const lettersOnly = (token: Token) => /^\p{L}+$/u.test(token.text);
+  // A possessive's word ("operater's" / "operator's"), only against another possessive (RULE110).
+  const possessor = (token: Token) => /^\p{L}+['’]s$/u.test(token.text);
   const capitalised = (token: Token, index: number) => index > 0 && /^\p{Lu}/u.test(token.text);
   // Written as a name: lowercase, or one capital first; not an acronym or a brand ("APR", "iPod").
   const nameLike = (token: Token) => /^\p{Lu}?\p{Ll}+$/u.test(token.text);
   const lettersTheirs = theirs.flatMap((other, at) =>
-    lettersOnly(other) ? [{ other, at, spelling: spelt(other.key), named: capitalised(other, at) }] : [],
+    lettersOnly(other) || possessor(other)
+      ? [{ other, at, spelling: spelt(other.key), named: capitalised(other, at) }]
+      : [],
   );
   mine.forEach((token, index) => {
-    if (!lettersOnly(token) || theirKeys.has(token.key) || taken.has(index)) return;
+    if (!(lettersOnly(token) || possessor(token)) || theirKeys.has(token.key) || taken.has(index)) return;
     const spelling = spelt(token.key);
     const mineNamed = capitalised(token, index);
     // A typo may be of a word the question also writes right ("bakng soda" / "baking powder").
     const matches = lettersTheirs
       .filter(({ other, at, spelling: theirSpelling, named }) => {
+        if (possessor(token) !== possessor(other)) return false;
         const toName =
           nameLike(token) &&
           nameLike(other) &&

@@ -367,6 +367,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I stop my cat from scratching the sofa?',
           'How do I get my cat to quit scratching the sofa?',
         ],
+        // A typo in a possessive's word is mended (RULE110): the verifier scored the pairs as
+        // written 0.001 and 0.002; aligned, the first is the cached words, the second scored 0.998.
+        [
+          "I just inherited my grandpa's pool table; how do I level it?",
+          "I just inherited my granpa's pool table; how do I level it?",
+        ],
+        [
+          "I am building a kaleidoscope for my niece's birthday; where can I buy a lens?",
+          "I am bulding a kaleidoscope for my neice's birthday; where can I buy a lens?",
+        ],
         // A height or degrees written two ways are one (RULE109): the narrower rule read "foot",
         // "inches" or "deg" as a word added; the verifier scored the aligned pairs 0.997 and 0.995,
         // the third is the cached words once aligned.
