@@ -826,6 +826,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HC', file: 'reserved/semantic-pairs-unseen-HC.jsonl' },
       { name: 'unseen-HD', file: 'reserved/semantic-pairs-unseen-HD.jsonl' },
       { name: 'unseen-HE', file: 'reserved/semantic-pairs-unseen-HE.jsonl' },
+      { name: 'unseen-HF', file: 'reserved/semantic-pairs-unseen-HF.jsonl' },
+      { name: 'unseen-HG', file: 'reserved/semantic-pairs-unseen-HG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
