@@ -536,6 +536,22 @@ describe('alignWording', () => {
       "I'm 5 ft 10 in Denver; what ice axe length?",
       "I'm 5 feet 10 inches in Denver; what ice axe length?",
     ],
+    // Informal and clipped forms as the words the cached question writes (RULE111).
+    [
+      'I want to surprise my husband with a weekend in the mountains; any ideas?',
+      'I wanna surprise my hubby with a weekend in the mtns; any ideas?',
+      'I want to surprise my husband with a weekend in the mountains; any ideas?',
+    ],
+    [
+      "What's the best gumbo in New Orleans right now?",
+      "What's the best gumbo in New Orleans rn?",
+      "What's the best gumbo in New Orleans right now?",
+    ],
+    [
+      'How many carbs are in a plantain?',
+      'How many carbohydrates are in a plantain?',
+      'How many carbs are in a plantain?',
+    ],
     // A typo in a possessive's word, against another possessive (RULE110).
     [
       "My toddler's shoe got caught at the edge of an escalator; who is responsible?",
@@ -948,6 +964,8 @@ describe('alignWording', () => {
     ['Is the gym open at 3 in the afternoon?', 'Is the gym open at 4 pm?'],
     ['Is the gym open at 2 at night?', 'Is the gym open at 2 am?'],
     ['Should I take 2 pills in the morning?', 'Should I take 2 pills at 2 am?'],
+    // A clipped form the cached question does not spell out (RULE111).
+    ['How many calories are in a plantain?', 'How many carbs are in a plantain?'],
     // A possessive against a plural, a capitalised possessive (RULE110).
     ["Is my toddler's shoe too small?", 'Is my todlers shoe too small?'],
     ["Is Avogadro's number exact?", "Is Avagadro's number exact?"],

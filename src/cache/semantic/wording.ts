@@ -10,7 +10,8 @@
  * - acronyms spelt out in the other question: "BSOD" / "Blue Screen of Death", "QB" / "QuickBooks",
  *   "PNW" / "Pacific Northwest" (a compound word's two parts);
  * - abbreviations (ABBREVIATIONS): "approx" / "approximately", "350F" / "350 degrees Fahrenheit",
- *   "b4" / "before", "e.g." / "for example";
+ *   "b4" / "before", "e.g." / "for example"; informal and clipped forms, "wanna" / "want to",
+ *   "hubby" / "husband", "rn" / "right now" (RULE111);
  * - units written short, only right after a figure, "how many" or "per" (FIGURE_UNITS): "240V" /
  *   "240 volt", "8 in" / "8 inch", "how many dB" / "how many decibels"; "x" between two figures as
  *   "by": "12x16 ft" / "12 by 16 feet";

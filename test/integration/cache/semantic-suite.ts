@@ -367,6 +367,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I stop my cat from scratching the sofa?',
           'How do I get my cat to quit scratching the sofa?',
         ],
+        // A clipped word read as the words it stands for (RULE111): as written the substitution
+        // rule refused it and the verifier scored it 0.450; aligned, it is the cached words.
+        [
+          'How many carbs are in a cup of cooked okra?',
+          'How many carbohydrates are in a cup of cooked okra?',
+        ],
         // A typo in a possessive's word is mended (RULE110): the verifier scored the pairs as
         // written 0.001 and 0.002; aligned, the first is the cached words, the second scored 0.998.
         [
