@@ -828,6 +828,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HE', file: 'reserved/semantic-pairs-unseen-HE.jsonl' },
       { name: 'unseen-HF', file: 'reserved/semantic-pairs-unseen-HF.jsonl' },
       { name: 'unseen-HG', file: 'reserved/semantic-pairs-unseen-HG.jsonl' },
+      { name: 'unseen-HH', file: 'reserved/semantic-pairs-unseen-HH.jsonl' },
+      { name: 'unseen-HI', file: 'reserved/semantic-pairs-unseen-HI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
