@@ -183,6 +183,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // "what is the" picks one (RULE112): the verifier scored these 0.943 and 0.997.
+        ['What is the dipping sauce for gyoza called?', 'What are the dipping sauces for gyoza called?'],
+        ['What is the active compound in horseradish?', 'What are the active compounds in horseradish?'],
         // One against all, a pronoun agreeing after it (RULE107): the verifier scored it 1.000.
         [
           'My jacket has a two-way zipper and one of the pulls broke off; how do I replace it?',

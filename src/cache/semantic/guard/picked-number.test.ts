@@ -77,6 +77,16 @@ describe('pickedNumber', () => {
       'Which Utah ski resorts ban snowboarders?',
       'changed-number',
     ],
+    // "what is the" picks as "what" does, either way round (RULE112).
+    ["What's the active compound in wasabi?", 'What are the active compounds in wasabi?', 'changed-number'],
+    [
+      'What are the acupressure points for nausea?',
+      'What is the acupressure point for nausea?',
+      'changed-number',
+    ],
+    // A question with "a", or with another verb, picks nothing (RULE112).
+    ['What is a good name for a cat?', 'What are good names for cats?', 'ok'],
+    ['What does the panda eat?', 'What do the pandas eat?', 'ok'],
     // Past four words, or an agreement word, "which" picks nothing.
     ['What large old red brick building is this?', 'What large old red brick buildings are these?', 'ok'],
     // One against all of a thing, the only word changed.

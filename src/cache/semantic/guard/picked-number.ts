@@ -7,7 +7,8 @@
  * The words that agree with the noun ("is" / "are", "it" / "them", "a", "one", "single") aside,
  * nothing else may differ, and the pick must stand right before the noun (one shared word between
  * at most), so a generic question stays one: "What does a hawk eat?" / "What do hawks eat?" has
- * "does" between "what" and the noun. A quoted word is compared as written, and its number is
+ * "does" between "what" and the noun; "what is the" picks as "what" does ("What's the active
+ * compound in wasabi?" / "What are the active compounds ...?", RULE112). A quoted word is compared as written, and its number is
  * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is
  * one against all of a thing, the only word changed ("one of the jets" / "all of the jets"), and
  * one against a count of several or a collective of them ("a dead branch" / "a dozen dead
@@ -64,6 +65,9 @@ function pickedAt(tokens: readonly string[], index: number): boolean {
   for (let at = index - 1; at >= 0; at -= 1) {
     const word = tokens[at] as string;
     if (QUESTION_PICKS.has(word)) return modifiers <= 3;
+    // "what is the" and "what are the" pick too (RULE112): "What's the active compound in wasabi?".
+    if (COPULAS.has(word) && QUESTION_PICKS.has(tokens[at - 1] ?? '') && tokens[at + 1] === 'the')
+      return modifiers <= 3;
     if (modifiers > 1) return false;
     if (PICKS.has(word) || PERIPHRASTIC.has(tokens[at - 1] ?? '')) return true;
     if (BETWEEN.has(word)) continue;
@@ -72,6 +76,9 @@ function pickedAt(tokens: readonly string[], index: number): boolean {
   }
   return false;
 }
+
+/** The verb between "what" and "the" in "what is the" ("what's" is "what", "s"). */
+const COPULAS: ReadonlySet<string> = new Set(['s', 'is', 'are', 'was', 'were']);
 
 /** The picks that ask for a pick: a name of several words may stand between them and the noun. */
 const QUESTION_PICKS: ReadonlySet<string> = new Set(['which', 'what']);
