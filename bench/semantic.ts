@@ -830,6 +830,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HG', file: 'reserved/semantic-pairs-unseen-HG.jsonl' },
       { name: 'unseen-HH', file: 'reserved/semantic-pairs-unseen-HH.jsonl' },
       { name: 'unseen-HI', file: 'reserved/semantic-pairs-unseen-HI.jsonl' },
+      { name: 'unseen-HJ', file: 'reserved/semantic-pairs-unseen-HJ.jsonl' },
+      { name: 'unseen-HK', file: 'reserved/semantic-pairs-unseen-HK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
