@@ -84,6 +84,12 @@ describe('pickedNumber', () => {
       'What is the acupressure point for nausea?',
       'changed-number',
     ],
+    // "what are some" picks too, against "the best" one (RULE113).
+    ["What's the best tahini brand?", 'What are some good tahini brands?', 'changed-number'],
+    ['What are some famous marzipan brands?', "What's the most famous marzipan brand?", 'changed-number'],
+    // Some against none, or against "a", changes no pick (RULE113).
+    ['What are some good tahini brands?', 'What are good tahini brands?', 'ok'],
+    ['What is a good tahini brand?', 'What are some good tahini brands?', 'ok'],
     // A question with "a", or with another verb, picks nothing (RULE112).
     ['What is a good name for a cat?', 'What are good names for cats?', 'ok'],
     ['What does the panda eat?', 'What do the pandas eat?', 'ok'],

@@ -8,7 +8,8 @@
  * nothing else may differ, and the pick must stand right before the noun (one shared word between
  * at most), so a generic question stays one: "What does a hawk eat?" / "What do hawks eat?" has
  * "does" between "what" and the noun; "what is the" picks as "what" does ("What's the active
- * compound in wasabi?" / "What are the active compounds ...?", RULE112). A quoted word is compared as written, and its number is
+ * compound in wasabi?" / "What are the active compounds ...?", RULE112), and "what are some" too
+ * ("What's the best tahini brand?" / "What are some good tahini brands?", RULE113). A quoted word is compared as written, and its number is
  * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is
  * one against all of a thing, the only word changed ("one of the jets" / "all of the jets"), and
  * one against a count of several or a collective of them ("a dead branch" / "a dozen dead
@@ -20,7 +21,9 @@ import { soleChange, wordsAndFigures } from './word-sequences.ts';
 
 /** Words that change with a noun's number, or only stress it ("what's" is "what", "s"). */
 const AGREEMENT: ReadonlySet<string> = new Set(
-  `a an the is are was were does do has have it them its their this these that those one single s`.split(' '),
+  `a an the some is are was were does do has have it them its their this these that those one single s`.split(
+    ' ',
+  ),
 );
 /** Words that pick from the things the noun names: "which", "what", "top", and superlatives. */
 const PICKS: ReadonlySet<string> = new Set(
@@ -65,8 +68,13 @@ function pickedAt(tokens: readonly string[], index: number): boolean {
   for (let at = index - 1; at >= 0; at -= 1) {
     const word = tokens[at] as string;
     if (QUESTION_PICKS.has(word)) return modifiers <= 3;
-    // "what is the" and "what are the" pick too (RULE112): "What's the active compound in wasabi?".
-    if (COPULAS.has(word) && QUESTION_PICKS.has(tokens[at - 1] ?? '') && tokens[at + 1] === 'the')
+    // "what is the" and "what are the" pick too (RULE112): "What's the active compound in wasabi?";
+    // and "what are some" (RULE113): "What are some good tahini brands?".
+    if (
+      QUESTION_ARTICLES.has(word) &&
+      COPULAS.has(tokens[at - 1] ?? '') &&
+      QUESTION_PICKS.has(tokens[at - 2] ?? '')
+    )
       return modifiers <= 3;
     if (modifiers > 1) return false;
     if (PICKS.has(word) || PERIPHRASTIC.has(tokens[at - 1] ?? '')) return true;
@@ -79,6 +87,8 @@ function pickedAt(tokens: readonly string[], index: number): boolean {
 
 /** The verb between "what" and "the" in "what is the" ("what's" is "what", "s"). */
 const COPULAS: ReadonlySet<string> = new Set(['s', 'is', 'are', 'was', 'were']);
+/** What may follow that verb before the noun and its modifiers (RULE112, RULE113). */
+const QUESTION_ARTICLES: ReadonlySet<string> = new Set(['the', 'some']);
 
 /** The picks that ask for a pick: a name of several words may stand between them and the noun. */
 const QUESTION_PICKS: ReadonlySet<string> = new Set(['which', 'what']);
