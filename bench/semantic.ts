@@ -832,6 +832,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HI', file: 'reserved/semantic-pairs-unseen-HI.jsonl' },
       { name: 'unseen-HJ', file: 'reserved/semantic-pairs-unseen-HJ.jsonl' },
       { name: 'unseen-HK', file: 'reserved/semantic-pairs-unseen-HK.jsonl' },
+      { name: 'unseen-HL', file: 'reserved/semantic-pairs-unseen-HL.jsonl' },
+      { name: 'unseen-HM', file: 'reserved/semantic-pairs-unseen-HM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
