@@ -9,7 +9,8 @@
  * at most), so a generic question stays one: "What does a hawk eat?" / "What do hawks eat?" has
  * "does" between "what" and the noun; "what is the" picks as "what" does ("What's the active
  * compound in wasabi?" / "What are the active compounds ...?", RULE112), and "what are some" too
- * ("What's the best tahini brand?" / "What are some good tahini brands?", RULE113). A quoted word is compared as written, and its number is
+ * ("What's the best tahini brand?" / "What are some good tahini brands?", RULE113), over two
+ * modifiers at most. A quoted word is compared as written, and its number is
  * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is
  * one against all of a thing, the only word changed ("one of the jets" / "all of the jets"), and
  * one against a count of several or a collective of them ("a dead branch" / "a dozen dead
@@ -85,7 +86,7 @@ function pickedAt(tokens: readonly string[], index: number): boolean {
   return false;
 }
 
-/** The verb between "what" and "the" in "what is the" ("what's" is "what", "s"). */
+/** The verb between "what" and "the" or "some": "what is the", "what are some" ("what's": "what", "s"). */
 const COPULAS: ReadonlySet<string> = new Set(['s', 'is', 'are', 'was', 'were']);
 /** What may follow that verb before the noun and its modifiers (RULE112, RULE113). */
 const QUESTION_ARTICLES: ReadonlySet<string> = new Set(['the', 'some']);
