@@ -183,6 +183,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // An opposite beside one other change (RULE114): the verifier scored it 0.999.
+        [
+          'My homemade hummus came out too runny; how do I thicken it?',
+          'My homemade hummus came out too stiff; how do I thin it?',
+        ],
         // "what are some" picks too (RULE113): the verifier scored it 0.999.
         ["What's the best brand of miso paste?", 'What are some good brands of miso paste?'],
         // "what is the" picks one (RULE112): the verifier scored these 0.943 and 0.997.

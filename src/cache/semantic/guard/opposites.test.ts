@@ -24,6 +24,22 @@ describe('oppositeWords', () => {
     ],
     ['How do I fold up a stair lift seat?', 'How do I unfold a stair lift seat?', 'opposite'],
     ['How do I thin my gravy?', 'How do I thin out my gravy?', 'ok'],
+    // An opposite beside one other change (RULE114); two alternatives exchanged are not.
+    [
+      'My first batch of plum jam turned out too runny; how do I thicken it?',
+      'My first batch of plum jam turned out too stiff; how do I thin it?',
+      'opposite',
+    ],
+    [
+      'How do I bind the receiver to my transmitter?',
+      'How do I unbind the receiver from my transmitter?',
+      'opposite',
+    ],
+    [
+      'Should I add the pesto before baking or after?',
+      'Should I add the pesto after baking or before?',
+      'ok',
+    ],
     // A WordNet antonym as the only word changed (RULE60), in the same inflection.
     ['Was Napoleon actually tall?', 'Was Napoleon actually short?', 'opposite'],
     [

@@ -6,8 +6,9 @@
  * cabinets"), or one party of an act for its counterpart ("grantor" / "grantee"); a verb and its
  * opposite count with a particle after one of them ("thicken" / "thin out my gravy", RULE90), and an
  * irregular past as its verb ("sold" / "bought", "lent" / "borrowed", RULE104), and a word of the
- * list a synonym folds by its stem too ("received" is "receive", RULE105). Their answers are each
- * other's reverse.
+ * list a synonym folds by its stem too ("received" is "receive", RULE105); and an opposite beside
+ * one other change ("too runny; how do I thicken it?" / "too stiff; how do I thin it?", RULE114).
+ * Their answers are each other's reverse.
  */
 import { stemmer } from 'stemmer';
 import type { Features } from './features.ts';
@@ -65,6 +66,31 @@ function turned(asked: Features, cached: Features): boolean {
         (mines.some((word) => one.includes(word)) && theirses.some((word) => other.includes(word))) ||
         (mines.some((word) => other.includes(word)) && theirses.some((word) => one.includes(word))),
     ) || wordnetAntonyms(asked.written.get(mine) ?? mine, cached.written.get(theirs) ?? theirs)
+  );
+}
+
+/**
+ * Whether the words differ in two places, one of them a word and its opposite as `turned` reads a
+ * sole change, and the two places are not the same two words exchanged (RULE114): "my jam turned
+ * out too runny; how do I thicken it?" / "... too stiff; how do I thin it?", "bind the receiver
+ * to it" / "unbind the receiver from it"; "before baking or after" / "after baking or before" is
+ * left to the swapped-roles rule.
+ */
+function turnedBeside(asked: Features, cached: Features): boolean {
+  if (asked.words.length !== cached.words.length) return false;
+  const places = asked.words.flatMap((word, index) => (word === cached.words[index] ? [] : [index]));
+  if (places.length !== 2) return false;
+  const [first, second] = places as [number, number];
+  if (asked.words[first] === cached.words[second] && asked.words[second] === cached.words[first])
+    return false;
+  return places.some((place) =>
+    turned(
+      {
+        ...asked,
+        words: cached.words.map((word, index) => (index === place ? (asked.words[index] as string) : word)),
+      },
+      cached,
+    ),
   );
 }
 
@@ -137,6 +163,7 @@ export const oppositeWords: GuardRule = {
     (opposed(pair.asked, pair.cached) && pair.frame >= OPPOSED_FRAME) ||
     turned(pair.asked, pair.cached) ||
     turnedWithParticle(pair.asked, pair.cached) ||
+    turnedBeside(pair.asked, pair.cached) ||
     counterpart(pair.asked, pair.cached) ||
     undone(pair.asked, pair.cached) ||
     undone(pair.cached, pair.asked),
