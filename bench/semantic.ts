@@ -834,6 +834,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HK', file: 'reserved/semantic-pairs-unseen-HK.jsonl' },
       { name: 'unseen-HL', file: 'reserved/semantic-pairs-unseen-HL.jsonl' },
       { name: 'unseen-HM', file: 'reserved/semantic-pairs-unseen-HM.jsonl' },
+      { name: 'unseen-HN', file: 'reserved/semantic-pairs-unseen-HN.jsonl' },
+      { name: 'unseen-HO', file: 'reserved/semantic-pairs-unseen-HO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
