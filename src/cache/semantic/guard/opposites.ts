@@ -15,7 +15,7 @@ import type { Features } from './features.ts';
 import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
 import { COUNTERPARTS, OPPOSED_PASTS, OPPOSITES, UNDOING } from './hit-guard-words.ts';
 import { normalisedSet, normaliseWord } from './normalise.ts';
-import { soleChange } from './word-sequences.ts';
+import { changedPlaces, soleChange } from './word-sequences.ts';
 import { wordnetAntonyms } from './wordnet.ts';
 
 const UNDO = normalisedSet(UNDOING);
@@ -78,7 +78,7 @@ function turned(asked: Features, cached: Features): boolean {
  */
 function turnedBeside(asked: Features, cached: Features): boolean {
   if (asked.words.length !== cached.words.length) return false;
-  const places = asked.words.flatMap((word, index) => (word === cached.words[index] ? [] : [index]));
+  const places = changedPlaces(asked.words, cached.words);
   if (places.length !== 2) return false;
   const [first, second] = places as [number, number];
   if (asked.words[first] === cached.words[second] && asked.words[second] === cached.words[first])

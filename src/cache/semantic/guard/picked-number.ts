@@ -18,7 +18,7 @@
  */
 import type { GuardRule } from './guard-rule.ts';
 import { NUMBER_WORDS } from './hit-guard-words.ts';
-import { soleChange, wordsAndFigures } from './word-sequences.ts';
+import { changedPlaces, soleChange, wordsAndFigures } from './word-sequences.ts';
 
 /** Words that change with a noun's number, or only stress it ("what's" is "what", "s"). */
 const AGREEMENT: ReadonlySet<string> = new Set(
@@ -188,7 +188,7 @@ const withoutStress = (words: readonly string[]): readonly string[] =>
 function oneAgainstAll(asked: readonly string[], cached: readonly string[]): boolean {
   const [mine, theirs] = [withoutStress(asked), withoutStress(cached)];
   if (mine.length !== theirs.length) return false;
-  const changed = mine.flatMap((word, index) => (word === theirs[index] ? [] : [index]));
+  const changed = changedPlaces(mine, theirs);
   if (changed.length === 0 || changed.length > 3) return false;
   const quantified = changed.filter((at) => {
     const [word, other] = [mine[at] as string, theirs[at] as string];

@@ -12,7 +12,7 @@
  */
 import type { GuardRule } from './guard-rule.ts';
 import { PRONOUN_CASES } from './hit-guard-words.ts';
-import { commonWords } from './word-sequences.ts';
+import { changedPlaces, commonWords } from './word-sequences.ts';
 import { wordTable } from './word-table.ts';
 
 /** Each word that carries a possessive 's ("grandmother" in "grandmother s niece"), counted. */
@@ -54,7 +54,7 @@ const POSSESSIVES: ReadonlySet<string> = new Set(['my', 'your', 'his', 'her', 'i
 
 /** Whether the two differ in exactly two places, two possessive pronouns exchanged ("his bag knocks my bag" / "my bag knocks his bag"). */
 function pronounsExchanged(a: readonly string[], b: readonly string[]): boolean {
-  const changed = a.flatMap((word, index) => (word === b[index] ? [] : [index]));
+  const changed = changedPlaces(a, b);
   if (changed.length !== 2) return false;
   const [first, second] = changed as [number, number];
   return (

@@ -53,6 +53,10 @@ export function soleChange(left: readonly string[], right: readonly string[]): n
   return found;
 }
 
+/** Where two word lists of one length differ, every place ("a b c" / "a x y": 1 and 2). */
+export const changedPlaces = (left: readonly string[], right: readonly string[]): number[] =>
+  left.flatMap((word, index) => (word === right[index] ? [] : [index]));
+
 /** Whether two word lists are the same words in the same order. */
 export const sameWords = (left: readonly string[], right: readonly string[]): boolean =>
   left.length === right.length && left.every((word, index) => word === right[index]);
