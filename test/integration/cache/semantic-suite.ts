@@ -183,6 +183,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // A noun after the same possessive in the other number (RULE115): the verifier scored it 0.997.
+        ['How do I introduce a new puppy to my cat?', 'How do I introduce a new puppy to my cats?'],
         // An opposite beside one other change (RULE114): the verifier scored it 0.999.
         [
           'My homemade hummus came out too runny; how do I thicken it?',

@@ -95,6 +95,22 @@ describe('pickedNumber', () => {
     ['What does the panda eat?', 'What do the pandas eat?', 'ok'],
     // Past four words, or an agreement word, "which" picks nothing.
     ['What large old red brick building is this?', 'What large old red brick buildings are these?', 'ok'],
+    // A noun right after the same possessive, in the other number (RULE115).
+    [
+      'How do I thank my bridesmaid in my speech?',
+      'How do I thank my bridesmaids in my speech?',
+      'changed-number',
+    ],
+    ['Can my cats share a boarding suite?', 'Can my cat share a boarding suite?', 'changed-number'],
+    ['Can I quitclaim my house to our kid?', 'Can I quitclaim my house to our kids?', 'changed-number'],
+    // Past a modifier, or after another possessive, it is left alone.
+    ['How do I introduce her to my older rat?', 'How do I introduce her to my older rats?', 'ok'],
+    [
+      'My income varies a lot; how big should my fund be?',
+      'My income vary a lot; how big should my fund be?',
+      'ok',
+    ],
+    ['Can my cat share a boarding suite?', 'Can our cats share a boarding suite?', 'ok'],
     // One against all of a thing, the only word changed.
     [
       "I've had my hot tub for two years and one of the jets stopped working; what could be causing it?",
@@ -121,6 +137,8 @@ describe('pickedNumber', () => {
     ['Which is the easiest hiking route?', 'Which is an easy hiking route?'],
     ['Which volcano is the easiest to climb?', 'Which volcanoes are the hardest to climb?'],
     ['Which volcano is the easiest to climb?', 'Which volcanoes are the easiest to hike?'],
+    // A dropped letter of "ss" after a possessive is a typo, not a singular (RULE115).
+    ['How do I calibrate my compass?', 'How do I calibrate my compas?'],
   ])('leaves %s / %s to other rules', (question, candidate) => {
     expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(false);
   });

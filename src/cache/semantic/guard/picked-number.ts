@@ -10,7 +10,9 @@
  * "does" between "what" and the noun; "what is the" picks as "what" does ("What's the active
  * compound in wasabi?" / "What are the active compounds ...?", RULE112), and "what are some" too
  * ("What's the best tahini brand?" / "What are some good tahini brands?", RULE113), over two
- * modifiers at most. A quoted word is compared as written, and its number is
+ * modifiers at most. A noun right after a possessive is no generic either: "How do I thank my
+ * bridesmaid in my speech?" / "... my bridesmaids ..." (RULE115). A quoted word is compared as
+ * written, and its number is
  * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is
  * one against all of a thing, the only word changed ("one of the jets" / "all of the jets"), and
  * one against a count of several or a collective of them ("a dead branch" / "a dozen dead
@@ -147,7 +149,24 @@ function pickedInAnotherNumber(asked: readonly string[], cached: readonly string
   const numbers = changed.filter(inNumber);
   const superlatives = changed.length - numbers.length;
   if (superlatives > 1 || !changed.every((pair) => inNumber(pair) || letGo(pair))) return false;
-  return numbers.some(([at, other]) => pickedAt(asked, at) && pickedAt(cached, other));
+  return numbers.some(
+    ([at, other]) => (pickedAt(asked, at) && pickedAt(cached, other)) || ownedAlike(asked, cached, at, other),
+  );
+}
+
+/** Possessive determiners: "my bridesmaid" is one person, "my bridesmaids" several (RULE115). */
+const OWNERS: ReadonlySet<string> = new Set(['my', 'your', 'his', 'her', 'our', 'their']);
+
+/**
+ * Whether the noun at `at` of `asked` and at `other` of `cached` follows the same possessive right
+ * before it (RULE115): "thank my bridesmaid" / "my bridesmaids", "quitclaim my house to my kid" /
+ * "my kids". Past a modifier the word may be a verb agreeing with the noun before it ("my income
+ * varies" / "my earnings vary" aligned); a word ending in "ss" is a typo's other half ("compas").
+ */
+function ownedAlike(asked: readonly string[], cached: readonly string[], at: number, other: number): boolean {
+  if ((asked[at] as string).endsWith('ss') || (cached[other] as string).endsWith('ss')) return false;
+  const owner = asked[at - 1] ?? '';
+  return OWNERS.has(owner) && cached[other - 1] === owner;
 }
 
 /** Quoted strings as written: lowercase words and figures. */
