@@ -836,6 +836,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HM', file: 'reserved/semantic-pairs-unseen-HM.jsonl' },
       { name: 'unseen-HN', file: 'reserved/semantic-pairs-unseen-HN.jsonl' },
       { name: 'unseen-HO', file: 'reserved/semantic-pairs-unseen-HO.jsonl' },
+      { name: 'unseen-HP', file: 'reserved/semantic-pairs-unseen-HP.jsonl' },
+      { name: 'unseen-HQ', file: 'reserved/semantic-pairs-unseen-HQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
