@@ -379,6 +379,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I stop my cat from scratching the sofa?',
           'How do I get my cat to quit scratching the sofa?',
         ],
+        // A phrase of time and place put first is no swap of roles (RULE116): the swapped-roles rule
+        // refused it; the verifier scored it 0.999.
+        [
+          'I twisted my ankle on a hike in Utah last weekend; how long should I rest it?',
+          'Last weekend on a hike in Utah I twisted my ankle; how long should I rest it?',
+        ],
         // A clipped word read as the words it stands for (RULE111): as written the substitution
         // rule refused it and the verifier scored it 0.450; aligned, it is the cached words.
         [

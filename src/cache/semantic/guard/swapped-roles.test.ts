@@ -128,6 +128,30 @@ describe('swappedRoles', () => {
       'Every summer my hydrangeas wilt in the afternoon sun even though I water them; what can I do?',
       'ok',
     ],
+    // A phrase of place, time or purpose put first, from the first word (RULE116).
+    [
+      'I twisted my ankle on a hike in Utah last weekend; how long should I rest it?',
+      'Last weekend on a hike in Utah I twisted my ankle; how long should I rest it?',
+      'ok',
+    ],
+    ['Is street parking free in Boston on Sundays?', 'On Sundays in Boston, is street parking free?', 'ok'],
+    [
+      'What blade should I use on my jigsaw to cut curves in plywood?',
+      'To cut curves in plywood on my jigsaw, what blade should I use?',
+      'ok',
+    ],
+    // From the first word, runs that open with no such phrase are persons or things that swapped.
+    [
+      'I rear-ended another car in the rain; am I at fault?',
+      'Another car rear-ended me in the rain; am I at fault?',
+      'swapped',
+    ],
+    // Further in, a month or a preposition opening a run is no phrase put first.
+    [
+      'Can I use baby formula with a use-by date of June if it is August?',
+      'Can I use baby formula with a use-by date of August if it is June?',
+      'swapped',
+    ],
     // The opening word between the runs, not at the head of one: roles swapped.
     ['Should I eat before I run?', 'Should I run before I eat?', 'swapped'],
     ['Should I apply primer before paint?', 'Should I apply paint before primer?', 'swapped'],

@@ -146,11 +146,34 @@ const CLAUSE_OPENERS: ReadonlySet<string> = new Set(
 const opensClause = (run: readonly string[]) => CLAUSE_OPENERS.has(run[0] as string);
 
 /**
+ * Words that open a phrase of place, time or purpose put at the front of a question (RULE116): a
+ * preposition ("On the Autobahn in Germany, is hitchhiking legal?", "To avoid tear-out, what blade
+ * ...?", "Instead of canning jam, can I freeze it?"), a day or a month ("Yesterday at the beach I
+ * think my ring slipped off"); "may" is mostly a verb and left out.
+ */
+const FRONTED_OPENERS: ReadonlySet<string> = normalisedSet(
+  `in on at by for to from during instead with without inside outside near around over under through
+  across within yesterday today tonight tomorrow january february march april june july august
+  september october november december monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/),
+);
+/** Words that make a time of the word after them ("this morning", "last night", "every time"). */
+const TIME_LEADS: ReadonlySet<string> = normalisedSet(['this', 'last', 'next', 'every', 'each']);
+const TIMES: ReadonlySet<string> = normalisedSet(
+  'morning night evening afternoon day week weekend month year time summer winter spring fall autumn season'.split(
+    ' ',
+  ),
+);
+/** Whether a run opens with a phrase of place, time or purpose (RULE116). */
+const opensFrontedPhrase = (run: readonly string[]) =>
+  FRONTED_OPENERS.has(run[0] as string) || (TIME_LEADS.has(run[0] as string) && TIMES.has(run[1] as string));
+
+/**
  * Whether two questions are the same words but for two runs of them that trade places around at
  * least one word that takes sides (X M Y against Y M X), everything before and after alike: a clause put
  * elsewhere changes the words around it ("change the oil in my car" / "get my car's oil changed"),
  * a swap of roles does not. Nor does a subordinate clause moved to the other end: when each way
- * the runs trade places has one of them opening a clause, no roles are swapped.
+ * the runs trade places has one of them opening a clause, no roles are swapped; nor a phrase of
+ * place, time or purpose put at the front (RULE116).
  */
 function rolesSwapped(asked: Features, cached: Features): boolean {
   const a = asked.words;
@@ -186,6 +209,10 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
       if (!sameWords(other, [...last, ...middle, ...first])) continue;
       // Two things around a relation that holds both ways take no roles (RULE93).
       if (relatesBothWays(middle, a, start, end)) continue;
+      // A phrase of place, time or purpose put first: from the first word, one of the runs opens
+      // with it ("I got stung in Hawaii this morning" / "This morning in Hawaii I got stung",
+      // RULE116). Further in, "from A to B" / "from B to A" trade places around a preposition.
+      if (start === 0 && (opensFrontedPhrase(first) || opensFrontedPhrase(last))) continue;
       // Roles swapped, unless one of the two runs is a clause that moved.
       if (!opensClause(first) && !opensClause(last)) return true;
     }
