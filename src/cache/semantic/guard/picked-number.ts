@@ -12,11 +12,10 @@
  * ("What's the best tahini brand?" / "What are some good tahini brands?", RULE113), over two
  * modifiers at most. A noun right after a possessive is no generic either: "How do I thank my
  * bridesmaid in my speech?" / "... my bridesmaids ..." (RULE115). A quoted word is compared as
- * written, and its number is
- * another question whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is
- * one against all of a thing, the only word changed ("one of the jets" / "all of the jets"), and
- * one against a count of several or a collective of them ("a dead branch" / "a dozen dead
- * branches", "a good disc" / "a good set of discs").
+ * written, and its number is another question whatever picks it ("How do I sign 'book' in ASL?" /
+ * "...'books'..."), and so is one against all of a thing, the only word changed ("one of the jets"
+ * / "all of the jets"), and one against a count of several or a collective of them ("a dead
+ * branch" / "a dozen dead branches", "a good disc" / "a good set of discs").
  */
 import type { GuardRule } from './guard-rule.ts';
 import { NUMBER_WORDS } from './hit-guard-words.ts';
