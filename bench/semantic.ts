@@ -838,6 +838,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HO', file: 'reserved/semantic-pairs-unseen-HO.jsonl' },
       { name: 'unseen-HP', file: 'reserved/semantic-pairs-unseen-HP.jsonl' },
       { name: 'unseen-HQ', file: 'reserved/semantic-pairs-unseen-HQ.jsonl' },
+      { name: 'unseen-HR', file: 'reserved/semantic-pairs-unseen-HR.jsonl' },
+      { name: 'unseen-HS', file: 'reserved/semantic-pairs-unseen-HS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
