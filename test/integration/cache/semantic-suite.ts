@@ -183,6 +183,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // Two runs that open alike trade places (RULE117): the verifier scored these 0.996 and 0.992.
+        ['How do cleaner fish help fish?', 'How do fish help cleaner fish?'],
+        ['Can a guide dog become a pet dog?', 'Can a pet dog become a guide dog?'],
         // A noun after the same possessive in the other number (RULE115): the verifier scored it 0.997.
         ['How do I introduce a new puppy to my cat?', 'How do I introduce a new puppy to my cats?'],
         // An opposite beside one other change (RULE114): the verifier scored it 0.999.

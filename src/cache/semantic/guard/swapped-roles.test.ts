@@ -152,6 +152,16 @@ describe('swappedRoles', () => {
       'Can I use baby formula with a use-by date of August if it is June?',
       'swapped',
     ],
+    // Runs that open or end alike, past the shared start and end (RULE117).
+    ['How do sloth moths help sloths?', 'How do sloths help sloth moths?', 'swapped'],
+    [
+      'Can I use a toaster in place of a toaster oven?',
+      'Can I use a toaster oven in place of a toaster?',
+      'swapped',
+    ],
+    ['Can a guide dog become a pet dog?', 'Can a pet dog become a guide dog?', 'swapped'],
+    // Alternatives that end alike reordered are still one question.
+    ['Should I buy a gas grill or a charcoal grill?', 'Should I buy a charcoal grill or a gas grill?', 'ok'],
     // The opening word between the runs, not at the head of one: roles swapped.
     ['Should I eat before I run?', 'Should I run before I eat?', 'swapped'],
     ['Should I apply primer before paint?', 'Should I apply paint before primer?', 'swapped'],

@@ -167,13 +167,48 @@ const TIMES: ReadonlySet<string> = normalisedSet(
 const opensFrontedPhrase = (run: readonly string[]) =>
   FRONTED_OPENERS.has(run[0] as string) || (TIME_LEADS.has(run[0] as string) && TIMES.has(run[1] as string));
 
+/** How far past the shared start and end two runs that open or end alike may reach (RULE117). */
+const REACH = 2;
+
+/**
+ * Whether `a` and `b` between `start` and `end` are two runs that trade places around at least
+ * one word that takes sides (X M Y against Y M X), with the exceptions `rolesSwapped` says.
+ */
+function tradedAround(a: readonly string[], b: readonly string[], start: number, end: number): boolean {
+  const inner = a.slice(start, end);
+  const other = b.slice(start, end);
+  for (let x = 1; x < inner.length; x += 1) {
+    for (let y = 1; x + y < inner.length; y += 1) {
+      const [first, middle, last] = [
+        inner.slice(0, x),
+        inner.slice(x, inner.length - y),
+        inner.slice(inner.length - y),
+      ];
+      const sided = middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start));
+      if (!sided || !first.some(isActor) || !last.some(isActor)) continue;
+      if (middle.some((word) => ALTERNATIVES.has(word))) continue;
+      if (!sameWords(other, [...last, ...middle, ...first])) continue;
+      // Two things around a relation that holds both ways take no roles (RULE93).
+      if (relatesBothWays(middle, a, start, end)) continue;
+      // A phrase of place, time or purpose put first: from the first word, one of the runs opens
+      // with it ("I got stung in Hawaii this morning" / "This morning in Hawaii I got stung",
+      // RULE116). Further in, "from A to B" / "from B to A" trade places around a preposition.
+      if (start === 0 && (opensFrontedPhrase(first) || opensFrontedPhrase(last))) continue;
+      // Roles swapped, unless one of the two runs is a clause that moved.
+      if (!opensClause(first) && !opensClause(last)) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Whether two questions are the same words but for two runs of them that trade places around at
  * least one word that takes sides (X M Y against Y M X), everything before and after alike: a clause put
  * elsewhere changes the words around it ("change the oil in my car" / "get my car's oil changed"),
  * a swap of roles does not. Nor does a subordinate clause moved to the other end: when each way
  * the runs trade places has one of them opening a clause, no roles are swapped; nor a phrase of
- * place, time or purpose put at the front (RULE116).
+ * place, time or purpose put at the front (RULE116). Runs that open or end alike are found past the
+ * shared start and end (RULE117: "sloth moths" / "sloths").
  */
 function rolesSwapped(asked: Features, cached: Features): boolean {
   const a = asked.words;
@@ -196,27 +231,12 @@ function rolesSwapped(asked: Features, cached: Features): boolean {
     )
       return true;
   }
-  for (let x = 1; x < inner.length; x += 1) {
-    for (let y = 1; x + y < inner.length; y += 1) {
-      const [first, middle, last] = [
-        inner.slice(0, x),
-        inner.slice(x, inner.length - y),
-        inner.slice(inner.length - y),
-      ];
-      const sided = middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start));
-      if (!sided || !first.some(isActor) || !last.some(isActor)) continue;
-      if (middle.some((word) => ALTERNATIVES.has(word))) continue;
-      if (!sameWords(other, [...last, ...middle, ...first])) continue;
-      // Two things around a relation that holds both ways take no roles (RULE93).
-      if (relatesBothWays(middle, a, start, end)) continue;
-      // A phrase of place, time or purpose put first: from the first word, one of the runs opens
-      // with it ("I got stung in Hawaii this morning" / "This morning in Hawaii I got stung",
-      // RULE116). Further in, "from A to B" / "from B to A" trade places around a preposition.
-      if (start === 0 && (opensFrontedPhrase(first) || opensFrontedPhrase(last))) continue;
-      // Roles swapped, unless one of the two runs is a clause that moved.
-      if (!opensClause(first) && !opensClause(last)) return true;
-    }
-  }
+  // The runs may open or end alike, and the shared start or end take their first or last words
+  // ("sloth moths" / "sloths", "C major" / "G major", RULE117): look from up to two words before
+  // and after too.
+  for (let back = 0; back <= Math.min(REACH, start); back += 1)
+    for (let on = 0; on <= Math.min(REACH, a.length - end); on += 1)
+      if (tradedAround(a, b, start - back, end + on)) return true;
   return false;
 }
 
