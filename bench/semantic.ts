@@ -840,6 +840,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HQ', file: 'reserved/semantic-pairs-unseen-HQ.jsonl' },
       { name: 'unseen-HR', file: 'reserved/semantic-pairs-unseen-HR.jsonl' },
       { name: 'unseen-HS', file: 'reserved/semantic-pairs-unseen-HS.jsonl' },
+      { name: 'unseen-HT', file: 'reserved/semantic-pairs-unseen-HT.jsonl' },
+      { name: 'unseen-HU', file: 'reserved/semantic-pairs-unseen-HU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
