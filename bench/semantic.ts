@@ -48,8 +48,8 @@ import {
   changedWordsScore,
   DEFAULT_VERIFIER_DIR,
   LocalPairVerifier,
-  oneWordSynonym,
   sameWording,
+  synonymWordsNeed,
   VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
@@ -116,8 +116,11 @@ interface Scored extends Pair {
    * the lower of the changed words' two scores (changedWords).
    */
   wordsScore?: number;
-  /** Whether all the aligned pair changes is one word for a listed synonym (oneWordSynonym, RULE86). */
-  synonym: boolean;
+  /**
+   * Where all the aligned pair changes is one word for a listed synonym, what the two words read
+   * alone need (synonymWordsNeed, RULE86, RULE118).
+   */
+  synonymNeed?: number;
 }
 
 function readPairs(file: string): Pair[] {
@@ -146,9 +149,10 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
         return HIT_GUARD_RULES.filter((rule) => rule.refuses(asked)).map((rule) => rule.reason);
       };
       const alignedRefusedBy = refusing(aligned);
-      const synonym = oneWordSynonym(pair.a, aligned);
+      const synonymNeed = synonymWordsNeed(pair.a, aligned);
       const wordsScore =
-        synonym || alignedRefusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason))
+        synonymNeed !== undefined ||
+        alignedRefusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason as RefusalReason))
           ? await changedWordsScore(verifier, pair.a, aligned)
           : undefined;
       return {
@@ -163,7 +167,7 @@ async function scorePairs(embedder: Embedder, verifier: LocalPairVerifier, pairs
         alignedScore: alignedScore ?? verifierScore,
         contextScore: contextScore ?? alignedScore ?? verifierScore,
         ...(wordsScore === undefined ? {} : { wordsScore }),
-        synonym,
+        ...(synonymNeed === undefined ? {} : { synonymNeed }),
       };
     }),
   );
@@ -220,14 +224,15 @@ const ASKED_BEFORE: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
  * The default's decision, as semantic-cache.ts runs it: the asked question aligned to the cached
  * one's wording first, the verifier reading the pair without the leading clauses both share, and,
  * where it overrules the substitution rule, the changed words alone, and where the verifier does not
- * serve one word for its synonym, the two words alone (RULE86); at other cuts or asked rules, or
- * without that last step, for the rows below it.
+ * serve one word for its synonym, the two words alone (RULE86, at what RULE118 has them need); at
+ * other cuts or asked rules, or without that last step or with every synonym at
+ * VERIFIER_SYNONYM_WORDS (the default before RULE118), for the rows below it.
  */
 const defaultServes = (
   pair: Scored,
   cuts: Cuts = GATEWAY_CUTS,
   asked = VERIFIER_GUARD.asked,
-  synonyms = true,
+  synonyms: Synonyms = 'as listed',
 ) =>
   leanServes(
     pair.alignedRefusedBy,
@@ -237,14 +242,20 @@ const defaultServes = (
     cuts,
     asked,
   ) ||
-  (synonyms &&
-    pair.synonym &&
+  (synonyms !== 'none' &&
+    pair.synonymNeed !== undefined &&
     !pair.alignedRefusedBy.some((reason) => asked.has(reason as RefusalReason)) &&
-    (pair.wordsScore ?? 0) >= VERIFIER_SYNONYM_WORDS);
+    (pair.wordsScore ?? 0) >= (synonyms === 'one cut' ? VERIFIER_SYNONYM_WORDS : pair.synonymNeed));
 
 /**
- * The default's decision varied, a row each: without one word for its synonym (the default before
- * RULE86), without the overrule's second way (the default before
+ * What one word for its listed synonym needs read alone: what its list has it need (RULE118), one
+ * cut for both lists (VERIFIER_SYNONYM_WORDS, before it), or the step left out (before RULE86).
+ */
+type Synonyms = 'as listed' | 'one cut' | 'none';
+
+/**
+ * The default's decision varied, a row each: with every listed synonym's words at 0.8 (the default
+ * before RULE118), without one word for its synonym (the default before RULE86), without the overrule's second way (the default before
  * it, bench/README.md "A second overrule, and unseen-AT and AU"), and, without it too, the changed
  * words at 0.01 (the cut before 0.03), the lower overrule, not shipped (bench/README.md, "The lower
  * overrule, and unseen-AJ and AK"), and the rules lean mode asked before.
@@ -254,9 +265,10 @@ const DEFAULT_VARIANTS: {
   name: string;
   cuts?: Cuts;
   asked?: ReadonlySet<RefusalReason>;
-  synonyms?: boolean;
+  synonyms?: Synonyms;
 }[] = [
-  { name: "the default's decision without one word for its synonym (RULE86)", synonyms: false },
+  { name: "the default's decision with every synonym's words at 0.8 (before RULE118)", synonyms: 'one cut' },
+  { name: "the default's decision without one word for its synonym (RULE86)", synonyms: 'none' },
   { name: "the default's decision without the second overrule (0.8 / 0.9)", cuts: BEFORE_SECOND },
   { name: "the default's decision at 0.7 / 0.99 / 0.01, no second overrule", cuts: [0.7, 0.99, 0.01] },
   { name: "the default's decision at 0.7 / 0.8 / 0.05", cuts: [0.7, 0.8, 0.05] },

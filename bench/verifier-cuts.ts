@@ -38,13 +38,12 @@ import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
   changedWordsScore,
   LocalPairVerifier,
-  oneWordSynonym,
   sameWording,
+  synonymWordsNeed,
   VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
-  VERIFIER_SYNONYM_WORDS,
   VERIFIER_WORDS_OVERRULE,
   withoutSharedContext,
 } from '../src/cache/semantic/pair-verifier.ts';
@@ -69,8 +68,8 @@ interface Decided {
   score: number;
   /** The lower of the changed words' two scores (changedWords), when the overrule decides the pair or it is one word for its synonym. */
   words?: number;
-  /** Whether all it changes is one word for a listed synonym (oneWordSynonym, RULE86). */
-  synonym: boolean;
+  /** Where all it changes is one word for a listed synonym, what the two words read alone need (synonymWordsNeed, RULE86, RULE118). */
+  synonymNeed?: number;
 }
 
 const AT = 0.8;
@@ -217,13 +216,13 @@ function readSets(): Record<string, Pair[]> {
  * The gateway's lean decision (pair-verifier.ts, semantic-cache.ts) at the given cuts: the rules it
  * asks first, then the same words in the same order need no model ("20" / "-20 degrees" are the
  * same words but not the same numbers, RULE66), then the verifier at the cuts, then one word for
- * its synonym at VERIFIER_SYNONYM_WORDS, whatever the cuts (RULE86).
+ * its synonym at what its list has it need, whatever the cuts (RULE86, RULE118).
  */
 function serves(pair: Decided, cut: Cut): boolean {
   if (pair.refusedBy.some((reason) => VERIFIER_GUARD.asked.has(reason as RefusalReason))) return false;
   if (pair.same || verifierServes(pair, cut)) return true;
-  // One word for its listed synonym, the two words read alone as the same (RULE86).
-  return pair.synonym && (pair.words ?? 0) >= VERIFIER_SYNONYM_WORDS;
+  // One word for its listed synonym, the two words read alone as the same (RULE86, RULE118).
+  return pair.synonymNeed !== undefined && (pair.words ?? 0) >= pair.synonymNeed;
 }
 
 /** The verifier's own decision at the cuts, the overrule's included. */
@@ -267,9 +266,11 @@ async function main(): Promise<void> {
               (rule) => rule.reason,
             );
             const overruled = refusedBy.some((reason) => VERIFIER_GUARD.overrulable.has(reason));
-            const synonym = oneWordSynonym(pair.a, aligned);
+            const synonymNeed = synonymWordsNeed(pair.a, aligned);
             const words =
-              overruled || synonym ? await changedWordsScore(verifier, pair.a, aligned) : undefined;
+              overruled || synonymNeed !== undefined
+                ? await changedWordsScore(verifier, pair.a, aligned)
+                : undefined;
             decided.push({
               model: model || 'shipped',
               set,
@@ -281,7 +282,7 @@ async function main(): Promise<void> {
               refusedBy,
               score,
               ...(words === undefined ? {} : { words }),
-              synonym,
+              ...(synonymNeed === undefined ? {} : { synonymNeed }),
             });
           }
         }

@@ -10,11 +10,13 @@ import {
   changedWordsScore,
   changedWordsWithParticle,
   LocalPairVerifier,
-  oneWordSynonym,
   sameWording,
+  synonymWordsNeed,
   VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  VERIFIER_SYNONYM_WORDS,
+  VERIFIER_WORDNET_SYNONYM_WORDS,
   withoutSharedContext,
 } from './pair-verifier.ts';
 
@@ -169,26 +171,41 @@ describe('changedWordsWithParticle (RULE95)', () => {
   });
 });
 
-describe('oneWordSynonym (RULE86)', () => {
+describe('synonymWordsNeed (RULE86, RULE118)', () => {
   beforeAll(async () => {
     await Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]);
   });
 
   it.each([
-    // WordNet and Moby both pair the two words.
-    ['How do I silence a squeaky door hinge?', 'How do I quiet a squeaky door hinge?'],
+    // WordNet and Moby both pair the two words: WordNet's need.
+    [
+      'How do I silence a squeaky door hinge?',
+      'How do I quiet a squeaky door hinge?',
+      VERIFIER_WORDNET_SYNONYM_WORDS,
+    ],
+    ['Are pangolins shy animals?', 'Are pangolins timid animals?', VERIFIER_WORDNET_SYNONYM_WORDS],
     // After a shared context clause.
     [
       'We booked a cottage in Devon; can the owner refuse our booking because we have a dog?',
       'We booked a cottage in Devon; can the owner deny our booking because we have a dog?',
+      VERIFIER_WORDNET_SYNONYM_WORDS,
     ],
-    // Moby's alone.
-    ['Should I switch to synthetic oil now?', 'Should I change to synthetic oil now?'],
     // Listed in some sense only ("blue-pencil"): the words read alone decide, not this test.
-    ['How do I edit the listing?', 'How do I delete the listing?'],
-  ])('%s / %s: one word for its synonym', (cached, asked) => {
-    expect(oneWordSynonym(cached, asked)).toBe(true);
-    expect(oneWordSynonym(asked, cached)).toBe(true);
+    ['How do I edit the listing?', 'How do I delete the listing?', VERIFIER_WORDNET_SYNONYM_WORDS],
+    // Moby's alone: its own, higher need.
+    [
+      'Is it legal to fly a drone over a beach?',
+      'Is it lawful to fly a drone over a beach?',
+      VERIFIER_SYNONYM_WORDS,
+    ],
+    ['What is the atomic number of carbon?', 'What is the atomic mass of carbon?', VERIFIER_SYNONYM_WORDS],
+  ])('%s / %s: one word for its synonym, its words needing %s', (cached, asked, need) => {
+    expect(synonymWordsNeed(cached, asked)).toBe(need);
+    expect(synonymWordsNeed(asked, cached)).toBe(need);
+  });
+
+  it('asks more of a synonym only Moby lists than of one WordNet lists', () => {
+    expect(VERIFIER_WORDNET_SYNONYM_WORDS).toBeLessThan(VERIFIER_SYNONYM_WORDS);
   });
 
   it.each([
@@ -204,8 +221,8 @@ describe('oneWordSynonym (RULE86)', () => {
     // The same wording.
     ['How do I quiet the pipes?', 'how do I quiet the pipes'],
   ])('%s / %s: not one word for its synonym', (cached, asked) => {
-    expect(oneWordSynonym(cached, asked)).toBe(false);
-    expect(oneWordSynonym(asked, cached)).toBe(false);
+    expect(synonymWordsNeed(cached, asked)).toBeUndefined();
+    expect(synonymWordsNeed(asked, cached)).toBeUndefined();
   });
 });
 

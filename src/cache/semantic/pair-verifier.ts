@@ -115,29 +115,42 @@ export function overrules(score: number, words: number): boolean {
 
 /**
  * What the changed words of a pair of one synonym for another need, read alone in both orders, for
- * the pair to be served when the verifier's own score did not serve it (RULE86, oneWordSynonym).
- * Read in a long question, a one-word synonym is a changed word to the verifier ("silence" /
- * "quiet a noisy water pipe", 0.168), read alone it is not (0.977), where a one-word near miss's
- * words stay low ("edit" / "delete" 0.007). Chosen over all the training and bench data before the
- * sets after it were read: of the listed synonyms the default did not serve, the words of 99
- * paraphrases and no real near miss read at 0.8 or more (the highest, "atomic number" / "atomic
- * mass", at 0.625; bench/README.md, "One word for its synonym").
+ * the pair to be served when the verifier's own score did not serve it, where only Moby's thesaurus
+ * lists the two (RULE86, synonymWordsNeed). Read in a long question, a one-word synonym is a
+ * changed word to the verifier ("silence" / "quiet a noisy water pipe", 0.168), read alone it is not
+ * (0.977), where a one-word near miss's words stay low ("edit" / "delete" 0.007). Chosen over all
+ * the training and bench data before the sets after it were read: of the listed synonyms the
+ * default did not serve, the words of 99 paraphrases and no real near miss read at 0.8 or more (the
+ * highest, "atomic number" / "atomic mass", at 0.625; bench/README.md, "One word for its synonym").
  */
 export const VERIFIER_SYNONYM_WORDS = 0.8;
+
+/**
+ * What they need where WordNet lists the two as sharing a sense (RULE118): it lists fewer loose
+ * neighbours than Moby's thesaurus ("number" / "mass", "causes" / "effects"), and the verifier
+ * reads many a true synonym alone low ("shy" / "timid" 0.213, "cut" / "trim" 0.267). Chosen over all
+ * the training and bench data before the sets after it were read: of such pairs the default did not
+ * serve, the highest near miss's words read at 0.139 ("study" / "work" permit), 58 paraphrases' at
+ * 0.2 or more (bench/README.md, "A synonym WordNet lists").
+ */
+export const VERIFIER_WORDNET_SYNONYM_WORDS = 0.2;
 
 /** One word, letters and figures with an apostrophe: a changed part read as one word. */
 const ONE_WORD = /^[\p{L}\p{N}']+$/u;
 
 /**
- * Whether all that changes between the two questions (changedWords) is one word for another that
+ * Where all that changes between the two questions (changedWords) is one word for another that
  * WordNet (in some sense) or Moby's thesaurus lists as its synonym, neither of a kind a near miss
- * swaps (CLOSED_KINDS): "silence" / "quiet", "terminate" / "dismiss" (RULE86).
+ * swaps (CLOSED_KINDS): what the two words read alone need (VERIFIER_WORDNET_SYNONYM_WORDS where
+ * WordNet lists them, "shy" / "timid", else VERIFIER_SYNONYM_WORDS, "silence" / "quiet"); otherwise
+ * undefined (RULE86, RULE118).
  */
-export function oneWordSynonym(cached: string, asked: string): boolean {
+export function synonymWordsNeed(cached: string, asked: string): number | undefined {
   const [mine, theirs] = changedWords(cached, asked);
   if (!ONE_WORD.test(mine) || !ONE_WORD.test(theirs) || CLOSED_KINDS.has(mine) || CLOSED_KINDS.has(theirs))
-    return false;
-  return wordnetSynonyms(mine, theirs) || thesaurusSynonyms(mine, theirs);
+    return undefined;
+  if (wordnetSynonyms(mine, theirs)) return VERIFIER_WORDNET_SYNONYM_WORDS;
+  return thesaurusSynonyms(mine, theirs) ? VERIFIER_SYNONYM_WORDS : undefined;
 }
 
 /** A text's words, lowercase, case and punctuation aside (a word's apostrophe stays). */

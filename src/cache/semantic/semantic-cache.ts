@@ -26,13 +26,12 @@ import { loadThesaurus } from './guard/thesaurus.ts';
 import { loadWordnet } from './guard/wordnet.ts';
 import {
   changedWordsScore,
-  oneWordSynonym,
   overrules,
   type PairVerifier,
   sameWording,
+  synonymWordsNeed,
   VERIFIER_GUARD,
   VERIFIER_MIN_SCORE,
-  VERIFIER_SYNONYM_WORDS,
   VERIFIER_WORDS_OVERRULE,
   withoutSharedContext,
 } from './pair-verifier.ts';
@@ -290,8 +289,8 @@ export class SemanticCache {
    * Undefined when the verifier lets the candidate answer the question, else the miss's reason:
    * `verifier` (it scored the pair below VERIFIER_MIN_SCORE, or below VERIFIER_WORDS_OVERRULE's
    * score when a rule it overrules refused the pair), `verifier_words` (the changed words were read
-   * alone and scored below what the pair's score needs, `overrules`, or below VERIFIER_SYNONYM_WORDS
-   * for one word and its synonym, `oneWordSynonym`), `verifier_loading` (its model
+   * alone and scored below what the pair's score needs, `overrules`, or below what one word and its
+   * synonym need, `synonymWordsNeed`), `verifier_loading` (its model
    * is loading), `verify_failed` (no answer within the timeout, or an error). Never throws.
    */
   async #verify(
@@ -335,10 +334,11 @@ export class SemanticCache {
       words = await changedWordsScore(verifier, cached, asked);
       if (overrules(score, words)) return undefined;
     }
-    // One word for its listed synonym, the two words read alone as the same (RULE86).
-    if (oneWordSynonym(cached, asked)) {
+    // One word for its listed synonym, the two words read alone as the same (RULE86, RULE118).
+    const need = synonymWordsNeed(cached, asked);
+    if (need !== undefined) {
       words ??= await changedWordsScore(verifier, cached, asked);
-      if (words >= VERIFIER_SYNONYM_WORDS) return undefined;
+      if (words >= need) return undefined;
     }
     return words === undefined ? 'verifier' : 'verifier_words';
   }

@@ -18,6 +18,7 @@ import {
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
   VERIFIER_SYNONYM_WORDS,
+  VERIFIER_WORDNET_SYNONYM_WORDS,
   VERIFIER_WORDS_OVERRULE,
 } from './pair-verifier.ts';
 import { SemanticCache } from './semantic-cache.ts';
@@ -311,28 +312,39 @@ describe('SemanticCache verification', () => {
     },
   );
 
+  const cottage = 'We booked a cottage in Devon; can the owner refuse our booking because we have a dog?';
+  const drone = 'My uncle flies a drone on holiday; is it legal to fly a drone over a beach?';
   it.each([
-    ['served when they reach VERIFIER_SYNONYM_WORDS both ways', [0.95, VERIFIER_SYNONYM_WORDS], true],
-    ['refused when one order is under it', [VERIFIER_SYNONYM_WORDS - 0.01, 0.95], false],
+    // WordNet lists "refuse" / "deny" (RULE118).
+    [cottage, 'refuse', 'deny', VERIFIER_WORDNET_SYNONYM_WORDS],
+    // Only Moby's thesaurus lists "legal" / "lawful" (RULE86).
+    [drone, 'legal', 'lawful', VERIFIER_SYNONYM_WORDS],
   ] as const)(
-    'in either mode, one word for its listed synonym scored under VERIFIER_MIN_SCORE reads its two words alone (RULE86): %s',
-    async (_case, words, served) => {
-      const cottage = 'We booked a cottage in Devon; can the owner refuse our booking because we have a dog?';
-      const question = 'We booked a cottage in Devon; can the owner deny our booking because we have a dog?';
-      for (const mode of ['lean', 'all'] as const) {
-        const scores = [0.02, ...words];
-        const { verifier, asked } = answering(async () => scores.shift() ?? 0);
-        const { lookup, misses } = await setUp(verifier, mode, [cottage]);
-        expect((await lookup(question))?.entry.question, mode).toBe(served ? cottage : undefined);
-        expect(asked, mode).toEqual([
-          [
-            'can the owner refuse our booking because we have a dog?',
-            'can the owner deny our booking because we have a dog?',
-          ],
-          ['refuse', 'deny'],
-          ['deny', 'refuse'],
-        ]);
-        expect([await misses('verifier_words'), await misses('verifier')], mode).toEqual([served ? 0 : 1, 0]);
+    'in either mode, one word for its listed synonym scored under VERIFIER_MIN_SCORE reads its two words alone and needs what its list has it need: %s (%s / %s, %s)',
+    async (cached, word, synonym, need) => {
+      const question = cached.replace(word, synonym);
+      for (const [words, served] of [
+        [[0.95, need], true],
+        [[need - 0.01, 0.95], false],
+        // Between the two lists' needs: served only where WordNet lists the pair.
+        [[0.5, 0.5], need === VERIFIER_WORDNET_SYNONYM_WORDS],
+      ] as const) {
+        for (const mode of ['lean', 'all'] as const) {
+          const scores = [0.02, ...words];
+          const { verifier, asked } = answering(async () => scores.shift() ?? 0);
+          const { lookup, misses } = await setUp(verifier, mode, [cached]);
+          expect((await lookup(question))?.entry.question, `${mode} ${words}`).toBe(
+            served ? cached : undefined,
+          );
+          expect(asked.slice(1), mode).toEqual([
+            [word, synonym],
+            [synonym, word],
+          ]);
+          expect([await misses('verifier_words'), await misses('verifier')], mode).toEqual([
+            served ? 0 : 1,
+            0,
+          ]);
+        }
       }
     },
   );

@@ -585,6 +585,26 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(listedApart, 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedAtListed + listedApart.length);
+      // A synonym WordNet lists needs less of its words read alone than one only Moby's thesaurus
+      // lists (RULE118): the verifier scored these 0.576 and 0.157 whole, the words alone 0.534
+      // and 0.392, under RULE86's 0.8, over WordNet's 0.2. "legal" / "lawful", Moby's alone, read
+      // 0.595 alone (the pair 0.016), and stays a miss.
+      const wordnetListed: [string, string][] = [
+        [
+          'My landlord wants to inspect the flat on Sunday; can I refuse the visit?',
+          'My landlord wants to inspect the flat on Sunday; can I decline the visit?',
+        ],
+        [
+          'I get carsick on mountain roads; is the drive from Denver to Aspen very bumpy?',
+          'I get carsick on mountain roads; is the drive from Denver to Aspen very rough?',
+        ],
+      ];
+      await expectEach(wordnetListed, 'semantic-hit');
+      const mobyListed: [string, string][] = [
+        ['Is it legal to collect rainwater in Colorado?', 'Is it lawful to collect rainwater in Colorado?'],
+      ];
+      await expectEach(mobyListed, 'miss');
+      expect(await wordRefusals()).toBe(wordsRefusedAtListed + listedApart.length + mobyListed.length);
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
       // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.
