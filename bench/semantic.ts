@@ -854,6 +854,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HS', file: 'reserved/semantic-pairs-unseen-HS.jsonl' },
       { name: 'unseen-HT', file: 'reserved/semantic-pairs-unseen-HT.jsonl' },
       { name: 'unseen-HU', file: 'reserved/semantic-pairs-unseen-HU.jsonl' },
+      { name: 'unseen-HV', file: 'reserved/semantic-pairs-unseen-HV.jsonl' },
+      { name: 'unseen-HW', file: 'reserved/semantic-pairs-unseen-HW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
