@@ -382,6 +382,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I stop my cat from scratching the sofa?',
           'How do I get my cat to quit scratching the sofa?',
         ],
+        // "In" before a month or a season says when, not into what (RULE119): the direction rule
+        // refused these; the verifier scored them 1.000.
+        [
+          'We are sailing to Iceland in June; will we see the midnight sun?',
+          'Will we see the midnight sun on our June sailing trip to Iceland?',
+        ],
+        [
+          'We are driving to Banff in the winter; do we need snow tires?',
+          'Do we need snow tires for our winter drive to Banff?',
+        ],
         // A phrase of time and place put first is no swap of roles (RULE116): the swapped-roles rule
         // refused it; the verifier scored it 0.999.
         [

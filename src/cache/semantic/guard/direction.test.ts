@@ -27,5 +27,19 @@ describe('reversedDirection', () => {
       'How do I move photos from my laptop to my phone?',
       'direction',
     ],
+    // "In" before a month, a weekday or a season says when, not into what (RULE119).
+    [
+      'I am taking a ferry to Alaska in July; which whales might I see?',
+      'Which whales might I see on my July ferry trip to Alaska?',
+      'ok',
+    ],
+    [
+      'We are driving to Banff in the winter; do we need snow tires?',
+      'Do we need snow tires for our winter drive to Banff?',
+      'ok',
+    ],
+    // "To" before a month still goes somewhere, and "in" before another word still converts.
+    ['Can I move my booking from June to August?', 'Can I move my booking from August to June?', 'direction'],
+    ['What is 50 euros in pounds?', 'What is 50 pounds in euros?', 'direction'],
   ]);
 });

@@ -3,7 +3,9 @@
  * ("convert a string to an integer" / "...an integer to a string" score 0.995; "72 degrees
  * Fahrenheit in Celsius" / "...Celsius in Fahrenheit"). A conversion's answer is the other's
  * inverse. A "to" after an adjective starts an infinitive and goes nowhere ("Are snowshoes hard to
- * walk in?" / "Is walking in snowshoes difficult?", features.ts, RULE108).
+ * walk in?" / "Is walking in snowshoes difficult?", features.ts, RULE108), and an "in" before a
+ * month, a weekday or a season says when ("a cruise to Greenland in August" / "the August cruise
+ * to Greenland", RULE119).
  */
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';

@@ -33,6 +33,11 @@ const MEASURES: Readonly<Record<string, string>> = wordTable({
 });
 /** Content words read on either side of a direction word. */
 const DIRECTION_REACH = 3;
+/** Times of the calendar: "in" before one says when, not into what ("to Greenland in August"). */
+const CALENDAR: ReadonlySet<string> = normalisedSet(
+  `january february march april june july august september october november december monday tuesday
+  wednesday thursday friday saturday sunday spring summer autumn fall winter`.split(/\s+/),
+);
 
 const QUOTED =
   /"([^"]{1,200})"|'([^'\s][^']{0,199})'(?![a-z])|`([^`]{1,200})`|“([^”]{1,200})”|‘([^’]{1,200})’/g;
@@ -173,6 +178,7 @@ function directionsOf(words: string[]): { from: string[]; to: string[] }[] {
     const to: string[] = [];
     for (let at = after; at < words.length && to.length < DIRECTION_REACH && isContent(words[at]); at += 1)
       to.push(words[at] as string);
+    if (word === 'in' && CALENDAR.has(words[after] ?? '')) return;
     if (from.length > 0 && to.length > 0) directions.push({ from, to });
   });
   return directions;
