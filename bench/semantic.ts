@@ -856,6 +856,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HU', file: 'reserved/semantic-pairs-unseen-HU.jsonl' },
       { name: 'unseen-HV', file: 'reserved/semantic-pairs-unseen-HV.jsonl' },
       { name: 'unseen-HW', file: 'reserved/semantic-pairs-unseen-HW.jsonl' },
+      { name: 'unseen-HX', file: 'reserved/semantic-pairs-unseen-HX.jsonl' },
+      { name: 'unseen-HY', file: 'reserved/semantic-pairs-unseen-HY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
