@@ -190,8 +190,10 @@ describe('synonymWordsNeed (RULE86, RULE118)', () => {
       'We booked a cottage in Devon; can the owner deny our booking because we have a dog?',
       VERIFIER_WORDNET_SYNONYM_WORDS,
     ],
-    // Listed in some sense only ("blue-pencil"): the words read alone decide, not this test.
-    ['How do I edit the listing?', 'How do I delete the listing?', VERIFIER_WORDNET_SYNONYM_WORDS],
+    // Listed in some sense only ("top of a structure"): the words read alone decide, not this test.
+    ['What does a chimney crown do?', 'What does a chimney cap do?', VERIFIER_WORDNET_SYNONYM_WORDS],
+    // "Stop" stops what is not yet done: not a verb that undoes here (RULE120).
+    ['Do cattle guards stop horses?', 'Do cattle guards deter horses?', VERIFIER_SYNONYM_WORDS],
     // Moby's alone: its own, higher need.
     [
       'Is it legal to fly a drone over a beach?',
@@ -220,6 +222,10 @@ describe('synonymWordsNeed (RULE86, RULE118)', () => {
     ['How do I silence the pipes?', 'How do I silence the pipes quickly?'],
     // The same wording.
     ['How do I quiet the pipes?', 'how do I quiet the pipes'],
+    // A verb that undoes for one that does not, though a list pairs them (RULE120).
+    ['How do I correct the registration?', 'How do I cancel the registration?'],
+    ['How do I edit the listing?', 'How do I delete the listing?'],
+    ['How do I suspend my gym membership?', 'How do I cancel my gym membership?'],
   ])('%s / %s: not one word for its synonym', (cached, asked) => {
     expect(synonymWordsNeed(cached, asked)).toBeUndefined();
     expect(synonymWordsNeed(asked, cached)).toBeUndefined();

@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RefusalReason } from './guard/guard-rule.ts';
 import type { GuardBesideVerifier } from './guard/hit-guard.ts';
+import { UNDOING } from './guard/hit-guard-words.ts';
+import { normalisedSet, normaliseWord } from './guard/normalise.ts';
 import { CLOSED_KINDS, thesaurusSynonyms } from './guard/thesaurus.ts';
 import { wordnetSynonyms } from './guard/wordnet.ts';
 import type { PairVerifierReply, PairVerifierWorkerData } from './pair-verifier-worker.ts';
@@ -139,16 +141,26 @@ export const VERIFIER_WORDNET_SYNONYM_WORDS = 0.2;
 const ONE_WORD = /^[\p{L}\p{N}']+$/u;
 
 /**
+ * The verbs that undo what the rest of the question names (the guard's UNDOING) but "stop",
+ * "avoid" and "prevent", which stop what is not yet done ("stop" / "deter horses"), read as the
+ * guard reads words (RULE120).
+ */
+const UNDOES = normalisedSet(UNDOING.filter((verb) => !['stop', 'avoid', 'prevent'].includes(verb)));
+const undoes = (word: string) => normaliseWord(word).some((stem) => UNDOES.has(stem));
+
+/**
  * Where all that changes between the two questions (changedWords) is one word for another that
  * WordNet (in some sense) or Moby's thesaurus lists as its synonym, neither of a kind a near miss
- * swaps (CLOSED_KINDS): what the two words read alone need (VERIFIER_WORDNET_SYNONYM_WORDS where
- * WordNet lists them, "shy" / "timid", else VERIFIER_SYNONYM_WORDS, "silence" / "quiet"); otherwise
- * undefined (RULE86, RULE118).
+ * swaps (CLOSED_KINDS) and not a verb that undoes for one that does not ("correct" / "cancel",
+ * RULE120): what the two words read alone need (VERIFIER_WORDNET_SYNONYM_WORDS where WordNet lists
+ * them, "shy" / "timid", else VERIFIER_SYNONYM_WORDS, "silence" / "quiet"); otherwise undefined
+ * (RULE86, RULE118).
  */
 export function synonymWordsNeed(cached: string, asked: string): number | undefined {
   const [mine, theirs] = changedWords(cached, asked);
   if (!ONE_WORD.test(mine) || !ONE_WORD.test(theirs) || CLOSED_KINDS.has(mine) || CLOSED_KINDS.has(theirs))
     return undefined;
+  if (undoes(mine) !== undoes(theirs)) return undefined;
   if (wordnetSynonyms(mine, theirs)) return VERIFIER_WORDNET_SYNONYM_WORDS;
   return thesaurusSynonyms(mine, theirs) ? VERIFIER_SYNONYM_WORDS : undefined;
 }

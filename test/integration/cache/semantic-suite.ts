@@ -573,8 +573,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       // One word for its listed synonym (WordNet in some sense, or Moby) that the verifier reads as
       // a changed word in the question, the two words read alone as the same (RULE86): the
       // verifier scored these 0.022 and 0.085 whole, the words alone 0.977 and 0.971, so either
-      // mode serves them. A listed pair whose words read apart alone ("edit" / "delete", WordNet's
-      // "blue-pencil" sense; 0.007) stays a miss, counted as the changed words' refusal.
+      // mode serves them. A listed pair whose words read apart alone ("crown" / "cap", WordNet's
+      // "top of a structure" sense; 0.012) stays a miss, counted as the changed words' refusal.
       const wordsRefusedAtListed = await wordRefusals();
       const listedSynonyms: [string, string][] = [
         [
@@ -589,12 +589,28 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       await expectEach(listedSynonyms, 'semantic-hit');
       const listedApart: [string, string][] = [
         [
-          'I listed my old couch on Facebook Marketplace yesterday; how do I edit the listing?',
-          'I listed my old couch on Facebook Marketplace yesterday; how do I delete the listing?',
+          'What does a chimney crown do on a brick chimney?',
+          'What does a chimney cap do on a brick chimney?',
         ],
       ];
       await expectEach(listedApart, 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedAtListed + listedApart.length);
+      // A verb that undoes is no synonym of one that does not (RULE120): Moby lists "correct" /
+      // "cancel" and the verifier reads the two alone at 0.921, but they are not read alone; the
+      // pair (0.004 whole) is the verifier's own miss.
+      const wordsRefusedAtUndoing = await wordRefusals();
+      const undoing: [string, string][] = [
+        [
+          'I filed my taxes online last week and spotted a typo; how do I correct the return?',
+          'I filed my taxes online last week and spotted a typo; how do I cancel the return?',
+        ],
+        [
+          'I listed my old couch on Facebook Marketplace yesterday; how do I edit the listing?',
+          'I listed my old couch on Facebook Marketplace yesterday; how do I delete the listing?',
+        ],
+      ];
+      await expectEach(undoing, 'miss');
+      expect(await wordRefusals()).toBe(wordsRefusedAtUndoing);
       // A synonym WordNet lists needs less of its words read alone than one only Moby's thesaurus
       // lists (RULE118): the verifier scored these 0.576 and 0.157 whole, the words alone 0.534
       // and 0.392, under RULE86's 0.8, over WordNet's 0.2. "legal" / "lawful", Moby's alone, read
