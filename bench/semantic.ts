@@ -858,6 +858,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HW', file: 'reserved/semantic-pairs-unseen-HW.jsonl' },
       { name: 'unseen-HX', file: 'reserved/semantic-pairs-unseen-HX.jsonl' },
       { name: 'unseen-HY', file: 'reserved/semantic-pairs-unseen-HY.jsonl' },
+      { name: 'unseen-HZ', file: 'reserved/semantic-pairs-unseen-HZ.jsonl' },
+      { name: 'unseen-IA', file: 'reserved/semantic-pairs-unseen-IA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
