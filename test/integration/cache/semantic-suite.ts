@@ -183,6 +183,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // Another thing done to the thing so done (RULE121): the verifier scored these 0.994 and 0.990.
+        ['How do I pause my Netflix download?', 'How do I resume my paused Netflix download?'],
+        ['How do I archive a Slack channel?', 'How do I restore an archived Slack channel?'],
         // Two runs that open alike trade places (RULE117): the verifier scored these 0.996 and 0.992.
         ['How do cleaner fish help fish?', 'How do fish help cleaner fish?'],
         ['Can a guide dog become a pet dog?', 'Can a pet dog become a guide dog?'],

@@ -18,6 +18,7 @@
 import { changedNumber } from './changed-number.ts';
 import { changedUnit } from './changed-unit.ts';
 import { reversedDirection } from './direction.ts';
+import { doneThing } from './done-thing.ts';
 import { exchangedEnds } from './exchanged-ends.ts';
 import { GuardPair, type GuardRule, type RefusalReason } from './guard-rule.ts';
 import { swappedIdentifiers } from './identifiers.ts';
@@ -67,6 +68,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   oneSideNegated,
   swappedIdentifiers,
   oppositeWords,
+  doneThing,
   reversedDirection,
   exchangedEnds,
   changedUnit,
