@@ -860,6 +860,8 @@ async function main(): Promise<void> {
       { name: 'unseen-HY', file: 'reserved/semantic-pairs-unseen-HY.jsonl' },
       { name: 'unseen-HZ', file: 'reserved/semantic-pairs-unseen-HZ.jsonl' },
       { name: 'unseen-IA', file: 'reserved/semantic-pairs-unseen-IA.jsonl' },
+      { name: 'unseen-IB', file: 'reserved/semantic-pairs-unseen-IB.jsonl' },
+      { name: 'unseen-IC', file: 'reserved/semantic-pairs-unseen-IC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
