@@ -8,6 +8,7 @@
  */
 import type { GuardRule } from './guard-rule.ts';
 import { isContent } from './normalise.ts';
+import { commonStart } from './word-sequences.ts';
 
 /** Words that may stand between the verb and its thing, "an" read as "a". */
 const DETERMINERS: ReadonlySet<string> = new Set('a the my his her their our your its this that'.split(' '));
@@ -32,15 +33,12 @@ const doneOf = (verb: string, done: string) =>
  * determiners and the first verb's participle; something both share follows.
  */
 function doneByOther(doing: readonly string[], other: readonly string[]): boolean {
-  let start = 0;
-  while (start < doing.length && start < other.length && doing[start] === other[start]) start += 1;
-  let end = 0;
-  while (
-    end < doing.length - start &&
-    end < other.length - start &&
-    doing[doing.length - 1 - end] === other[other.length - 1 - end]
-  )
-    end += 1;
+  const start = commonStart(doing, other);
+  const end = Math.min(
+    commonStart([...doing].reverse(), [...other].reverse()),
+    doing.length - start,
+    other.length - start,
+  );
   if (end === 0) return false;
   const mine = doing.slice(start, doing.length - end);
   const theirs = other.slice(start, other.length - end);
