@@ -5,7 +5,15 @@
  * Contractions are expanded, a few phrases folded to a word, dotted abbreviations joined.
  */
 import { stemmer } from 'stemmer';
-import { NEGATIONS, NUMBER_WORDS, ORDINAL_WORDS, PHRASES, ROMAN_NUMERALS } from './hit-guard-words.ts';
+import {
+  MONTHS_AND_WEEKDAYS,
+  NEGATIONS,
+  NUMBER_WORDS,
+  ORDINAL_WORDS,
+  PHRASES,
+  ROMAN_NUMERALS,
+  SEASONS,
+} from './hit-guard-words.ts';
 import { ARTICLES, isContent, normalisedSet, normaliseWord } from './normalise.ts';
 import { wordTable } from './word-table.ts';
 
@@ -34,10 +42,7 @@ const MEASURES: Readonly<Record<string, string>> = wordTable({
 /** Content words read on either side of a direction word. */
 const DIRECTION_REACH = 3;
 /** Times of the calendar: "in" before one says when, not into what ("to Greenland in August"). */
-const CALENDAR: ReadonlySet<string> = normalisedSet(
-  `january february march april june july august september october november december monday tuesday
-  wednesday thursday friday saturday sunday spring summer autumn fall winter`.split(/\s+/),
-);
+const CALENDAR: ReadonlySet<string> = normalisedSet([...MONTHS_AND_WEEKDAYS, ...SEASONS]);
 
 const QUOTED =
   /"([^"]{1,200})"|'([^'\s][^']{0,199})'(?![a-z])|`([^`]{1,200})`|“([^”]{1,200})”|‘([^’]{1,200})’/g;

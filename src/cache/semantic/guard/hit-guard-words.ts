@@ -592,6 +592,16 @@ export const COUNTERPARTS: readonly (readonly [string, string])[] = `adopter ado
   .split(',')
   .map((pair) => pair.trim().split(/\s+/) as [string, string]);
 
+/**
+ * The months and weekdays, read as times where they open a phrase (RULE116) or follow "in"
+ * (RULE119); "may" is mostly a verb and left out.
+ */
+export const MONTHS_AND_WEEKDAYS: readonly string[] = `january february march april june july august september
+  october november december monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/);
+
+/** The seasons ("fall" among them). */
+export const SEASONS: readonly string[] = ['spring', 'summer', 'autumn', 'fall', 'winter'];
+
 /** Verbs that undo what the rest of the question names ("paint a fence" / "remove paint from a fence"). */
 export const UNDOING: readonly string[] = [
   'remove',

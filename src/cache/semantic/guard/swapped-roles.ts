@@ -15,6 +15,7 @@
 import { clausePartsExchanged, type Keyed, withStops } from '../moved-part.ts';
 import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
+import { MONTHS_AND_WEEKDAYS, SEASONS } from './hit-guard-words.ts';
 import { ARTICLES, isActor, isContent, isPerson, normalisedSet, normaliseWord } from './normalise.ts';
 import { containsPhrase, sameWords } from './word-sequences.ts';
 
@@ -151,18 +152,17 @@ const opensClause = (run: readonly string[]) => CLAUSE_OPENERS.has(run[0] as str
  * ...?", "Instead of canning jam, can I freeze it?"), a day or a month ("Yesterday at the beach I
  * think my ring slipped off"); "may" is mostly a verb and left out.
  */
-const FRONTED_OPENERS: ReadonlySet<string> = normalisedSet(
-  `in on at by for to from during instead with without inside outside near around over under through
-  across within yesterday today tonight tomorrow january february march april june july august
-  september october november december monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/),
-);
+const FRONTED_OPENERS: ReadonlySet<string> = normalisedSet([
+  ...`in on at by for to from during instead with without inside outside near around over under through
+  across within yesterday today tonight tomorrow`.split(/\s+/),
+  ...MONTHS_AND_WEEKDAYS,
+]);
 /** Words that make a time of the word after them ("this morning", "last night", "every time"). */
 const TIME_LEADS: ReadonlySet<string> = normalisedSet(['this', 'last', 'next', 'every', 'each']);
-const TIMES: ReadonlySet<string> = normalisedSet(
-  'morning night evening afternoon day week weekend month year time summer winter spring fall autumn season'.split(
-    ' ',
-  ),
-);
+const TIMES: ReadonlySet<string> = normalisedSet([
+  ...'morning night evening afternoon day week weekend month year time season'.split(' '),
+  ...SEASONS,
+]);
 /** Whether a run opens with a phrase of place, time or purpose (RULE116). */
 const opensFrontedPhrase = (run: readonly string[]) =>
   FRONTED_OPENERS.has(run[0] as string) || (TIME_LEADS.has(run[0] as string) && TIMES.has(run[1] as string));
