@@ -183,6 +183,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // A word and its opposite where the two first differ, the rest rebuilt (RULE122): the
+        // verifier scored these 0.976 and 0.998.
+        ['How do I thicken a runny custard?', 'How do I thin out a custard that is too thick?'],
+        [
+          'How do I engage the parking brake on a Ford F-150?',
+          'How do I disengage the parking brake on a Ford F-150 after it got stuck?',
+        ],
         // Another thing done to the thing so done (RULE121): the verifier scored these 0.994 and 0.990.
         ['How do I pause my Netflix download?', 'How do I resume my paused Netflix download?'],
         ['How do I archive a Slack channel?', 'How do I restore an archived Slack channel?'],

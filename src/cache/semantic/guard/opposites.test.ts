@@ -40,6 +40,21 @@ describe('oppositeWords', () => {
       'Should I add the pesto after baking or before?',
       'ok',
     ],
+    // A word and its opposite at the first word the two differ at, whatever follows (RULE122); not
+    // where either side names both words, as a reorder does.
+    ['How do I thicken a runny caramel?', "How do I thin out a caramel that's too thick?", 'opposite'],
+    ['How do I tie a furoshiki knot?', 'How do I untie a tight furoshiki knot?', 'opposite'],
+    ['Divide 400 by 100.', 'Multiply 400 by a hundred.', 'opposite'],
+    [
+      "Is bleeding the radiators the tenant's job or the landlord's?",
+      "Is bleeding the radiators the landlord's job or the tenant's?",
+      'ok',
+    ],
+    [
+      'Our floors feel cold near the walls but warm in the middle; why?',
+      'Our floors feel warm in the middle but cold near the walls; why?',
+      'ok',
+    ],
     // A WordNet antonym as the only word changed (RULE60), in the same inflection.
     ['Was Napoleon actually tall?', 'Was Napoleon actually short?', 'opposite'],
     [

@@ -7,7 +7,9 @@
  * opposite count with a particle after one of them ("thicken" / "thin out my gravy", RULE90), and an
  * irregular past as its verb ("sold" / "bought", "lent" / "borrowed", RULE104), and a word of the
  * list a synonym folds by its stem too ("received" is "receive", RULE105); and an opposite beside
- * one other change ("too runny; how do I thicken it?" / "too stiff; how do I thin it?", RULE114).
+ * one other change ("too runny; how do I thicken it?" / "too stiff; how do I thin it?", RULE114), or
+ * at the first word the two differ at, whatever follows ("thicken a runny caramel" / "thin out a
+ * caramel that's too thick", RULE122).
  * Their answers are each other's reverse.
  */
 import { stemmer } from 'stemmer';
@@ -15,7 +17,7 @@ import type { Features } from './features.ts';
 import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
 import { COUNTERPARTS, OPPOSED_PASTS, OPPOSITES, UNDOING } from './hit-guard-words.ts';
 import { normalisedSet, normaliseWord } from './normalise.ts';
-import { changedPlaces, soleChange } from './word-sequences.ts';
+import { changedPlaces, commonStart, soleChange } from './word-sequences.ts';
 import { wordnetAntonyms } from './wordnet.ts';
 
 const UNDO = normalisedSet(UNDOING);
@@ -57,7 +59,11 @@ function opposed(asked: Features, cached: Features): boolean {
  */
 function turned(asked: Features, cached: Features): boolean {
   const at = soleChange(asked.words, cached.words);
-  if (at === undefined) return false;
+  return at !== undefined && turnedAt(asked, cached, at);
+}
+
+/** Whether the words at `at` on the two sides are a word and its opposite, as `turned` reads them. */
+function turnedAt(asked: Features, cached: Features, at: number): boolean {
   const [mine, theirs] = [asked.words[at] as string, cached.words[at] as string];
   const [mines, theirses] = [readings(asked, mine), readings(cached, theirs)];
   return (
@@ -109,8 +115,7 @@ function withoutParticle(words: readonly string[], at: number): readonly string[
  * "thicken it up".
  */
 function turnedWithParticle(asked: Features, cached: Features): boolean {
-  let at = 0;
-  while (at < asked.words.length && asked.words[at] === cached.words[at]) at += 1;
+  const at = commonStart(asked.words, cached.words);
   const [mine, theirs] = [withoutParticle(asked.words, at), withoutParticle(cached.words, at)];
   if (mine === asked.words && theirs === cached.words) return false;
   return (
@@ -157,6 +162,19 @@ function undone(mine: Features, theirs: Features): boolean {
   );
 }
 
+/**
+ * Whether the first word the two differ at is a word and its opposite, whatever follows (RULE122):
+ * "how do I thicken a runny caramel?" / "how do I thin out a caramel that's too thick?"; not where
+ * either question holds the other's word, which a reorder names on both sides ("before baking or
+ * after" / "after baking or before").
+ */
+function turnedFirst(asked: Features, cached: Features): boolean {
+  const at = commonStart(asked.words, cached.words);
+  const [mine, theirs] = [asked.words[at], cached.words[at]];
+  if (mine === undefined || theirs === undefined) return false;
+  return !asked.words.includes(theirs) && !cached.words.includes(mine) && turnedAt(asked, cached, at);
+}
+
 export const oppositeWords: GuardRule = {
   reason: 'opposite',
   refuses: (pair) =>
@@ -164,6 +182,7 @@ export const oppositeWords: GuardRule = {
     turned(pair.asked, pair.cached) ||
     turnedWithParticle(pair.asked, pair.cached) ||
     turnedBeside(pair.asked, pair.cached) ||
+    turnedFirst(pair.asked, pair.cached) ||
     counterpart(pair.asked, pair.cached) ||
     undone(pair.asked, pair.cached) ||
     undone(pair.cached, pair.asked),
