@@ -862,6 +862,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IA', file: 'reserved/semantic-pairs-unseen-IA.jsonl' },
       { name: 'unseen-IB', file: 'reserved/semantic-pairs-unseen-IB.jsonl' },
       { name: 'unseen-IC', file: 'reserved/semantic-pairs-unseen-IC.jsonl' },
+      { name: 'unseen-ID', file: 'reserved/semantic-pairs-unseen-ID.jsonl' },
+      { name: 'unseen-IE', file: 'reserved/semantic-pairs-unseen-IE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
