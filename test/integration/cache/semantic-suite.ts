@@ -183,6 +183,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // Two runs trade places with another article in them (RULE123): the verifier scored these
+        // 0.955 and 0.871.
+        ["Should a subletter pay the tenant's deposit?", "Should the tenant pay the subletter's deposit?"],
+        [
+          'Can a trustee remove the beneficiary of a trust?',
+          'Can the beneficiary remove a trustee of a trust?',
+        ],
         // A word and its opposite where the two first differ, the rest rebuilt (RULE122): the
         // verifier scored these 0.976 and 0.998.
         ['How do I thicken a runny custard?', 'How do I thin out a custard that is too thick?'],

@@ -152,6 +152,26 @@ describe('swappedRoles', () => {
       'Can I use baby formula with a use-by date of August if it is June?',
       'swapped',
     ],
+    // A run is the same run with another article in it (RULE123); the words between the runs
+    // match as written, so clauses put in the other order past "a fence" / "the fence" are no swap;
+    // and an article against a possessive still trades a run whose own words match.
+    [
+      "Can a conservator sue the conservatee's family?",
+      "Can the conservatee's family sue the conservator?",
+      'swapped',
+    ],
+    [
+      'How do I estimate the cash value from an advertised lottery jackpot?',
+      'How do I estimate the advertised lottery jackpot from the cash value?',
+      'swapped',
+    ],
+    ['Can a city condemn land owned by the state?', 'Can a state condemn land owned by a city?', 'swapped'],
+    [
+      'Our trampoline is right next to a fence, and the kids keep bouncing toward it; how much clearance do we need?',
+      'The kids keep bouncing toward the fence, and our trampoline is right next to it; how much clearance do we need?',
+      'ok',
+    ],
+    ['Can a landlord sue my tenant?', 'Can my tenant sue the landlord?', 'swapped'],
     // Runs that open or end alike, past the shared start and end (RULE117).
     ['How do sloth moths help sloths?', 'How do sloths help sloth moths?', 'swapped'],
     [

@@ -11,6 +11,8 @@
  * parts ("I'm the buyer and the seller wants to back out" / "I'm the seller and the buyer wants
  * ...", RULE87). Around a relation that holds both ways the two things trade places without
  * taking roles ("Is focaccia dough the same as pizza dough?", "tell a crow from a raven", RULE93).
+ * A run is the same run with another article in it ("Can a conservator sue the conservatee's
+ * family?" / "Can the conservatee's family sue the conservator?", RULE123).
  */
 import { clausePartsExchanged, type Keyed, withStops } from '../moved-part.ts';
 import type { Features } from './features.ts';
@@ -167,6 +169,31 @@ const TIMES: ReadonlySet<string> = normalisedSet([
 const opensFrontedPhrase = (run: readonly string[]) =>
   FRONTED_OPENERS.has(run[0] as string) || (TIME_LEADS.has(run[0] as string) && TIMES.has(run[1] as string));
 
+const THE = normaliseWord('the')[0] as string;
+const A_AN_THE: ReadonlySet<string> = normalisedSet(['a', 'an', 'the']);
+/** A run's words with "a", "an" and "the" read alike. */
+const articlesAlike = (words: readonly string[]): string[] =>
+  words.map((word) => (A_AN_THE.has(word) ? THE : word));
+
+/**
+ * Whether `other` is `last`, `middle` and `first` in that order: the two runs traded places, each
+ * with "a", "an" and "the" read alike ("a conservator" / "the conservator", RULE123), the words
+ * between them as written (a clause moved past "a fence" / "the fence" is no swap).
+ */
+function tradedRuns(
+  other: readonly string[],
+  first: readonly string[],
+  middle: readonly string[],
+  last: readonly string[],
+): boolean {
+  const [lastEnd, middleEnd] = [last.length, last.length + middle.length];
+  return (
+    sameWords(articlesAlike(other.slice(0, lastEnd)), articlesAlike(last)) &&
+    sameWords(other.slice(lastEnd, middleEnd), middle) &&
+    sameWords(articlesAlike(other.slice(middleEnd)), articlesAlike(first))
+  );
+}
+
 /** How far past the shared start and end two runs that open or end alike may reach (RULE117). */
 const REACH = 2;
 
@@ -187,7 +214,7 @@ function tradedAround(a: readonly string[], b: readonly string[], start: number,
       const sided = middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start));
       if (!sided || !first.some(isActor) || !last.some(isActor)) continue;
       if (middle.some((word) => ALTERNATIVES.has(word))) continue;
-      if (!sameWords(other, [...last, ...middle, ...first])) continue;
+      if (!tradedRuns(other, first, middle, last)) continue;
       // Two things around a relation that holds both ways take no roles (RULE93).
       if (relatesBothWays(middle, a, start, end)) continue;
       // A phrase of place, time or purpose put first: from the first word, one of the runs opens
