@@ -864,6 +864,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IC', file: 'reserved/semantic-pairs-unseen-IC.jsonl' },
       { name: 'unseen-ID', file: 'reserved/semantic-pairs-unseen-ID.jsonl' },
       { name: 'unseen-IE', file: 'reserved/semantic-pairs-unseen-IE.jsonl' },
+      { name: 'unseen-IF', file: 'reserved/semantic-pairs-unseen-IF.jsonl' },
+      { name: 'unseen-IG', file: 'reserved/semantic-pairs-unseen-IG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
