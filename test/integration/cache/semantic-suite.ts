@@ -183,6 +183,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // The speaker's role exchanged with a party the question names (RULE124): the verifier
+        // scored these 0.998 and 0.982.
+        [
+          "I'm a dentist co-treating a patient with an orthodontist; what X-rays should I send to the orthodontist?",
+          "I'm an orthodontist co-treating a patient; what X-rays should I send to the dentist?",
+        ],
+        [
+          "I'm a landlord and my tenant wants to sublet a room; can I refuse?",
+          "I'm a tenant and my landlord wants to rent out a room in my flat; can I refuse?",
+        ],
         // Two runs trade places with another article in them (RULE123): the verifier scored these
         // 0.955 and 0.871.
         ["Should a subletter pay the tenant's deposit?", "Should the tenant pay the subletter's deposit?"],

@@ -172,6 +172,23 @@ describe('swappedRoles', () => {
       'ok',
     ],
     ['Can a landlord sue my tenant?', 'Can my tenant sue the landlord?', 'swapped'],
+    // The speaker's role exchanged with a party the question names (RULE124); not a role without
+    // an article, nor the same words in another order ("a mom and a nurse", above).
+    [
+      "I'm an optometrist co-managing a LASIK patient; what records should I send to the surgeon?",
+      "I'm a LASIK surgeon co-managing a patient with an optometrist; what records should I send to the optometrist?",
+      'swapped',
+    ],
+    [
+      "I'm a homeowner and I think my roofer caused ice dam damage; can I sue him?",
+      "I'm a roofer and a homeowner blames me for ice dam damage; can he sue me?",
+      'swapped',
+    ],
+    [
+      "I'm a college athlete on a scholarship; am I allowed to earn money from my name?",
+      "Could you tell me whether I'm permitted to earn money from my name? I'm a college athlete on a scholarship.",
+      'ok',
+    ],
     // Runs that open or end alike, past the shared start and end (RULE117).
     ['How do sloth moths help sloths?', 'How do sloths help sloth moths?', 'swapped'],
     [

@@ -12,7 +12,9 @@
  * ...", RULE87). Around a relation that holds both ways the two things trade places without
  * taking roles ("Is focaccia dough the same as pizza dough?", "tell a crow from a raven", RULE93).
  * A run is the same run with another article in it ("Can a conservator sue the conservatee's
- * family?" / "Can the conservatee's family sue the conservator?", RULE123).
+ * family?" / "Can the conservatee's family sue the conservator?", RULE123). And the speaker may
+ * take the role of a party the question names ("I'm a roofer and a homeowner blames ..." / "I'm a
+ * homeowner and I think my roofer ...", RULE124).
  */
 import { clausePartsExchanged, type Keyed, withStops } from '../moved-part.ts';
 import type { Features } from './features.ts';
@@ -350,11 +352,50 @@ const keyed = (text: string): Keyed[] =>
     })),
   );
 
+/**
+ * Where the speaker's role is in `features`: past the first "I'm" (or "I am") and its "a", "an" or
+ * "the", the run of content words up to the first other word or a word in "-ing" ("I'm an
+ * optometrist co-managing ...": "optometrist co"); none without the article ("I'm permitted to").
+ */
+function speakerRole(features: Features): [number, number] | undefined {
+  const { tokens, words } = features;
+  const at = tokens.findIndex((token, index) => token === 'i' && tokens[index + 1] === 'am');
+  if (at < 0 || !A_AN_THE.has(words[at + 2] as string)) return undefined;
+  const start = at + 3;
+  let end = start;
+  while (end < words.length && isContent(words[end] as string) && !(tokens[end] as string).endsWith('ing'))
+    end += 1;
+  return end > start ? [start, end] : undefined;
+}
+
+/**
+ * Whether the speaker took the role of a party the question names (RULE124): a word of one side's
+ * role that the other role lacks is named elsewhere on the other side, and the other way round
+ * ("I'm an optometrist ...; what records should I send to the surgeon?" / "I'm a LASIK surgeon
+ * ...; ... send to the optometrist?", "I'm a homeowner and I think my roofer ..." / "I'm a roofer
+ * and a homeowner blames ..."). The same words in another order name the same roles ("I'm a mom
+ * and a nurse" / "I'm a nurse and a mom").
+ */
+function speakerExchanged(asked: Features, cached: Features): boolean {
+  const [mine, theirs] = [speakerRole(asked), speakerRole(cached)];
+  if (mine === undefined || theirs === undefined) return false;
+  if (sameWords([...asked.words].sort(), [...cached.words].sort())) return false;
+  const split = (words: readonly string[], [start, end]: [number, number]) => ({
+    role: words.slice(start, end),
+    rest: [...words.slice(0, start), ...words.slice(end)],
+  });
+  const [one, other] = [split(asked.words, mine), split(cached.words, theirs)];
+  const namedIn = (from: typeof one, to: typeof one) =>
+    from.role.some((word) => !to.role.includes(word) && to.rest.includes(word));
+  return namedIn(one, other) && namedIn(other, one);
+}
+
 export const swappedRoles: GuardRule = {
   reason: 'swapped',
   refuses: ({ asked, cached, question, candidate }) =>
     (rolesSwapped(asked, cached) && !clausesMoved(question, candidate)) ||
     personsExchanged(asked.tokens, cached.tokens) ||
+    speakerExchanged(asked, cached) ||
     // Two parts exchanged around an "and" that joins two clauses (RULE87): "I'm the buyer and the
     // seller wants to back out" / "I'm the seller and the buyer wants to back out".
     clausePartsExchanged(keyed(candidate), keyed(question)),
