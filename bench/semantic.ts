@@ -866,6 +866,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IE', file: 'reserved/semantic-pairs-unseen-IE.jsonl' },
       { name: 'unseen-IF', file: 'reserved/semantic-pairs-unseen-IF.jsonl' },
       { name: 'unseen-IG', file: 'reserved/semantic-pairs-unseen-IG.jsonl' },
+      { name: 'unseen-IH', file: 'reserved/semantic-pairs-unseen-IH.jsonl' },
+      { name: 'unseen-II', file: 'reserved/semantic-pairs-unseen-II.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
