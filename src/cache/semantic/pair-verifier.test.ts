@@ -15,6 +15,7 @@ import {
   VERIFIER_CHANGED_WORDS_SCORE,
   VERIFIER_MIN_SCORE,
   VERIFIER_OVERRULE_SCORE,
+  VERIFIER_PHRASE_WORDS,
   VERIFIER_SYNONYM_WORDS,
   VERIFIER_WORDNET_SYNONYM_WORDS,
   withoutSharedContext,
@@ -171,7 +172,7 @@ describe('changedWordsWithParticle (RULE95)', () => {
   });
 });
 
-describe('synonymWordsNeed (RULE86, RULE118)', () => {
+describe('synonymWordsNeed (RULE86, RULE118, RULE125)', () => {
   beforeAll(async () => {
     await Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]);
   });
@@ -204,6 +205,47 @@ describe('synonymWordsNeed (RULE86, RULE118)', () => {
   ])('%s / %s: one word for its synonym, its words needing %s', (cached, asked, need) => {
     expect(synonymWordsNeed(cached, asked)).toBe(need);
     expect(synonymWordsNeed(asked, cached)).toBe(need);
+  });
+
+  it.each([
+    // A phrase for the word WordNet lists it with: nothing asked of the two read alone (RULE125).
+    [
+      'How long does it take for a wart to go away on its own?',
+      'How long does it take for a wart to disappear on its own?',
+    ],
+    ['Should I take out the battery?', 'Should I remove the battery?'],
+    // In the same inflection on both sides, the phrase's verb in a regular one.
+    ['Why do warts keep going away and coming back?', 'Why do warts keep disappearing and coming back?'],
+    ['Do leftovers go bad faster in summer?', 'Do leftovers spoil faster in summer?'],
+    // A verb phrase of function words ("get over"), an adverb phrase, a phrase for a phrase.
+    ['Will moot court help me get over it?', 'Will moot court help me overcome it?'],
+    [
+      'Will the hair be gone for good after laser removal?',
+      'Will the hair be gone permanently after laser removal?',
+    ],
+    ['How do I turn down a job offer politely?', 'How do I reject a job offer politely?'],
+  ])('%s / %s: a phrase WordNet lists for the other side, needing nothing (RULE125)', (cached, asked) => {
+    expect(synonymWordsNeed(cached, asked)).toBe(VERIFIER_PHRASE_WORDS);
+    expect(synonymWordsNeed(asked, cached)).toBe(VERIFIER_PHRASE_WORDS);
+  });
+
+  it.each([
+    // A noun phrase: nouns are left out ("death cap" / "destroying angel" are two mushrooms).
+    ['What does a death cap look like?', 'What does a destroying angel look like?'],
+    ['Do strollers need a car seat adapter?', 'Do baby carriages need a car seat adapter?'],
+    // An irregular past: the file holds a verb phrase's regular inflections only.
+    [
+      'The wart went away last week; will it come back?',
+      'The wart disappeared last week; will it come back?',
+    ],
+    // A phrase WordNet does not list with the word.
+    ['Who will pay for the repair?', 'Who will cover the repair?'],
+    ['When does the store open up?', 'When does the store close?'],
+    // Adverb phrases of function words alone, which near misses swap ("at most" / "at least").
+    ['Can I carry at most two bags?', 'Can I carry at least two bags?'],
+  ])('%s / %s: no phrase WordNet lists for the other side', (cached, asked) => {
+    expect(synonymWordsNeed(cached, asked)).toBeUndefined();
+    expect(synonymWordsNeed(asked, cached)).toBeUndefined();
   });
 
   it('asks more of a synonym only Moby lists than of one WordNet lists', () => {

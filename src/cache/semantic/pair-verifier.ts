@@ -21,7 +21,7 @@ import type { GuardBesideVerifier } from './guard/hit-guard.ts';
 import { UNDOING } from './guard/hit-guard-words.ts';
 import { normalisedSet, normaliseWord } from './guard/normalise.ts';
 import { CLOSED_KINDS, thesaurusSynonyms } from './guard/thesaurus.ts';
-import { wordnetSynonyms } from './guard/wordnet.ts';
+import { wordnetPhrases, wordnetSynonyms } from './guard/wordnet.ts';
 import type { PairVerifierReply, PairVerifierWorkerData } from './pair-verifier-worker.ts';
 
 /** Decides whether a cached question's answer may answer the asked one. */
@@ -137,6 +137,16 @@ export const VERIFIER_SYNONYM_WORDS = 0.8;
  */
 export const VERIFIER_WORDNET_SYNONYM_WORDS = 0.2;
 
+/**
+ * What they need where a phrase WordNet lists for a word or another phrase is all that changes,
+ * "go away" / "disappear", "take out" / "remove" (RULE125): nothing, the pair is served whatever the
+ * two read alone. The verifier reads such a phrase and its word alone anywhere from 0.002 ("go bad"
+ * / "spoil") to 0.998, so no cut tells a paraphrase from a near miss there; over all the training
+ * and bench data the listing served no real near miss (verb, adjective and adverb senses only; the
+ * nouns' "death cap" / "destroying angel" is one; bench/README.md, "A phrase WordNet lists").
+ */
+export const VERIFIER_PHRASE_WORDS = 0;
+
 /** One word, letters and figures with an apostrophe: a changed part read as one word. */
 const ONE_WORD = /^[\p{L}\p{N}']+$/u;
 
@@ -153,11 +163,16 @@ const undoes = (word: string) => normaliseWord(word).some((stem) => UNDOES.has(s
  * WordNet (in some sense) or Moby's thesaurus lists as its synonym, neither of a kind a near miss
  * swaps (CLOSED_KINDS) and not a verb that undoes for one that does not ("correct" / "cancel",
  * RULE120): what the two words read alone need (VERIFIER_WORDNET_SYNONYM_WORDS where WordNet lists
- * them, "shy" / "timid", else VERIFIER_SYNONYM_WORDS, "silence" / "quiet"); otherwise undefined
- * (RULE86, RULE118).
+ * them, "shy" / "timid", else VERIFIER_SYNONYM_WORDS, "silence" / "quiet"); where it is a phrase
+ * for a word or a phrase WordNet lists together, no word alone of a closed kind, nothing
+ * (VERIFIER_PHRASE_WORDS, "go away" / "disappear"); otherwise undefined (RULE86, RULE118, RULE125).
  */
 export function synonymWordsNeed(cached: string, asked: string): number | undefined {
   const [mine, theirs] = changedWords(cached, asked);
+  if (mine.includes(' ') || theirs.includes(' ')) {
+    const closed = [mine, theirs].some((side) => !side.includes(' ') && CLOSED_KINDS.has(side));
+    return !closed && wordnetPhrases(mine, theirs) ? VERIFIER_PHRASE_WORDS : undefined;
+  }
   if (!ONE_WORD.test(mine) || !ONE_WORD.test(theirs) || CLOSED_KINDS.has(mine) || CLOSED_KINDS.has(theirs))
     return undefined;
   if (undoes(mine) !== undoes(theirs)) return undefined;

@@ -334,9 +334,11 @@ export class SemanticCache {
       words = await changedWordsScore(verifier, cached, asked);
       if (overrules(score, words)) return undefined;
     }
-    // One word for its listed synonym, the two words read alone as the same (RULE86, RULE118).
+    // One word for its listed synonym, the two words read alone as the same (RULE86, RULE118); a
+    // phrase WordNet lists for the other side, whatever they read alone (RULE125).
     const need = synonymWordsNeed(cached, asked);
     if (need !== undefined) {
+      if (need <= 0) return undefined;
       words ??= await changedWordsScore(verifier, cached, asked);
       if (words >= need) return undefined;
     }

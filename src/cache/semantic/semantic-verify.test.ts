@@ -360,6 +360,27 @@ describe('SemanticCache verification', () => {
     expect(await misses('verifier')).toBe(1);
   });
 
+  it.each([
+    ['How long does it take for a wart to go away on its own?', 'go away', 'disappear'],
+    ['Should I take out the battery before storing my pontoon for the winter?', 'take out', 'remove'],
+    ['Will moot court help me get over my fear of public speaking?', 'get over', 'overcome'],
+  ])(
+    'in lean mode, serves a phrase WordNet lists for the word it replaces however low the verifier scores the pair, reading no words alone (RULE125): %s (%s / %s)',
+    async (cached, phrase, word) => {
+      const question = cached.replace(phrase, word);
+      for (const [from, to] of [
+        [cached, question],
+        [question, cached],
+      ] as const) {
+        const { verifier, asked } = answering(async () => 0.001);
+        const { lookup, misses } = await setUp(verifier, 'lean', [from]);
+        expect((await lookup(to))?.entry.question).toBe(from);
+        expect(asked).toEqual([[from, to]]);
+        expect(await misses('verifier')).toBe(0);
+      }
+    },
+  );
+
   it('in lean mode, refuses a figure replaced by another (50 / 70 dollars) without a verification', async () => {
     const { verifier, asked } = answering(async () => 0.99);
     const { lookup, misses } = await setUp(verifier, 'lean');

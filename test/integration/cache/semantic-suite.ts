@@ -658,6 +658,42 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(mobyListed, 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedAtListed + listedApart.length + mobyListed.length);
+      // A phrase WordNet lists for the word it replaces (RULE125) is served whatever the verifier
+      // reads: it scored these 0.641, 0.983, 0.997 and 0.927 whole, the changed words alone 0.484,
+      // 0.155, 0.009 and 0.012, and none was served before; in lean mode, where the substitution
+      // rule is left to the verifier (with every rule, it refuses them first). "goes down" /
+      // "goes away", which WordNet does not list together (the swelling lessens or is gone;
+      // 0.008), stays a miss in either mode, no words read alone.
+      const wordsRefusedAtPhrases = await wordRefusals();
+      const listedPhrases: [string, string][] = [
+        [
+          'My daughter had a plantar wart frozen off last month; how long until the blister goes away?',
+          'My daughter had a plantar wart frozen off last month; how long until the blister disappears?',
+        ],
+        [
+          'I got two offers from law firms in Chicago; how do I turn down the one I do not want without burning bridges?',
+          'I got two offers from law firms in Chicago; how do I reject the one I do not want without burning bridges?',
+        ],
+        [
+          'I run a small bakery; how long before cream cheese frosting goes bad at room temperature?',
+          'I run a small bakery; how long before cream cheese frosting spoils at room temperature?',
+        ],
+        [
+          'My son is 7 and scared of the dark; how can I help him get over it?',
+          'My son is 7 and scared of the dark; how can I help him overcome it?',
+        ],
+      ];
+      await expectEach(listedPhrases, lean ? 'semantic-hit' : 'miss');
+      await expectEach(
+        [
+          [
+            'I sprained my ankle playing soccer on Saturday; how long until the swelling goes down?',
+            'I sprained my ankle playing soccer on Saturday; how long until the swelling goes away?',
+          ],
+        ],
+        'miss',
+      );
+      expect(await wordRefusals()).toBe(wordsRefusedAtPhrases);
       // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
       // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.

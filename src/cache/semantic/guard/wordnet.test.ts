@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses, listedTypo and isWordnetName', () => {
+describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses, wordnetPhrases, listedTypo and isWordnetName', () => {
   it('know nothing until the files are loaded, then synonyms in some sense and names', async () => {
     // A module of its own: unit files share a process, and another may have loaded the files.
     vi.resetModules();
@@ -11,8 +11,10 @@ describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses, listedTypo and i
       wordnetAntonyms,
       wordnetFirstSenses,
       wordnetParts,
+      wordnetPhrases,
       wordnetSynonyms,
     } = await import('./wordnet.ts');
+    expect(wordnetPhrases('go away', 'disappear')).toBe(false);
     expect(wordnetSynonyms('stiff', 'rigid')).toBe(false);
     expect(wordnetFirstSenses('blurry', 'fuzzy')).toBe(false);
     expect(listedTypo('watter', 'water')).toBe(false);
@@ -74,5 +76,23 @@ describe('wordnetSynonyms, wordnetAntonyms, wordnetFirstSenses, listedTypo and i
     expect(listedTypo('finner', 'finer')).toBe(false);
     expect(listedTypo('water', 'wader')).toBe(false);
     expect(listedTypo('watter', 'matter')).toBe(false);
+    // Phrases (RULE125): a phrase of two or three words and a word or phrase that share a verb,
+    // adjective or adverb synset, in the same inflection, either way round.
+    expect(wordnetPhrases('go away', 'disappear')).toBe(true);
+    expect(wordnetPhrases('disappear', 'go away')).toBe(true);
+    expect(wordnetPhrases('goes away', 'disappears')).toBe(true);
+    expect(wordnetPhrases('putting in', 'installing')).toBe(true);
+    expect(wordnetPhrases('get over', 'overcome')).toBe(true);
+    expect(wordnetPhrases('for good', 'permanently')).toBe(true);
+    expect(wordnetPhrases('sought after', 'coveted')).toBe(true);
+    expect(wordnetPhrases('turn down', 'reject')).toBe(true);
+    expect(wordnetPhrases('goes away', 'disappear')).toBe(false);
+    // Nouns are left out; so are adverbs of function words alone; two single words are not phrases.
+    expect(wordnetPhrases('death cap', 'destroying angel')).toBe(false);
+    expect(wordnetPhrases('french fries', 'chips')).toBe(false);
+    expect(wordnetPhrases('at most', 'at the most')).toBe(false);
+    expect(wordnetPhrases('stiff', 'rigid')).toBe(false);
+    expect(wordnetPhrases('go away', 'go away')).toBe(false);
+    expect(wordnetPhrases('go away', 'stay')).toBe(false);
   });
 });

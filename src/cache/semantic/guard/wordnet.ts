@@ -1,5 +1,5 @@
 /**
- * What WordNet 3.1 adds to the word list, from six files scripts/build-wordnet-groups.py
+ * What WordNet 3.1 adds to the word list, from seven files scripts/build-wordnet-groups.py
  * generates, each kept as one string with the word list's index:
  *
  * - wordnet-senses.txt (1.4 MB): about 70,000 words with their inflections, each with the numbers
@@ -25,6 +25,11 @@
  * - wordnet-parts.txt (28 kB): 3,257 nouns WordNet names as a part of another thing in their first
  *   or second sense ("wick", "handrail", "soundboard"), which the narrowing rule refuses named right
  *   after a word both questions share (RULE68.md).
+ * - wordnet-phrases.txt (0.5 MB): 31,236 pairs of forms that share a verb, adjective or adverb
+ *   synset in the same inflection, one at least a phrase of two or three words ("go away" /
+ *   "disappear", "take out" / "remove", "for good" / "permanently"), which the synonym step serves
+ *   as all that changes (RULE125.md). Noun phrases are left out: a noun's other names are often
+ *   another species or kind ("death cap" / "destroying angel").
  *
  * Loaded once, in the background, with the word list; until then no pair is synonyms, antonyms,
  * first senses or a typo and no word is a name or a part.
@@ -39,6 +44,7 @@ const ANTONYMS_FILE = new URL('../wordnet-antonyms.txt', import.meta.url);
 const FIRST_SENSES_FILE = new URL('../wordnet-first-senses.txt', import.meta.url);
 const TYPOS_FILE = new URL('../typo-words.txt', import.meta.url);
 const PARTS_FILE = new URL('../wordnet-parts.txt', import.meta.url);
+const PHRASES_FILE = new URL('../wordnet-phrases.txt', import.meta.url);
 
 let senses: EntryIndex | undefined;
 let names: EntryIndex | undefined;
@@ -46,6 +52,7 @@ let antonyms: EntryIndex | undefined;
 let firstSenses: EntryIndex | undefined;
 let typos: EntryIndex | undefined;
 let parts: readonly string[] = [];
+let phrases: EntryIndex | undefined;
 let loading: Promise<void> | undefined;
 
 /** The file's entries after its header (WordNet's licence: comment lines before the first entry). */
@@ -64,13 +71,15 @@ export function loadWordnet(): Promise<void> {
     readEntries(FIRST_SENSES_FILE),
     readEntries(TYPOS_FILE),
     readEntries(PARTS_FILE),
-  ]).then(([read, known, opposed, first, mistyped, named]) => {
+    readEntries(PHRASES_FILE),
+  ]).then(([read, known, opposed, first, mistyped, named, phrased]) => {
     senses = read;
     names = known;
     antonyms = opposed;
     firstSenses = first;
     typos = mistyped;
     parts = named.text.split('\n').filter((word) => word !== '');
+    phrases = phrased;
   });
   return loading;
 }
@@ -91,6 +100,16 @@ export function wordnetSynonyms(word: string, other: string): boolean {
   if (mine.length === 0) return false;
   const theirs = new Set(synsetsOf(other));
   return mine.some((synset) => theirs.has(synset));
+}
+
+/**
+ * Whether two different wordings (lowercase, one space apart), one at least a phrase, share a
+ * WordNet verb, adjective or adverb synset in the same inflection: "go away" / "disappear",
+ * "goes away" / "disappears", "get over" / "overcome" (RULE125).
+ */
+export function wordnetPhrases(wording: string, other: string): boolean {
+  if (!wording.includes(' ') && !other.includes(' ')) return false;
+  return pairListed(phrases, wording.replaceAll(' ', '_'), other.replaceAll(' ', '_'));
 }
 
 /** Whether WordNet has `word` (lowercase) as a lemma the word list lacks: a name, mostly. */
