@@ -868,6 +868,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IG', file: 'reserved/semantic-pairs-unseen-IG.jsonl' },
       { name: 'unseen-IH', file: 'reserved/semantic-pairs-unseen-IH.jsonl' },
       { name: 'unseen-II', file: 'reserved/semantic-pairs-unseen-II.jsonl' },
+      { name: 'unseen-IJ', file: 'reserved/semantic-pairs-unseen-IJ.jsonl' },
+      { name: 'unseen-IK', file: 'reserved/semantic-pairs-unseen-IK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
