@@ -183,6 +183,20 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // One against none of them (RULE126): the verifier scored these 0.996 and 1.000, and the
+        // third 0.993 with its changed words 0.999 alone, so the overrule served it.
+        [
+          'I canned six pints of salsa last night and one jar did not seal; what should I do with it?',
+          'I canned six pints of salsa last night and none of the jars sealed; what should I do with them?',
+        ],
+        [
+          'I made a batch of strawberry freezer jam and one container did not set; can I fix it?',
+          'I made a batch of strawberry freezer jam and none of the containers set; can I fix them?',
+        ],
+        [
+          'I started a tray of pepper seeds three weeks ago and one has not sprouted; should I wait longer?',
+          'I started a tray of pepper seeds three weeks ago and none have sprouted; should I wait longer?',
+        ],
         // The speaker's role exchanged with a party the question names (RULE124): the verifier
         // scored these 0.998 and 0.982.
         [

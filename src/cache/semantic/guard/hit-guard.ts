@@ -27,6 +27,7 @@ import { narrowerSubject } from './narrowing.ts';
 import { oneSideNegated } from './negation.ts';
 import { reorderedNumbers } from './number-order.ts';
 import { differentNumbers } from './numbers.ts';
+import { oneAgainstNone } from './one-against-none.ts';
 import { oppositeWords } from './opposites.ts';
 import { otherNamed } from './other-name.ts';
 import { pickedNumber } from './picked-number.ts';
@@ -61,6 +62,7 @@ export interface GuardBesideVerifier {
  * several rules is given, and the cost: the cheap, common refusals come first.
  */
 export const HIT_GUARD_RULES: readonly GuardRule[] = [
+  oneAgainstNone,
   differentNumbers,
   changedNumber,
   missingQuote,
