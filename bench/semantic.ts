@@ -870,6 +870,8 @@ async function main(): Promise<void> {
       { name: 'unseen-II', file: 'reserved/semantic-pairs-unseen-II.jsonl' },
       { name: 'unseen-IJ', file: 'reserved/semantic-pairs-unseen-IJ.jsonl' },
       { name: 'unseen-IK', file: 'reserved/semantic-pairs-unseen-IK.jsonl' },
+      { name: 'unseen-IL', file: 'reserved/semantic-pairs-unseen-IL.jsonl' },
+      { name: 'unseen-IM', file: 'reserved/semantic-pairs-unseen-IM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
