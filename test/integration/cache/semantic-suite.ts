@@ -183,6 +183,18 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I lent my neighbor my ladder and he broke it; who pays to replace it?',
           "I borrowed my neighbor's ladder and broke it; who pays to replace it?",
         ],
+        // An opposite where the two first differ, the other's word later with no "or" or "but"
+        // between (RULE127): the verifier scored these 1.000, 1.000 and 0.998, and the first's
+        // changed words 0.999 alone, so the overrule served it.
+        [
+          'My homemade caramel sauce came out too thick for drizzling; how do I thin it out?',
+          'My homemade caramel sauce came out too thin for drizzling; how do I thicken it up?',
+        ],
+        [
+          'How do I make a new leather jacket look old and worn?',
+          'How do I make an old, worn leather jacket look new?',
+        ],
+        ['What are the cons of solar panels?', 'What are the pros and cons of solar panels?'],
         // One against none of them (RULE126): the verifier scored these 0.996 and 1.000, and the
         // third 0.993 with its changed words 0.999 alone, so the overrule served it.
         [

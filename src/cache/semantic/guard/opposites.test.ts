@@ -40,11 +40,23 @@ describe('oppositeWords', () => {
       'Should I add the pesto after baking or before?',
       'ok',
     ],
-    // A word and its opposite at the first word the two differ at, whatever follows (RULE122); not
-    // where either side names both words, as a reorder does.
+    // A word and its opposite at the first word the two differ at, whatever follows (RULE122), the
+    // other's word later too (RULE127); not where an "or" or a "but" joins the two, as a reorder does.
     ['How do I thicken a runny caramel?', "How do I thin out a caramel that's too thick?", 'opposite'],
     ['How do I tie a furoshiki knot?', 'How do I untie a tight furoshiki knot?', 'opposite'],
     ['Divide 400 by 100.', 'Multiply 400 by a hundred.', 'opposite'],
+    [
+      'My gravy came out too thick for the biscuits; how do I thin it out?',
+      'My gravy came out too thin for the biscuits; how do I thicken it up?',
+      'opposite',
+    ],
+    ['How do I make a new brass lamp look old?', 'How do I make an old brass lamp look new?', 'opposite'],
+    ['What are the cons of heat pumps?', 'What are the pros and cons of heat pumps?', 'opposite'],
+    [
+      'My upper molars are sore but the lower ones feel fine; should I see a dentist?',
+      'My lower molars feel fine but the upper ones are sore; should I see a dentist?',
+      'ok',
+    ],
     [
       "Is bleeding the radiators the tenant's job or the landlord's?",
       "Is bleeding the radiators the landlord's job or the tenant's?",

@@ -9,7 +9,8 @@
  * list a synonym folds by its stem too ("received" is "receive", RULE105); and an opposite beside
  * one other change ("too runny; how do I thicken it?" / "too stiff; how do I thin it?", RULE114), or
  * at the first word the two differ at, whatever follows ("thicken a runny caramel" / "thin out a
- * caramel that's too thick", RULE122).
+ * caramel that's too thick", RULE122), the other's word later too unless an "or" or a "but" joins
+ * them ("too thick; how do I thin it out?" / "too thin; how do I thicken it up?", RULE127).
  * Their answers are each other's reverse.
  */
 import { stemmer } from 'stemmer';
@@ -163,16 +164,43 @@ function undone(mine: Features, theirs: Features): boolean {
 }
 
 /**
+ * The words that join alternatives, contrasts or events in order, which a reorder keeps between its
+ * two opposites (RULE127): "before baking or after", "the lower ones are impacted but the upper ones
+ * are fine", "bought a smaller house after he sold his old one".
+ */
+const ALTERNATIVES: ReadonlySet<string> = normalisedSet([
+  'or',
+  'but',
+  'nor',
+  'vs',
+  'versus',
+  'whereas',
+  'while',
+  'after',
+  'before',
+  'then',
+]);
+
+/** Whether `words` hold `other` after `at` with one of ALTERNATIVES between them. */
+function alternatives(words: readonly string[], at: number, other: string): boolean {
+  const later = words.indexOf(other, at + 1);
+  return later > at && words.slice(at + 1, later).some((word) => ALTERNATIVES.has(word));
+}
+
+/**
  * Whether the first word the two differ at is a word and its opposite, whatever follows (RULE122):
- * "how do I thicken a runny caramel?" / "how do I thin out a caramel that's too thick?"; not where
- * either question holds the other's word, which a reorder names on both sides ("before baking or
- * after" / "after baking or before").
+ * "how do I thicken a runny caramel?" / "how do I thin out a caramel that's too thick?"; and where
+ * a question holds the other's word later, each in the other's place ("too thick; how do I thin it
+ * out?" / "too thin; how do I thicken it up?", RULE127), but not with an alternative's word between
+ * the two, as a reorder writes them ("before baking or after" / "after baking or before", "the
+ * lower teeth are impacted but the upper ones are fine").
  */
 function turnedFirst(asked: Features, cached: Features): boolean {
   const at = commonStart(asked.words, cached.words);
   const [mine, theirs] = [asked.words[at], cached.words[at]];
   if (mine === undefined || theirs === undefined) return false;
-  return !asked.words.includes(theirs) && !cached.words.includes(mine) && turnedAt(asked, cached, at);
+  if (!turnedAt(asked, cached, at)) return false;
+  return !alternatives(asked.words, at, theirs) && !alternatives(cached.words, at, mine);
 }
 
 export const oppositeWords: GuardRule = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GuardPair } from './guard-rule.ts';
+import { checkHitGuard } from './hit-guard.ts';
 import { itFollowsTable } from './rule-table.ts';
 import { swappedRoles } from './swapped-roles.ts';
 
@@ -40,16 +41,6 @@ describe('swappedRoles', () => {
     ],
     // Two parts exchanged around an "and" that joins two clauses: after a subject and its verb of
     // being, a word after them (RULE87); around "or", or ending at a stop, alternatives reordered.
-    [
-      "I'm the seller and the buyer wants to back out after escrow opened; what are my options?",
-      "I'm the buyer and the seller wants to back out after escrow opened; what are my options?",
-      'swapped',
-    ],
-    [
-      'I am the tenant and the landlord wants me to pay for the repair; is that legal?',
-      'I am the landlord and the tenant wants me to pay for the repair; is that legal?',
-      'swapped',
-    ],
     [
       'Is the tenant or the landlord responsible for repairs?',
       'Is the landlord or the tenant responsible for repairs?',
@@ -257,6 +248,24 @@ describe('swappedRoles', () => {
   ]);
 
   // A relation both ways only where nothing else stands between the two (RULE93).
+  it.each([
+    // Two parts exchanged around an "and" that joins two clauses (RULE87), where the parts are a
+    // pair of opposites: this rule refuses them, and the opposites rule, asked first, does too
+    // since RULE127 (the first differing words opposites, the other's word later with no "or"
+    // between), so the guard's reason is `opposite`.
+    [
+      "I'm the seller and the buyer wants to back out after escrow opened; what are my options?",
+      "I'm the buyer and the seller wants to back out after escrow opened; what are my options?",
+    ],
+    [
+      'I am the tenant and the landlord wants me to pay for the repair; is that legal?',
+      'I am the landlord and the tenant wants me to pay for the repair; is that legal?',
+    ],
+  ])('refuses %s / %s, as the opposites rule does first', (question, candidate) => {
+    expect(swappedRoles.refuses(new GuardPair(question, candidate))).toBe(true);
+    expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason: 'opposite' });
+  });
+
   it.each([
     [
       'Is the Xbox controller compatible with the Switch?',
