@@ -872,6 +872,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IK', file: 'reserved/semantic-pairs-unseen-IK.jsonl' },
       { name: 'unseen-IL', file: 'reserved/semantic-pairs-unseen-IL.jsonl' },
       { name: 'unseen-IM', file: 'reserved/semantic-pairs-unseen-IM.jsonl' },
+      { name: 'unseen-IN', file: 'reserved/semantic-pairs-unseen-IN.jsonl' },
+      { name: 'unseen-IO', file: 'reserved/semantic-pairs-unseen-IO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
