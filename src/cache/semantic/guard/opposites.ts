@@ -9,8 +9,9 @@
  * list a synonym folds by its stem too ("received" is "receive", RULE105); and an opposite beside
  * one other change ("too runny; how do I thicken it?" / "too stiff; how do I thin it?", RULE114), or
  * at the first word the two differ at, whatever follows ("thicken a runny caramel" / "thin out a
- * caramel that's too thick", RULE122), the other's word later too unless an "or" or a "but" joins
- * them ("too thick; how do I thin it out?" / "too thin; how do I thicken it up?", RULE127).
+ * caramel that's too thick", RULE122), the other's word later too unless an "or", a "but" or an
+ * "after" joins them ("too thick; how do I thin it out?" / "too thin; how do I thicken it up?",
+ * RULE127).
  * Their answers are each other's reverse.
  */
 import { stemmer } from 'stemmer';
