@@ -169,7 +169,7 @@ function undone(mine: Features, theirs: Features): boolean {
  * two opposites (RULE127): "before baking or after", "the lower ones are impacted but the upper ones
  * are fine", "bought a smaller house after he sold his old one".
  */
-const ALTERNATIVES: ReadonlySet<string> = normalisedSet([
+const REORDER_JOINS: ReadonlySet<string> = normalisedSet([
   'or',
   'but',
   'nor',
@@ -182,10 +182,10 @@ const ALTERNATIVES: ReadonlySet<string> = normalisedSet([
   'then',
 ]);
 
-/** Whether `words` hold `other` after `at` with one of ALTERNATIVES between them. */
+/** Whether `words` hold `other` after `at` with one of REORDER_JOINS between them. */
 function alternatives(words: readonly string[], at: number, other: string): boolean {
   const later = words.indexOf(other, at + 1);
-  return later > at && words.slice(at + 1, later).some((word) => ALTERNATIVES.has(word));
+  return later > at && words.slice(at + 1, later).some((word) => REORDER_JOINS.has(word));
 }
 
 /**
