@@ -874,6 +874,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IM', file: 'reserved/semantic-pairs-unseen-IM.jsonl' },
       { name: 'unseen-IN', file: 'reserved/semantic-pairs-unseen-IN.jsonl' },
       { name: 'unseen-IO', file: 'reserved/semantic-pairs-unseen-IO.jsonl' },
+      { name: 'unseen-IP', file: 'reserved/semantic-pairs-unseen-IP.jsonl' },
+      { name: 'unseen-IQ', file: 'reserved/semantic-pairs-unseen-IQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
