@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
+import { EVERYDAY_GROUPS, SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 
 describe('SYNONYM_GROUPS', () => {
   it('has no word or phrase in two groups', () => {
@@ -26,9 +26,38 @@ describe('SYNONYM_GROUPS', () => {
   });
 });
 
+describe('EVERYDAY_GROUPS', () => {
+  it('holds groups of two or more lowercase members, none in two groups or in SYNONYM_GROUPS', () => {
+    const first = new Set(SYNONYM_GROUPS.flat());
+    const seen = new Set<string>();
+    const wrong = EVERYDAY_GROUPS.flat().filter((member) => {
+      const bad = !/^[a-z][a-z' -]*[a-z]$/.test(member) || first.has(member) || seen.has(member);
+      seen.add(member);
+      return bad;
+    });
+    expect(wrong).toEqual([]);
+    expect(EVERYDAY_GROUPS.filter((group) => group.length < 2)).toEqual([]);
+    expect(EVERYDAY_GROUPS.length).toBeGreaterThan(300);
+  });
+
+  it('pairs everyday words and phrases, and leaves out a word with another common sense', () => {
+    const groupOf = (word: string) => EVERYDAY_GROUPS.findIndex((group) => group.includes(word));
+    const pairs: [string, string][] = [
+      ['power cut', 'power outage'],
+      ['broken wrist', 'fractured wrist'],
+      ['toilet', 'loo'],
+      ['campsite', 'campground'],
+    ];
+    for (const [word, synonym] of pairs) expect([word, groupOf(word)]).toEqual([word, groupOf(synonym)]);
+    expect(groupOf('power cut')).toBeGreaterThanOrEqual(0);
+    // Hives are also a bee's, shingles also a roof's: neither is grouped with its medical name.
+    expect(['hives', 'shingles'].map(groupOf)).toEqual([-1, -1]);
+  });
+});
+
 describe('WORDNET_GROUPS', () => {
   it('holds groups of two or more lowercase words, no word in two groups or in a hand-written group', () => {
-    const handWritten = new Set(SYNONYM_GROUPS.flat());
+    const handWritten = new Set([...SYNONYM_GROUPS.flat(), ...EVERYDAY_GROUPS.flat()]);
     const seen = new Set<string>();
     const wrong = WORDNET_GROUPS.flat().filter((word) => {
       const bad = !/^[a-z]{3,}$/.test(word) || handWritten.has(word) || seen.has(word);

@@ -28,8 +28,8 @@
  *   words: "about an hour" / "about 1 hour";
  * - "no" before a question word where the cached question writes "know": "how do I no if";
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
- * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage") or of WORDNET_GROUPS ("ignores" /
- *   "disregards");
+ * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage"), of EVERYDAY_GROUPS ("power cut" /
+ *   "power outage", RULE128) or of WORDNET_GROUPS ("ignores" / "disregards");
  * - typos: a word no English list has, one letter from a word of the cached question that the
  *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur"),
  *   or from a name WordNet knows ("Seatle" / "Seattle", "Febuary" / "February"; a capitalised word
@@ -81,7 +81,7 @@ import { CLOSED_KINDS } from './guard/thesaurus.ts';
 import { editDistance } from './guard/word-sequences.ts';
 import { isWordnetName, listedTypo, wordnetAntonyms, wordnetFirstSenses } from './guard/wordnet.ts';
 import { movedPart, withStops } from './moved-part.ts';
-import { SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
+import { EVERYDAY_GROUPS, SYNONYM_GROUPS, WORDNET_GROUPS } from './synonym-groups.ts';
 import {
   ABBREVIATIONS,
   AIRPORT_CODES,
@@ -554,7 +554,7 @@ function districtOf(
 
 /** Member phrases (as keys) of every synonym group, by first word: [words, group]. */
 const SYNONYM_INDEX = new Map<string, { words: string[]; group: number }[]>();
-[...SYNONYM_GROUPS, ...WORDNET_GROUPS].forEach((group, index) => {
+[...SYNONYM_GROUPS, ...EVERYDAY_GROUPS, ...WORDNET_GROUPS].forEach((group, index) => {
   for (const member of group) {
     const words = keysOf(member);
     const first = words[0];

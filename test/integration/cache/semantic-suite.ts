@@ -720,7 +720,7 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         'miss',
       );
       expect(await wordRefusals()).toBe(wordsRefusedAtPhrases);
-      // A synonym of SYNONYM_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
+      // A synonym of SYNONYM_GROUPS, EVERYDAY_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
       // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the cached one writes it (wording.ts), in
       // either mode, and the same wording needs no verification.
       const aligned: [string, string][] = [
@@ -750,6 +750,17 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         [
           "I'm wiring a workshop in my detached garage; what size breaker does a 50 amp welder outlet need?",
           "I'm wiring a workshop in my detached garage; what size breaker does a 50A welder outlet need?",
+        ],
+        // Everyday words and phrases of the second hand-written list (EVERYDAY_GROUPS, RULE128): the
+        // default missed these before, the verifier scoring them 0.232, 0.019 and 0.120.
+        [
+          'How do I get the soot off the glass of my wood stove?',
+          'How do I get the soot off the glass of my wood burner?',
+        ],
+        ['Can I use caster sugar in shortbread?', 'Can I use superfine sugar in shortbread?'],
+        [
+          'My son has a canker sore on his tongue; what can I put on it?',
+          'My son has a mouth ulcer on his tongue; what can I put on it?',
         ],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
