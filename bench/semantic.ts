@@ -876,6 +876,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IO', file: 'reserved/semantic-pairs-unseen-IO.jsonl' },
       { name: 'unseen-IP', file: 'reserved/semantic-pairs-unseen-IP.jsonl' },
       { name: 'unseen-IQ', file: 'reserved/semantic-pairs-unseen-IQ.jsonl' },
+      { name: 'unseen-IR', file: 'reserved/semantic-pairs-unseen-IR.jsonl' },
+      { name: 'unseen-IS', file: 'reserved/semantic-pairs-unseen-IS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
