@@ -762,6 +762,20 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My son has a canker sore on his tongue; what can I put on it?',
           'My son has a mouth ulcer on his tongue; what can I put on it?',
         ],
+        // Verbs, adjectives and adverbs of the same list (RULE129): the default missed these before,
+        // the verifier scoring them 0.997 (its changed words alone 0.012), 0.599 and 0.000.
+        [
+          'My husband fell ill on our cruise; does travel insurance cover it?',
+          'My husband became ill on our cruise; does travel insurance cover it?',
+        ],
+        [
+          'My neighbour burgled my shed; should I press charges?',
+          'My neighbour burgled my shed; should I file charges?',
+        ],
+        [
+          'Should I water my tomatoes every other day in July?',
+          'Should I water my tomatoes every two days in July?',
+        ],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
