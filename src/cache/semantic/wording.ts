@@ -29,7 +29,8 @@
  * - "no" before a question word where the cached question writes "know": "how do I no if";
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
  * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage"), of EVERYDAY_GROUPS ("power cut" /
- *   "power outage", RULE128) or of WORDNET_GROUPS ("ignores" / "disregards");
+ *   "power outage", "fell ill" / "became ill"; RULE128, RULE129) or of WORDNET_GROUPS ("ignores" /
+ *   "disregards");
  * - typos: a word no English list has, one letter from a word of the cached question that the
  *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur"),
  *   or from a name WordNet knows ("Seatle" / "Seattle", "Febuary" / "February"; a capitalised word
