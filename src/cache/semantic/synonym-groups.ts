@@ -908,13 +908,13 @@ let's, let us
   .map((line) => line.split(', '));
 
 /**
- * More groups written the same way and under the same brief, of everyday words and phrases ("power
- * cut" / "power outage", "broken wrist" / "fractured wrist", "nappy rash" / "diaper rash"), by a helper who read only the groups above
- * (to repeat none) and no data, test or other code (bench/data/reserved/rules/RULE128.md); then
- * verbs, adjectives and adverbs ("fell ill" / "became ill", "usually" / "typically", "by hand" /
- * "manually") by a second helper under the same brief made stricter for them (RULE129). A group
- * that made a real near miss of the training and bench data the same words would be left out;
- * none did. No word in two groups or in a group above.
+ * More groups written the same way and under the same brief (everyday-synonyms.txt): everyday words
+ * and phrases ("power cut" / "power outage", "broken wrist" / "fractured wrist", "nappy rash" /
+ * "diaper rash") by a helper who read only the groups above (to repeat none) and no data, test or
+ * other code (bench/data/reserved/rules/RULE128.md); then verbs, adjectives and adverbs ("fell ill"
+ * / "became ill", "usually" / "typically", "by hand" / "manually") by a second helper under the same
+ * brief made stricter for them (RULE129). A group that made a real near miss of the training and
+ * bench data the same words would be left out; none did. No word in two groups or in a group above.
  */
 export const EVERYDAY_GROUPS: readonly (readonly string[])[] = readGroups('./everyday-synonyms.txt');
 

@@ -720,9 +720,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         'miss',
       );
       expect(await wordRefusals()).toBe(wordsRefusedAtPhrases);
-      // A synonym of SYNONYM_GROUPS, EVERYDAY_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt out, a state's
-      // code, a price's currency sign or name, a short form, a unit after a figure or "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the cached one writes it (wording.ts), in
-      // either mode, and the same wording needs no verification.
+      // A synonym of SYNONYM_GROUPS, EVERYDAY_GROUPS or WORDNET_GROUPS, a typo, an acronym spelt
+      // out, a state's code, a price's currency sign or name, a short form, a unit after a figure or
+      // "how many", "x" for "by", a name's typo, "how much is", "mic": the question is read as the
+      // cached one writes it (wording.ts), in either mode, and the same wording needs no
+      // verification.
       const aligned: [string, string][] = [
         [
           'How much luggage can I check on a domestic flight?',
