@@ -878,6 +878,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IQ', file: 'reserved/semantic-pairs-unseen-IQ.jsonl' },
       { name: 'unseen-IR', file: 'reserved/semantic-pairs-unseen-IR.jsonl' },
       { name: 'unseen-IS', file: 'reserved/semantic-pairs-unseen-IS.jsonl' },
+      { name: 'unseen-IT', file: 'reserved/semantic-pairs-unseen-IT.jsonl' },
+      { name: 'unseen-IU', file: 'reserved/semantic-pairs-unseen-IU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
