@@ -51,6 +51,8 @@ describe('EVERYDAY_GROUPS', () => {
       ['press charges', 'file charges'],
       ['prohibit', 'forbid'],
       ['every other day', 'every two days'],
+      ['lightning storm', 'thunderstorm'],
+      ['grew back', 'regrew'],
     ];
     for (const [word, synonym] of pairs) expect([word, groupOf(word)]).toEqual([word, groupOf(synonym)]);
     expect(groupOf('power cut')).toBeGreaterThanOrEqual(0);

@@ -778,6 +778,21 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Should I water my tomatoes every other day in July?',
           'Should I water my tomatoes every two days in July?',
         ],
+        // Word pairs the read sets lost, judged against the same brief (RULE130): the default missed
+        // these before, the verifier scoring them 0.987 (its changed words alone 0.002), 0.001 and
+        // 0.007.
+        [
+          'Is it safe to stay in a tent during a lightning storm?',
+          'Is it safe to stay in a tent during a thunderstorm?',
+        ],
+        [
+          'How do I keep small children busy on a long flight?',
+          'How do I keep young kids busy on a long flight?',
+        ],
+        [
+          'How often should I water my houseplants in winter?',
+          'How often should I water my indoor plants in winter?',
+        ],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
