@@ -36,6 +36,13 @@ describe('changedNumber', () => {
     // A code whose figure is the only change.
     ['How long is a U9 hockey game?', 'How long is a U13 hockey game?'],
     ['Is the M2 MacBook Air worth it in 2026?', 'Is the M4 MacBook Air worth it in 2026?'],
+    // A decade, a century or a round count written with "s" is its figure (RULE131).
+    ['Who controlled the clove trade in the 1500s?', 'Who controlled the clove trade in the 1600s?'],
+    ['What furniture styles were popular in the 1950s?', "What furniture styles were popular in the 1920's?"],
+    ["I'm in my 20s; should I buy term life insurance?", "I'm in my 40s; should I buy term life insurance?"],
+    ['Why do 100s of people visit the cave?', 'Why do 1000s of people visit the cave?'],
+    // Only a figure ending in 0 takes the "s": "W-2s" are forms, and "five" stays alone.
+    ['How do I request a copy of my W-2?', 'How do I request copies of my W-2s from the last five years?'],
   ])('refuses a figure replaced by another: %s / %s', (question, candidate) => {
     expect(changedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
     expect(checkHitGuard(question, candidate, ASKED_ALONE)).toEqual({ ok: false, reason: 'changed-number' });
@@ -75,6 +82,11 @@ describe('changedNumber', () => {
     ['Is B2B marketing different?', 'Is B2C marketing different?'],
     // The same figures in another order are the number-order rule's.
     ['What percentage of 80 is 20?', 'What percentage of 20 is 80?'],
+    // A decade written another way, or in words, or as a century (RULE131).
+    ['What music was popular in the 90s?', 'What music was popular in the 1990s?'],
+    ["What did kids play with in the '80s?", 'What did kids play with in the 1980s?'],
+    ["We're in our 30s; should we refinance?", "We're in our thirties; should we refinance?"],
+    ['Who ruled Spain in the 1500s?', 'Who ruled Spain in the 16th century?'],
   ])('lets through: %s / %s', (question, candidate) => {
     expect(changedNumber.refuses(new GuardPair(question, candidate))).toBe(false);
   });

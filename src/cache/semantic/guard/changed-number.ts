@@ -7,25 +7,32 @@
  * only that a number was replaced by another. Thousands with a k or "grand" are their value ("$2k"
  * and "2 grand" are 2000; "401k" may also be the plan, "401(k)"); figures inside words are names,
  * not numbers ("PS4", "B12", "mp3", "4th", "11pm"), but a code whose figure is the only change is
- * another thing ("U8" / "U12"). A minus sign makes another number ("20" / "-20 degrees").
+ * another thing ("U8" / "U12"). A minus sign makes another number ("20" / "-20 degrees"). A
+ * decade, a century or a round count written with "s" is its figure ("in the 1500s" / "in the
+ * 1600s", "100s" / "1000s"), a two-figure one the year it may stand for too ("90s" / "1990s"); only
+ * a figure ending in 0 takes the "s", so "W-2s" stay forms (RULE131).
  */
 import { negativeAt } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
 import { soleChange } from './word-sequences.ts';
 
-/** Figures not joined to letters (but a trailing k), with their thousands separators; a year written '98. */
+/**
+ * Figures not joined to letters (but a trailing k, or an "s" after a 0), with their thousands
+ * separators; a year written '98.
+ */
 const FIGURES =
-  /(?<![\p{L}\p{N}.,])(['’](?=\d\d(?!\d)))?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k|K| grand)?(?![\p{L}\p{N}])/gu;
+  /(?<![\p{L}\p{N}.,])(['’](?=\d\d(?!\d)))?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:(k|K| grand)|(?<=0)(['’]?s))?(?![\p{L}\p{N}])/gu;
 
 /**
  * The values each figure of a question may stand for: "1,900" is 1900, "2k" 2000 or 2, "'98" 1998,
- * "-20" and "minus 20" -20 (features.ts, RULE66).
+ * "1950s" 1950, "90s" 90, 1990 or 2090 (RULE131), "-20" and "minus 20" -20 (features.ts, RULE66).
  */
 function figuresOf(text: string): number[][] {
   return [...text.matchAll(FIGURES)].map((match) => {
-    const [, year, digits = '', thousands] = match;
+    const [, year, digits = '', thousands, plural] = match;
     const value = Number(digits.replaceAll(',', '')) * (negativeAt(text, match.index) ? -1 : 1);
-    if (year !== undefined) return [value, 1900 + value, 2000 + value];
+    const decade = plural !== undefined && digits.length === 2;
+    if (year !== undefined || decade) return [value, 1900 + value, 2000 + value];
     if (thousands === undefined) return [value];
     return thousands === ' grand' ? [value * 1000] : [value * 1000, value];
   });
