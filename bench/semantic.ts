@@ -880,6 +880,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IS', file: 'reserved/semantic-pairs-unseen-IS.jsonl' },
       { name: 'unseen-IT', file: 'reserved/semantic-pairs-unseen-IT.jsonl' },
       { name: 'unseen-IU', file: 'reserved/semantic-pairs-unseen-IU.jsonl' },
+      { name: 'unseen-IV', file: 'reserved/semantic-pairs-unseen-IV.jsonl' },
+      { name: 'unseen-IW', file: 'reserved/semantic-pairs-unseen-IW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
