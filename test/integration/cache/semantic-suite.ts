@@ -195,8 +195,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I make an old, worn leather jacket look new?',
         ],
         ['What are the cons of solar panels?', 'What are the pros and cons of solar panels?'],
-        // A century written with "s" for another (RULE131): the verifier scored it 0.914.
+        // A century written with "s" for another (RULE131), or as an ordinal (RULE132): the verifier
+        // scored these 0.914 and 0.961.
         ['Who controlled the saffron trade in the 1500s?', 'Who controlled the saffron trade in the 1600s?'],
+        [
+          'Who controlled the saffron trade in the 16th century?',
+          'Who controlled the saffron trade in the 17th century?',
+        ],
         // One against none of them (RULE126): the verifier scored these 0.996 and 1.000, and the
         // third 0.993 with its changed words 0.999 alone, so the overrule served it.
         [

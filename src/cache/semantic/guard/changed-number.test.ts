@@ -43,6 +43,13 @@ describe('changedNumber', () => {
     ['Why do 100s of people visit the cave?', 'Why do 1000s of people visit the cave?'],
     // Only a figure ending in 0 takes the "s": "W-2s" are forms, and "five" stays alone.
     ['How do I request a copy of my W-2?', 'How do I request copies of my W-2s from the last five years?'],
+    // An ordinal in figures is its number, and beside one the ordinal words too (RULE132).
+    [
+      'Who controlled the saffron trade in the 16th century?',
+      'Who controlled the saffron trade in the 17th century?',
+    ],
+    ['Is the 4th of July a holiday?', 'Is the 5th of July a holiday?'],
+    ['Can I deduct mortgage interest on my 2nd home?', 'Can I deduct mortgage interest on my third home?'],
   ])('refuses a figure replaced by another: %s / %s', (question, candidate) => {
     expect(changedNumber.refuses(new GuardPair(question, candidate))).toBe(true);
     expect(checkHitGuard(question, candidate, ASKED_ALONE)).toEqual({ ok: false, reason: 'changed-number' });
@@ -74,9 +81,8 @@ describe('changedNumber', () => {
     ['Is COVID-19 still a pandemic?', 'Is covid 19 still a pandemic?'],
     ['What is 10 - 3?', 'What is 10 minus 3?'],
     ['Subtract 20 from ten.', 'What is ten minus 20?'],
-    // Figures inside names and ordinals are not figures.
+    // Figures inside names are not figures.
     ['Can I play my PS4 games on a PS5?', 'Can I play my PS5 games on a PS4?'],
-    ['Is the 4th of July a holiday?', 'Is the 5th of July a holiday?'],
     // A code written another way, or other letters.
     ['Where do I find my w2 online?', 'Where do I find my W-2 online?'],
     ['Is B2B marketing different?', 'Is B2C marketing different?'],
@@ -87,6 +93,19 @@ describe('changedNumber', () => {
     ["What did kids play with in the '80s?", 'What did kids play with in the 1980s?'],
     ["We're in our 30s; should we refinance?", "We're in our thirties; should we refinance?"],
     ['Who ruled Spain in the 1500s?', 'Who ruled Spain in the 16th century?'],
+    // An ordinal written in words or as a century's hundreds (RULE132).
+    [
+      "I'm planning our 25th reunion; what should tickets cost?",
+      "I'm planning our twenty-fifth reunion; what should tickets cost?",
+    ],
+    [
+      'How did newspapers use carrier pigeons in the 1800s?',
+      'How did newspapers use carrier pigeons in the 19th century?',
+    ],
+    ['What jobs will exist in the 21st century?', 'What jobs will exist in the twenty-first century?'],
+    ['Should my 1st car be new or used?', 'Should my first car be new or used?'],
+    // Ordinal words alone are the verifier's to read.
+    ['Should my first car be new or used?', 'Should my second car be new or used?'],
   ])('lets through: %s / %s', (question, candidate) => {
     expect(changedNumber.refuses(new GuardPair(question, candidate))).toBe(false);
   });

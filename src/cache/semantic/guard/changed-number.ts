@@ -6,11 +6,14 @@
  * cost paraphrases ("a dozen people" / "12 people", "how 2 tell" / "how to tell"); this one asks
  * only that a number was replaced by another. Thousands with a k or "grand" are their value ("$2k"
  * and "2 grand" are 2000; "401k" may also be the plan, "401(k)"); figures inside words are names,
- * not numbers ("PS4", "B12", "mp3", "4th", "11pm"), but a code whose figure is the only change is
+ * not numbers ("PS4", "B12", "mp3", "11pm"), but a code whose figure is the only change is
  * another thing ("U8" / "U12"). A minus sign makes another number ("20" / "-20 degrees"). A
  * decade, a century or a round count written with "s" is its figure ("in the 1500s" / "in the
  * 1600s", "100s" / "1000s"), a two-figure one the year it may stand for too ("90s" / "1990s"); only
- * a figure ending in 0 takes the "s", so "W-2s" stay forms (RULE131).
+ * a figure ending in 0 takes the "s", so "W-2s" stay forms (RULE131). An ordinal in figures is its
+ * number ("the 16th century" / "the 17th century", "the 4th" / "the 5th of July"), and beside one
+ * the ordinal words are too ("25th" / "twenty-fifth"); ordinal words alone are the verifier's to
+ * read ("first" / "second" time, "a second opinion", RULE132).
  */
 import { negativeAt } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
@@ -80,6 +83,77 @@ function numberWordsOf(text: string): number[][] {
   });
 }
 
+/** An ordinal's number, and a century's first year's hundreds ("the 19th century" is "the 1800s"). */
+const ordinalValues = (value: number, century: string | undefined): number[] =>
+  century === undefined ? [value] : [value, (value - 1) * 100];
+
+/** Ordinals in figures, not inside a word ("16th", "2nd", "21st"; "B12th" is none), and "century" after one. */
+const ORDINALS = /(?<![\p{L}\p{N}.,])(\d+)(?:st|nd|rd|th)(?![\p{L}\p{N}])( centur(?:y|ies))?/giu;
+
+/** The values of a question's ordinals in figures ("the 16th century": 16 or 1500). */
+const ordinalsOf = (text: string): number[][] =>
+  [...text.matchAll(ORDINALS)].map(([, digits, century]) => ordinalValues(Number(digits), century));
+
+const UNIT_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
+const TEEN_ORDINALS = [
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+];
+const TEN_ORDINALS = [
+  'twentieth',
+  'thirtieth',
+  'fortieth',
+  'fiftieth',
+  'sixtieth',
+  'seventieth',
+  'eightieth',
+  'ninetieth',
+];
+/** Ordinal words by value: "fifth" 5, "nineteenth" 19, "twenty-fifth" and "twenty fifth" 25. */
+const ORDINAL_VALUES: ReadonlyMap<string, number> = new Map<string, number>([
+  ...UNIT_ORDINALS.map((word, index): [string, number] => [word, 1 + index]),
+  ...TEEN_ORDINALS.map((word, index): [string, number] => [word, 10 + index]),
+  ...TEN_ORDINALS.map((word, index): [string, number] => [word, 20 + 10 * index]),
+  ...TENS.flatMap((ten, tenIndex) =>
+    UNIT_ORDINALS.flatMap((unit, index): [string, number][] =>
+      [`${ten}-${unit}`, `${ten} ${unit}`].map((word) => [word, 20 + 10 * tenIndex + 1 + index]),
+    ),
+  ),
+]);
+/** An ordinal word, the longest first ("twenty-first" before "first"), and "century" after one. */
+const ORDINAL_WORD = new RegExp(
+  `(?<![\\p{L}\\p{N}])(${[...ORDINAL_VALUES.keys()].sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}\\p{N}])( centur(?:y|ies))?`,
+  'giu',
+);
+
+/** The values of a question's ordinal words ("the nineteenth century": 19 or 1800). */
+const ordinalWordsOf = (text: string): number[][] =>
+  [...text.matchAll(ORDINAL_WORD)].map(([, word = '', century]) =>
+    ordinalValues(ORDINAL_VALUES.get(word.toLowerCase()) ?? Number.NaN, century),
+  );
+
+/**
+ * The ordinals of the two questions, where either writes one in figures (RULE132): the figures'
+ * and, so that "25th" is "twenty-fifth", the words'. Ordinal words alone are left out ("a second
+ * opinion", "first" / "second" time are the verifier's to read).
+ */
+function ordinalPools(question: string, candidate: string): [number[][], number[][]] {
+  const [asked, cached] = [ordinalsOf(question), ordinalsOf(candidate)];
+  if (asked.length === 0 && cached.length === 0) return [[], []];
+  return [
+    [...asked, ...ordinalWordsOf(question)],
+    [...cached, ...ordinalWordsOf(candidate)],
+  ];
+}
+
 /** Whether `mine` has a figure `theirs` lacks, counting repeats. */
 function hasOwn(mine: readonly number[][], theirs: readonly number[][]): boolean {
   const left = [...theirs];
@@ -113,8 +187,9 @@ function otherCode(question: string, candidate: string): boolean {
 export const changedNumber: GuardRule = {
   reason: 'changed-number',
   refuses: ({ question, candidate }) => {
-    const asked = [...figuresOf(question), ...numberWordsOf(question)];
-    const cached = [...figuresOf(candidate), ...numberWordsOf(candidate)];
+    const [askedOrdinals, cachedOrdinals] = ordinalPools(question, candidate);
+    const asked = [...figuresOf(question), ...numberWordsOf(question), ...askedOrdinals];
+    const cached = [...figuresOf(candidate), ...numberWordsOf(candidate), ...cachedOrdinals];
     return (hasOwn(asked, cached) && hasOwn(cached, asked)) || otherCode(question, candidate);
   },
 };
