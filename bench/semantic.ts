@@ -882,6 +882,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IU', file: 'reserved/semantic-pairs-unseen-IU.jsonl' },
       { name: 'unseen-IV', file: 'reserved/semantic-pairs-unseen-IV.jsonl' },
       { name: 'unseen-IW', file: 'reserved/semantic-pairs-unseen-IW.jsonl' },
+      { name: 'unseen-IX', file: 'reserved/semantic-pairs-unseen-IX.jsonl' },
+      { name: 'unseen-IY', file: 'reserved/semantic-pairs-unseen-IY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
