@@ -195,6 +195,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I make an old, worn leather jacket look new?',
         ],
         ['What are the cons of solar panels?', 'What are the pros and cons of solar panels?'],
+        // The measured thing exchanged (RULE133): the verifier scored these 0.998 and 0.999.
+        [
+          'How much cooked pasta does one pound of dry pasta make?',
+          'How much dry pasta makes one pound of cooked pasta?',
+        ],
+        [
+          'My recipe calls for 2 cups of buttermilk but I only have yogurt; how much yogurt should I use?',
+          'My recipe calls for 2 cups of yogurt but I only have buttermilk; how much buttermilk should I use?',
+        ],
         // A century written with "s" for another (RULE131), or as an ordinal (RULE132): the verifier
         // scored these 0.914 and 0.961.
         ['Who controlled the saffron trade in the 1500s?', 'Who controlled the saffron trade in the 1600s?'],

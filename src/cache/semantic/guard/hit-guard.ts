@@ -22,6 +22,7 @@ import { doneThing } from './done-thing.ts';
 import { exchangedEnds } from './exchanged-ends.ts';
 import { GuardPair, type GuardRule, type RefusalReason } from './guard-rule.ts';
 import { swappedIdentifiers } from './identifiers.ts';
+import { measuredThing } from './measured-thing.ts';
 import { renamed } from './names.ts';
 import { narrowerSubject } from './narrowing.ts';
 import { oneSideNegated } from './negation.ts';
@@ -79,6 +80,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   allAgainstOne,
   pickedNumber,
   swappedRoles,
+  measuredThing,
   movedPossessor,
   exchangedNumbers,
   swappedVoice,
