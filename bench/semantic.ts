@@ -884,6 +884,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IW', file: 'reserved/semantic-pairs-unseen-IW.jsonl' },
       { name: 'unseen-IX', file: 'reserved/semantic-pairs-unseen-IX.jsonl' },
       { name: 'unseen-IY', file: 'reserved/semantic-pairs-unseen-IY.jsonl' },
+      { name: 'unseen-IZ', file: 'reserved/semantic-pairs-unseen-IZ.jsonl' },
+      { name: 'unseen-JA', file: 'reserved/semantic-pairs-unseen-JA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
