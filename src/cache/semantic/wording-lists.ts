@@ -700,7 +700,9 @@ export const SPELLINGS: Readonly<Record<string, string>> = wordTable({
  * "desert" / "dessert" (a good one in Morocco), "flour" / "flower", "chord" / "cord", "lead" /
  * "LED", "whole" / "hole", "steel" / "steal" ("the best steal" is a bargain), "roll" / "role", "know"
  * / "no", "filing" / "filling" ("filing a tooth" / "filling a tooth"); nor "trail" / "trial" ("a
- * trail run" / "a trial run"), RULE70.
+ * trail run" / "a trial run"), RULE70; nor "stake" / "steak" ("beefsteak tomatoes"), "scared" /
+ * "scarred". Homophones a question writes for each other by slip ("sounds horse", "peal the
+ * apples", "hold the plain", "canine flue") joined in RULE134.
  */
 export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
   const partners = new Map<string, string[]>();
@@ -720,7 +722,9 @@ export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
     pedal peddle, pedals peddles, medal meddle, discreet discrete, elicit illicit, lessen lesson,
     site sight, cite site, capital capitol, cereal serial, loan lone, heal heel, knew new,
     wear where, were where, road rode, meat meet, hear here, sore soar, sores soars, heals heels,
-    healed heeled, board bored`;
+    healed heeled, board bored, hoarse horse, peel peal, peels peals, peeling pealing, peeled pealed,
+    real reel, copyright copywrite, dough doe, flu flue, herd heard, pane pain, panes pains,
+    plane plain, tee tea, tees teas, whine wine, whines wines, whose whos`;
   for (const pair of pairs.split(',')) {
     const [one, other] = pair.trim().split(' ') as [string, string];
     partners.set(one, [...(partners.get(one) ?? []), other]);

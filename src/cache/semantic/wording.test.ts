@@ -325,6 +325,22 @@ describe('alignWording', () => {
       'How do I treat saddle sores on a mule?',
     ],
     ['Is a carom board hard to level?', 'Is a carom bored hard to level?', 'Is a carom board hard to level?'],
+    // More of them (RULE134).
+    [
+      'Why does my parrot sound hoarse after a bath?',
+      'Why does my parrot sound horse after a bath?',
+      'Why does my parrot sound hoarse after a bath?',
+    ],
+    [
+      'Should I peel the pears for a tart?',
+      'Should I peal the pears for a tart?',
+      'Should I peel the pears for a tart?',
+    ],
+    [
+      'Will they hold the plane for me?',
+      'Will they hold the plain for me?',
+      'Will they hold the plane for me?',
+    ],
     // The word may stand elsewhere on both sides: the asked one writes it once more.
     [
       'Are cruises to Alaska good for kids too?',
@@ -930,6 +946,8 @@ describe('alignWording', () => {
     ['Does filing a tooth hurt?', 'Does filling a tooth hurt?'],
     ['Is a trail run good training?', 'Is a trial run good training?'],
     ['How do I treat saddle sores on a mule?', 'How do I treat soars on a mule?'],
+    // Other neighbours: "plain" stays "plain" (RULE134).
+    ['Will they hold the plane for me?', 'Will they serve plain yogurt for me?'],
     // A short form only of its word's first letter and letters in order, no English word, in lower
     // case, not a plural, not after a figure, between the same words (RULE72).
     ['Which ascensores should I ride?', 'Which ascensor should I ride?'],

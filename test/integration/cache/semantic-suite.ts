@@ -809,6 +809,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How often should I water my houseplants in winter?',
           'How often should I water my indoor plants in winter?',
         ],
+        // A homophone written for the other (CONFUSED_WORDS, RULE134): the default missed the first
+        // two before (the verifier reading "hoarse" / "horse" alone 0.004, "peel" / "peal" 0.004),
+        // and the third was under the verifier's score (0.038).
+        ['Why does my parrot sound hoarse after a bath?', 'Why does my parrot sound horse after a bath?'],
+        ['Should I peel the pears before poaching them?', 'Should I peal the pears before poaching them?'],
+        ['Can I bring a folding cane on the plane?', 'Can I bring a folding cane on the plain?'],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
