@@ -886,6 +886,8 @@ async function main(): Promise<void> {
       { name: 'unseen-IY', file: 'reserved/semantic-pairs-unseen-IY.jsonl' },
       { name: 'unseen-IZ', file: 'reserved/semantic-pairs-unseen-IZ.jsonl' },
       { name: 'unseen-JA', file: 'reserved/semantic-pairs-unseen-JA.jsonl' },
+      { name: 'unseen-JB', file: 'reserved/semantic-pairs-unseen-JB.jsonl' },
+      { name: 'unseen-JC', file: 'reserved/semantic-pairs-unseen-JC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
