@@ -195,6 +195,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I make an old, worn leather jacket look new?',
         ],
         ['What are the cons of solar panels?', 'What are the pros and cons of solar panels?'],
+        // Two things exchanged throughout (RULE135): the verifier scored these 1.000 and 1.000.
+        [
+          'I have honey, but my tea cake recipe calls for sugar; how much honey should I use in place of the sugar?',
+          'I have sugar, but my tea cake recipe calls for honey; how much sugar should I use in place of the honey?',
+        ],
+        [
+          'I have shallots, but my soup recipe calls for onions; how many shallots should I use for the onions?',
+          'I have onions, but my soup recipe calls for shallots; how many onions should I use for the shallots?',
+        ],
         // The measured thing exchanged (RULE133): the verifier scored these 0.998 and 0.999.
         [
           'How much cooked pasta does one pound of dry pasta make?',

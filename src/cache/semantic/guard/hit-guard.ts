@@ -20,6 +20,7 @@ import { changedUnit } from './changed-unit.ts';
 import { reversedDirection } from './direction.ts';
 import { doneThing } from './done-thing.ts';
 import { exchangedEnds } from './exchanged-ends.ts';
+import { exchangedEverywhere } from './exchanged-everywhere.ts';
 import { GuardPair, type GuardRule, type RefusalReason } from './guard-rule.ts';
 import { swappedIdentifiers } from './identifiers.ts';
 import { measuredThing } from './measured-thing.ts';
@@ -81,6 +82,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   pickedNumber,
   swappedRoles,
   measuredThing,
+  exchangedEverywhere,
   movedPossessor,
   exchangedNumbers,
   swappedVoice,
