@@ -888,6 +888,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JA', file: 'reserved/semantic-pairs-unseen-JA.jsonl' },
       { name: 'unseen-JB', file: 'reserved/semantic-pairs-unseen-JB.jsonl' },
       { name: 'unseen-JC', file: 'reserved/semantic-pairs-unseen-JC.jsonl' },
+      { name: 'unseen-JD', file: 'reserved/semantic-pairs-unseen-JD.jsonl' },
+      { name: 'unseen-JE', file: 'reserved/semantic-pairs-unseen-JE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
