@@ -1027,8 +1027,15 @@ export function alignWording(cached: string, question: string): string {
     if (same !== undefined) {
       // Written as the cached question writes it somewhere ("O&M ... touch and constant"): stays.
       if (theirTexts.has(token.text)) return;
-      // An apostrophe or an ampersand one side only: "Ive" / "I've", "&" / "and".
-      if (/['’&]/.test(same.text) !== /['’&]/.test(token.text)) edit(index, index + 1, same.text);
+      // An apostrophe or an ampersand one side only: "Ive" / "I've", "&" / "and"; a negative
+      // contraction's apostrophe out of place: "does'nt" / "doesn't" (RULE136; "kid's" / "kids'"
+      // stay two words).
+      const negative = (text: string) => /n['’]t$/i.test(text);
+      if (
+        /['’&]/.test(same.text) !== /['’&]/.test(token.text) ||
+        (negative(same.text) && !negative(token.text))
+      )
+        edit(index, index + 1, same.text);
       return;
     }
     if (!isLetters(token)) return;

@@ -525,6 +525,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "What's the best humidity percentage for a cigar humidor?",
           "What's the best humidity % for a cigar humidor?",
         ],
+        // A verb's negative contraction with its "n" dropped is the negation (RULE136): the negation
+        // rule refused it before, reading no negation in "did't"; the verifier scores it 0.999.
+        ["How do I fix fudge that didn't set?", "How do I fix fudge that did't set?"],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in
@@ -824,6 +827,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ['Why does my parrot sound hoarse after a bath?', 'Why does my parrot sound horse after a bath?'],
         ['Should I peel the pears before poaching them?', 'Should I peal the pears before poaching them?'],
         ['Can I bring a folding cane on the plane?', 'Can I bring a folding cane on the plain?'],
+        // A negative contraction's apostrophe out of place is the contraction (RULE136): the verifier
+        // scored it 0.001 before.
+        [
+          "My dishwasher isn't draining after the cycle; what should I check first?",
+          "My dishwasher is'nt draining after the cycle; what should I check first?",
+        ],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',

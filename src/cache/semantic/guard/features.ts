@@ -92,12 +92,21 @@ export interface Features {
   directions: { from: string[]; to: string[] }[];
 }
 
+/**
+ * A verb's negative contraction mistyped (RULE136): without its apostrophe ("didnt"), with the
+ * apostrophe out of place ("does'nt") or its "n" dropped ("did't") is the verb and "not" as "n't"
+ * is. "cant" and "wont" are English words and stay as written.
+ */
+const MISTYPED_NEGATION =
+  /\b(do|does|did|is|are|was|were|has|have|had|would|should|could|must|need)(?:nt|'nt|'t)\b/gi;
+
 function expandContractions(text: string): string {
   return text
     .replace(/[’‘]/g, "'")
     .replace(/\bcan't\b/gi, 'cannot')
     .replace(/\bwon't\b/gi, 'will not')
     .replace(/n't\b/gi, ' not')
+    .replace(MISTYPED_NEGATION, '$1 not')
     .replace(/'m\b/gi, ' am')
     .replace(/'re\b/gi, ' are')
     .replace(/'ve\b/gi, ' have')

@@ -133,5 +133,13 @@ describe('oneSideNegated', () => {
       'I can get my toddler to stop crying at bedtime; what helps?',
       'negation',
     ],
+    // A verb's negative contraction mistyped is the negation (RULE136): without its apostrophe,
+    // with the apostrophe out of place, with its "n" dropped.
+    ['Why did my fudge not set?', 'Why didnt my fudge set?', 'ok'],
+    ["How do I fix fudge that didn't set?", "How do I fix fudge that did't set?", 'ok'],
+    ["Why doesn't my bread rise?", "Why does'nt my bread rise?", 'ok'],
+    ['Why is my sourdough not rising?', 'Why isnt my sourdough rising?', 'ok'],
+    ['Why did my fudge set so fast?', 'Why didnt my fudge set so fast?', 'negation'],
+    ['Which plants have flowers in winter?', "Which plants have't flowers in winter?", 'negation'],
   ]);
 });
