@@ -890,6 +890,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JC', file: 'reserved/semantic-pairs-unseen-JC.jsonl' },
       { name: 'unseen-JD', file: 'reserved/semantic-pairs-unseen-JD.jsonl' },
       { name: 'unseen-JE', file: 'reserved/semantic-pairs-unseen-JE.jsonl' },
+      { name: 'unseen-JF', file: 'reserved/semantic-pairs-unseen-JF.jsonl' },
+      { name: 'unseen-JG', file: 'reserved/semantic-pairs-unseen-JG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
