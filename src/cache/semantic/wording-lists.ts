@@ -702,7 +702,9 @@ export const SPELLINGS: Readonly<Record<string, string>> = wordTable({
  * / "no", "filing" / "filling" ("filing a tooth" / "filling a tooth"); nor "trail" / "trial" ("a
  * trail run" / "a trial run"), RULE70; nor "stake" / "steak" ("beefsteak tomatoes"), "scared" /
  * "scarred". Homophones a question writes for each other by slip ("sounds horse", "peal the
- * apples", "hold the plain", "canine flue") joined in RULE134.
+ * apples", "hold the plain", "canine flue") joined in RULE134; more of them ("ginger ail", "a pear
+ * of socks", "egg yokes") in RULE137, which left out "council" / "counsel", "hall" / "haul", "fair" /
+ * "fare", "sale" / "sail" and "root" / "route" for the same reason as RULE70's.
  */
 export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
   const partners = new Map<string, string[]>();
@@ -724,7 +726,13 @@ export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
     wear where, were where, road rode, meat meet, hear here, sore soar, sores soars, heals heels,
     healed heeled, board bored, hoarse horse, peel peal, peels peals, peeling pealing, peeled pealed,
     real reel, copyright copywrite, dough doe, flu flue, herd heard, pane pain, panes pains,
-    plane plain, tee tea, tees teas, whine wine, whines wines, whose whos`;
+    plane plain, tee tea, tees teas, whine wine, whines wines, whose whos,
+    ale ail, ales ails, muscle mussel, muscles mussels, tale tail, tales tails, pair pear, pairs pears,
+    sole soul, soles souls, vein vain, naval navel, cue queue, cues queues, stair stare, stairs stares,
+    suite sweet, suites sweets, pore pour, pores pours, poor pour, morning mourning, idol idle,
+    idols idles, great grate, bail bale, bails bales, coarse course, patience patients, yolk yoke,
+    yolks yokes, flea flee, fleas flees, reign rein, reigns reins, dual duel, hire higher, toe tow,
+    toes tows, bolder boulder`;
   for (const pair of pairs.split(',')) {
     const [one, other] = pair.trim().split(' ') as [string, string];
     partners.set(one, [...(partners.get(one) ?? []), other]);

@@ -341,6 +341,18 @@ describe('alignWording', () => {
       'Will they hold the plain for me?',
       'Will they hold the plane for me?',
     ],
+    // More of them (RULE137).
+    ['Is ginger ale gluten free?', 'Is ginger ail gluten free?', 'Is ginger ale gluten free?'],
+    [
+      'Where can I buy a pair of wool socks?',
+      'Where can I buy a pear of wool socks?',
+      'Where can I buy a pair of wool socks?',
+    ],
+    [
+      'How do I separate egg yolks without breaking them?',
+      'How do I separate egg yokes without breaking them?',
+      'How do I separate egg yolks without breaking them?',
+    ],
     // The word may stand elsewhere on both sides: the asked one writes it once more.
     [
       'Are cruises to Alaska good for kids too?',
@@ -948,6 +960,11 @@ describe('alignWording', () => {
     ['How do I treat saddle sores on a mule?', 'How do I treat soars on a mule?'],
     // Other neighbours: "plain" stays "plain" (RULE134).
     ['Will they hold the plane for me?', 'Will they serve plain yogurt for me?'],
+    // Left out by RULE137 as RULE70 left its pairs out, quoted, and other neighbours.
+    ['How much is the fare to the city?', 'How much is the fair to the city?'],
+    ['Can I sail my boat in winter?', 'Can I sale my boat in winter?'],
+    ['What does "ail" mean?', 'What does "ale" mean?'],
+    ['Is ginger ale gluten free?', 'Is root ail gluten free?'],
     // A short form only of its word's first letter and letters in order, no English word, in lower
     // case, not a plural, not after a figure, between the same words (RULE72).
     ['Which ascensores should I ride?', 'Which ascensor should I ride?'],

@@ -827,6 +827,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ['Why does my parrot sound hoarse after a bath?', 'Why does my parrot sound horse after a bath?'],
         ['Should I peel the pears before poaching them?', 'Should I peal the pears before poaching them?'],
         ['Can I bring a folding cane on the plane?', 'Can I bring a folding cane on the plain?'],
+        // More of them (RULE137): the default missed this before (the verifier 0.943, the changed
+        // words alone 0.783).
+        ['Is ginger ale good for an upset stomach?', 'Is ginger ail good for an upset stomach?'],
         // A negative contraction's apostrophe out of place is the contraction (RULE136): the verifier
         // scored it 0.001 before.
         [
