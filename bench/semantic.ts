@@ -892,6 +892,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JE', file: 'reserved/semantic-pairs-unseen-JE.jsonl' },
       { name: 'unseen-JF', file: 'reserved/semantic-pairs-unseen-JF.jsonl' },
       { name: 'unseen-JG', file: 'reserved/semantic-pairs-unseen-JG.jsonl' },
+      { name: 'unseen-JH', file: 'reserved/semantic-pairs-unseen-JH.jsonl' },
+      { name: 'unseen-JI', file: 'reserved/semantic-pairs-unseen-JI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
