@@ -154,6 +154,30 @@ describe('alignWording', () => {
       'How much does a monthly bus pass cost in Seattle?',
       'How much is a monthly bus pass in Seattle?',
     ],
+    // A step reads what another wrote in the run before (RULE138): "Xmas" and "NYC" written out
+    // first, then "how much is" the same words.
+    [
+      'Approximately how much does a real Christmas tree cost?',
+      'Approx how much is a real Xmas tree?',
+      'Approximately how much does a real Christmas tree cost?',
+    ],
+    [
+      'How much does a round-trip ticket to New York City cost?',
+      'How much is a round-trip ticket to NYC?',
+      'How much does a round-trip ticket to New York City cost?',
+    ],
+    // A figure with letters written onto it is not the number alone (RULE138): "3x" is not
+    // "threex", "2nd" not "twond" where the cached question writes "two" elsewhere.
+    [
+      'How often should I ride three times a week?',
+      'How often should I ride 3x a week?',
+      'How often should I ride 3x a week?',
+    ],
+    [
+      'We are expecting our second baby and our toddler will be two then; do we need more gates?',
+      'We are expecting our 2nd baby and our toddler will be two then; do we need more gates?',
+      'We are expecting our second baby and our toddler will be two then; do we need more gates?',
+    ],
     // A weekday's short form is the plural too.
     [
       'What time does the pool open on Saturdays?',

@@ -900,11 +900,29 @@ function sameCosted(
   );
 }
 
+/** Runs of the steps at most: a run reads what the run before wrote (RULE138). */
+const ALIGNMENT_RUNS = 3;
+
 /**
  * `asked` with the words it writes differently from `cached` written as `cached` writes them (see
- * the module's comment); `asked` itself when nothing differs only in writing.
+ * the module's comment); `asked` itself when nothing differs only in writing. The steps run again
+ * on what they wrote until a run changes nothing (RULE138): a step reads the questions before the
+ * steps after it have reworded them, so "Approx how much is a fresh Xmas wreath?" needs "Xmas"
+ * written as "Christmas" by one run before the next reads "how much is a fresh Christmas wreath" as
+ * "how much does a fresh Christmas wreath cost".
  */
 export function alignWording(cached: string, question: string): string {
+  let aligned = question;
+  for (let run = 0; run < ALIGNMENT_RUNS; run += 1) {
+    const again = alignOnce(cached, aligned);
+    if (again === aligned) break;
+    aligned = again;
+  }
+  return aligned;
+}
+
+/** One run of the alignment's steps. */
+function alignOnce(cached: string, question: string): string {
   const theirs = tokensOf(cached);
   const asWritten = tokensOf(question);
   const reordered = inSpeakersOrder(theirs, question, asWritten);
@@ -1165,6 +1183,9 @@ export function alignWording(cached: string, question: string): string {
   // step's ("$1k" is not "$onek").
   mine.forEach((token, index) => {
     if (theirKeys.has(token.key) || !Number.isNaN(thousandsAt(mine, index))) return;
+    // A figure with letters written onto it is not the number alone: "2nd", "3x", "3BR" (their
+    // words were "twond", "threex", which the next run read as typos of "two", "three", RULE138).
+    if (/^\p{N}/u.test(token.text) && /^\p{L}/u.test(asked.slice(token.end, token.end + 1))) return;
     const expansions = ABBREVIATION_WORDS.get(token.key) ?? contracted(token.text).map(keysOf);
     for (const words of expansions) {
       const at = findRun(theirs, words);

@@ -830,6 +830,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // More of them (RULE137): the default missed this before (the verifier 0.943, the changed
         // words alone 0.783).
         ['Is ginger ale good for an upset stomach?', 'Is ginger ail good for an upset stomach?'],
+        // Steps that read what another wrote in the run before (RULE138): the default missed these
+        // before, the verifier reading "how much is" against "how much does ... cost" (0.003, 0.000).
+        ['Approximately how much does a real Christmas tree cost?', 'Approx how much is a real Xmas tree?'],
+        [
+          'How much does a round-trip ticket to New York City cost?',
+          'How much is a round-trip ticket to NYC?',
+        ],
         // A negative contraction's apostrophe out of place is the contraction (RULE136): the verifier
         // scored it 0.001 before.
         [
