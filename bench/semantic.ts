@@ -894,6 +894,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JG', file: 'reserved/semantic-pairs-unseen-JG.jsonl' },
       { name: 'unseen-JH', file: 'reserved/semantic-pairs-unseen-JH.jsonl' },
       { name: 'unseen-JI', file: 'reserved/semantic-pairs-unseen-JI.jsonl' },
+      { name: 'unseen-JJ', file: 'reserved/semantic-pairs-unseen-JJ.jsonl' },
+      { name: 'unseen-JK', file: 'reserved/semantic-pairs-unseen-JK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
