@@ -178,6 +178,17 @@ describe('alignWording', () => {
       'We are expecting our 2nd baby and our toddler will be two then; do we need more gates?',
       'We are expecting our second baby and our toddler will be two then; do we need more gates?',
     ],
+    // A plural written with "ys" for "ies" (RULE139).
+    [
+      'Can I eat juniper berries straight off the bush?',
+      'Can I eat juniper berrys straight off the bush?',
+      'Can I eat juniper berries straight off the bush?',
+    ],
+    [
+      'How do I keep flies out of my kitchen?',
+      'How do I keep flys out of my kitchen?',
+      'How do I keep flies out of my kitchen?',
+    ],
     // A weekday's short form is the plural too.
     [
       'What time does the pool open on Saturdays?',
@@ -989,6 +1000,9 @@ describe('alignWording', () => {
     ['Can I sail my boat in winter?', 'Can I sale my boat in winter?'],
     ['What does "ail" mean?', 'What does "ale" mean?'],
     ['Is ginger ale gluten free?', 'Is root ail gluten free?'],
+    // An English word or a name with "ys" stays (RULE139).
+    ['How many dies are left in the set?', 'How many days are left in the set?'],
+    ['Are the Maries coming to dinner?', 'Are the Marys coming to dinner?'],
     // A short form only of its word's first letter and letters in order, no English word, in lower
     // case, not a plural, not after a figure, between the same words (RULE72).
     ['Which ascensores should I ride?', 'Which ascensor should I ride?'],

@@ -279,7 +279,7 @@ const spelledOut = (tokens: readonly Token[], start: number, end: number): boole
 
 /**
  * Whether `typo` (no English word) is `word` (one) mistyped: one letter apart (two neighbours
- * swapped are one), two in words of seven or more. With `name`, `word` is a name WordNet knows
+ * swapped are one), two in words of seven or more, or a plural with "ys" for "ies" (RULE139). With `name`, `word` is a name WordNet knows
  * (with `inName` too a word of the list, capitalised in a name: "Level 2") and `typo` neither an
  * English word nor such a name, nor the name's plural ("dakotas").
  */
@@ -292,6 +292,8 @@ function mistyped(typo: string, word: string, name = false, inName = false): boo
   if (!name && isEnglishWord(word) !== true) return false;
   const known = isWordnetName(word) || (inName && isEnglishWord(word) === true);
   if (name && (!known || isWordnetName(typo) || plural(typo, word) || plural(word, typo))) return false;
+  // A plural written with "ys" for "ies" (RULE139): "berrys" / "berries", "frys" / "fries".
+  if (!name && /[^aeiou]ys$/.test(typo) && word === `${typo.slice(0, -2)}ies`) return true;
   return editDistance(typo, word, 2) <= (Math.min(typo.length, word.length) >= 7 ? 2 : 1);
 }
 

@@ -830,6 +830,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // More of them (RULE137): the default missed this before (the verifier 0.943, the changed
         // words alone 0.783).
         ['Is ginger ale good for an upset stomach?', 'Is ginger ail good for an upset stomach?'],
+        // A plural written with "ys" for "ies" (RULE139): the default missed these before (the
+        // verifier 0.240 and 0.303).
+        ['Can I eat rowan berries straight off the tree?', 'Can I eat rowan berrys straight off the tree?'],
+        [
+          'How do I make crispy sweet potato fries in an air fryer?',
+          'How do I make crispy sweet potato frys in an air fryer?',
+        ],
         // Steps that read what another wrote in the run before (RULE138): the default missed these
         // before, the verifier reading "how much is" against "how much does ... cost" (0.003, 0.000).
         ['Approximately how much does a real Christmas tree cost?', 'Approx how much is a real Xmas tree?'],
