@@ -896,6 +896,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JI', file: 'reserved/semantic-pairs-unseen-JI.jsonl' },
       { name: 'unseen-JJ', file: 'reserved/semantic-pairs-unseen-JJ.jsonl' },
       { name: 'unseen-JK', file: 'reserved/semantic-pairs-unseen-JK.jsonl' },
+      { name: 'unseen-JL', file: 'reserved/semantic-pairs-unseen-JL.jsonl' },
+      { name: 'unseen-JM', file: 'reserved/semantic-pairs-unseen-JM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
