@@ -32,7 +32,8 @@
  *   "power outage", "fell ill" / "became ill"; RULE128, RULE129) or of WORDNET_GROUPS ("ignores" /
  *   "disregards");
  * - typos: a word no English list has, one letter from a word of the cached question that the
- *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur"),
+ *   list has ("ligt" / "light"; two letters in words of seven or more: "derailer" / "derailleur";
+ *   "ys" for "ies": "berrys" / "berries", RULE139),
  *   or from a name WordNet knows ("Seatle" / "Seattle", "Febuary" / "February"; a capitalised word
  *   inside the question only so); a possessive's word against another possessive's: "my todler's
  *   shoe" / "my toddler's shoe" (RULE110). Two English words are two words ("desert" /
@@ -279,9 +280,10 @@ const spelledOut = (tokens: readonly Token[], start: number, end: number): boole
 
 /**
  * Whether `typo` (no English word) is `word` (one) mistyped: one letter apart (two neighbours
- * swapped are one), two in words of seven or more, or a plural with "ys" for "ies" (RULE139). With `name`, `word` is a name WordNet knows
- * (with `inName` too a word of the list, capitalised in a name: "Level 2") and `typo` neither an
- * English word nor such a name, nor the name's plural ("dakotas").
+ * swapped are one), two in words of seven or more, or a plural with "ys" for "ies" (RULE139). With
+ * `name`, `word` is a name WordNet knows (with `inName` too a word of the list, capitalised in a
+ * name: "Level 2") and `typo` neither an English word nor such a name, nor the name's plural
+ * ("dakotas").
  */
 function mistyped(typo: string, word: string, name = false, inName = false): boolean {
   if (typo.length < 3 || word.length < 3 || !/^\p{Ll}+$/u.test(typo) || !/^\p{Ll}+$/u.test(word))
@@ -902,6 +904,9 @@ function sameCosted(
   );
 }
 
+/** A negative contraction as written right: "doesn't", not "does'nt" (RULE136). */
+const NEGATIVE_CONTRACTION = /n['’]t$/i;
+
 /** Runs of the steps at most: a run reads what the run before wrote (RULE138). */
 const ALIGNMENT_RUNS = 3;
 
@@ -1050,10 +1055,9 @@ function alignOnce(cached: string, question: string): string {
       // An apostrophe or an ampersand one side only: "Ive" / "I've", "&" / "and"; a negative
       // contraction's apostrophe out of place: "does'nt" / "doesn't" (RULE136; "kid's" / "kids'"
       // stay two words).
-      const negative = (text: string) => /n['’]t$/i.test(text);
       if (
         /['’&]/.test(same.text) !== /['’&]/.test(token.text) ||
-        (negative(same.text) && !negative(token.text))
+        (NEGATIVE_CONTRACTION.test(same.text) && !NEGATIVE_CONTRACTION.test(token.text))
       )
         edit(index, index + 1, same.text);
       return;
