@@ -1048,6 +1048,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       // refuses them before any verification, in either mode; so figures exchanged in place.
       const possessors: [string, string][] = [
         ["What is my grandmother's niece to me?", "What is my niece's grandmother to me?"],
+        // The same in one clause beside another change (RULE140): the default served this before
+        // (the verifier 0.998, the changed words alone 1.000).
+        [
+          "My roommate borrowed my cast iron skillet and cracked it; what's a polite way to ask him to replace it?",
+          "I borrowed my roommate's cast iron skillet and cracked it; what's a polite way to offer to replace it?",
+        ],
         // Figures exchanged in place (guard/swapped-numbers.ts): the verifier scored it 0.85.
         ['Can I use a 48V charger on a 36V scooter?', 'Can I use a 36V charger on a 48V scooter?'],
         [

@@ -52,5 +52,27 @@ describe('movedPossessor', () => {
       "In the car, how can we keep our toddler entertained? We're driving with her all day.",
       'ok',
     ],
+    // The same in one clause, whatever the others say, and "does" / "do" (RULE140).
+    [
+      'My neighbor borrowed my pressure washer and cracked the wand; how do I ask him to pay for it?',
+      "I borrowed my neighbor's pressure washer and cracked the wand; how do I offer to pay for it?",
+      'swapped',
+    ],
+    [
+      'How does my wife take my last name after the wedding?',
+      "How do I take my wife's last name after the wedding?",
+      'swapped',
+    ],
+    // The same clauses, punctuated otherwise, and the owner kept in a reworded clause: no exchange.
+    [
+      'My neighbor borrowed my pressure washer; how do I ask him to return it?',
+      'My neighbor borrowed my pressure washer. How do I ask him to return it?',
+      'ok',
+    ],
+    [
+      "I borrowed my neighbor's pressure washer last week; how do I clean it before I return it?",
+      "I borrowed my neighbor's pressure washer last week, how do I clean it before I return it?",
+      'ok',
+    ],
   ]);
 });

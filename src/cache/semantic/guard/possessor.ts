@@ -8,7 +8,7 @@
  * possessive pronouns exchanged, nothing else changed, are another owner too ("his bag knocks my
  * bag" / "my bag knocks his bag"); and so are the one who acts and the owner exchanged, a person's
  * forms read as one ("my neighbor borrowed my snow shovel" / "I borrowed my neighbor's snow
- * shovel", RULE106).
+ * shovel", RULE106), in one clause of each too, whatever the others say (RULE140).
  */
 import type { GuardRule } from './guard-rule.ts';
 import { PRONOUN_CASES } from './hit-guard-words.ts';
@@ -82,6 +82,9 @@ const PERSON_FORMS: Readonly<Record<string, string>> = wordTable({
   your: 'you',
   yours: 'you',
   yourself: 'you',
+  // The verb as it agrees with "I" (RULE140): "does my husband take" / "do I take".
+  does: 'do',
+  has: 'have',
 });
 
 /** The words without their possessive 's, each person as one word, and the words that carried an 's. */
@@ -111,6 +114,21 @@ function ownerExchanged(a: readonly string[], b: readonly string[]): boolean {
   return mine.words.length - commonWords(mine.words, theirs.words) <= 2;
 }
 
+/** A question's clauses (ended by `,` `;` `:` `.` `?` `!`), each as lowercase letter runs. */
+const clausesOf = (text: string): string[][] =>
+  text
+    .split(/[,;:.?!]/)
+    .map(lettersOf)
+    .filter((words) => words.length > 0);
+
+/**
+ * Whether one clause of each exchanges the one who acts and the owner (RULE140), whatever the
+ * other clauses say: "My roommate borrowed my spatula and bent it; how do I ask him to replace it?"
+ * / "I borrowed my roommate's spatula and bent it; how do I offer to replace it?".
+ */
+const ownerExchangedInClause = (question: string, candidate: string): boolean =>
+  clausesOf(question).some((mine) => clausesOf(candidate).some((theirs) => ownerExchanged(mine, theirs)));
+
 function possessorMoved(a: readonly string[], b: readonly string[]): boolean {
   if (ownerExchanged(a, b)) return true;
   if (a.length !== b.length || a.join(' ') === b.join(' ') || sorted(a) !== sorted(b)) return false;
@@ -122,5 +140,6 @@ const lettersOf = (text: string): string[] => text.toLowerCase().match(/[a-z]+/g
 
 export const movedPossessor: GuardRule = {
   reason: 'swapped',
-  refuses: ({ question, candidate }) => possessorMoved(lettersOf(question), lettersOf(candidate)),
+  refuses: ({ question, candidate }) =>
+    possessorMoved(lettersOf(question), lettersOf(candidate)) || ownerExchangedInClause(question, candidate),
 };
