@@ -898,6 +898,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JK', file: 'reserved/semantic-pairs-unseen-JK.jsonl' },
       { name: 'unseen-JL', file: 'reserved/semantic-pairs-unseen-JL.jsonl' },
       { name: 'unseen-JM', file: 'reserved/semantic-pairs-unseen-JM.jsonl' },
+      { name: 'unseen-JN', file: 'reserved/semantic-pairs-unseen-JN.jsonl' },
+      { name: 'unseen-JO', file: 'reserved/semantic-pairs-unseen-JO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
