@@ -126,8 +126,10 @@ const clausesOf = (text: string): string[][] =>
  * other clauses say: "My roommate borrowed my spatula and bent it; how do I ask him to replace it?"
  * / "I borrowed my roommate's spatula and bent it; how do I offer to replace it?".
  */
-const ownerExchangedInClause = (question: string, candidate: string): boolean =>
-  clausesOf(question).some((mine) => clausesOf(candidate).some((theirs) => ownerExchanged(mine, theirs)));
+function ownerExchangedInClause(question: string, candidate: string): boolean {
+  const theirClauses = clausesOf(candidate);
+  return clausesOf(question).some((mine) => theirClauses.some((theirs) => ownerExchanged(mine, theirs)));
+}
 
 function possessorMoved(a: readonly string[], b: readonly string[]): boolean {
   if (ownerExchanged(a, b)) return true;
