@@ -224,6 +224,8 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   '°f': ['degrees fahrenheit', 'fahrenheit', 'degrees f'],
   c: ['celsius', 'degrees celsius'],
   f: ['fahrenheit', 'degrees fahrenheit'],
+  // "How much parsley = 1 tbsp dried?" (RULE141).
+  '=': ['is equal to', 'equal to', 'equals', 'equal', 'is'],
   // Months and days.
   jan: ['january'],
   feb: ['february'],
@@ -349,6 +351,8 @@ export const FIGURE_UNITS: Readonly<Record<string, readonly string[]>> = wordTab
   kts: ['knots'],
   yds: ['yards'],
   db: ['decibels', 'decibel'],
+  // A recipe's cup ("1 c of rice"); "c" elsewhere is Celsius (ABBREVIATIONS), RULE141.
+  c: ['cups', 'cup'],
 });
 
 /**

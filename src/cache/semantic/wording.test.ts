@@ -221,6 +221,44 @@ describe('alignWording', () => {
       'Visiting NYC w/ my parents',
       'Visiting New York City with my parents',
     ],
+    // A recipe's "c" after a figure is a cup; "=" is "equals"; "no. 2", "#2" and "number 2" are
+    // one number in a series (RULE141).
+    [
+      'How many grams of fiber in 1 cup of cooked barley?',
+      'How many g of fiber in 1 c of cooked barley?',
+      'How many grams of fiber in 1 cup of cooked barley?',
+    ],
+    ['How much rice is 2 c dry?', 'How much rice is 2 cups dry?', 'How much rice is 2 c dry?'],
+    [
+      'How much fresh parsley equals 1 tablespoon of dried?',
+      'How much fresh parsley = 1 tbsp dried?',
+      'How much fresh parsley equals 1 tablespoon dried?',
+    ],
+    [
+      'How much fresh parsley = 1 tbsp dried?',
+      'How much fresh parsley equals 1 tablespoon of dried?',
+      'How much fresh parsley = 1 tbsp of dried?',
+    ],
+    [
+      "What's the difference between #2 and #4 grommets?",
+      "What's the diff between no. 2 and no. 4 grommets?",
+      "What's the difference between #2 and #4 grommets?",
+    ],
+    [
+      'Is a No. 2 pencil softer than HB?',
+      'Is a #2 pencil softer than HB?',
+      'Is a No. 2 pencil softer than HB?',
+    ],
+    [
+      'Is a #2 pencil softer than HB?',
+      'Is a number 2 pencil softer than HB?',
+      'Is a #2 pencil softer than HB?',
+    ],
+    [
+      'Bake at 180 degrees Celsius for how long?',
+      'Bake at 180 C for how long?',
+      'Bake at 180 degrees Celsius for how long?',
+    ],
     // "no" before a question word is "know" mistyped, where the cached question writes "know".
     [
       'How do I know if my parakeet is sick?',
@@ -913,6 +951,10 @@ describe('alignWording', () => {
     // Two English words are two words; two unknown or capitalised ones are names.
     ['What is a good desert in Morocco?', 'What is a good dessert in Morocco?'],
     ['What is the capital of Iran?', 'What is the capital of Iraq?'],
+    // "c" is a cup only after a figure, a number only with the same figure (RULE141).
+    ['How much vitamin C is in a cup of orange juice?', 'How much vitamin C is in 1 c of orange juice?'],
+    ['Is a #2 pencil softer than HB?', 'Is a no. 3 pencil softer than HB?'],
+    ['Is there no. 2 bus on Sundays?', 'Is there no 2 bus on Sundays?'],
     // A name's plural is another number; a capitalised word is mended only toward a known name,
     // or toward a capitalised word of the list between the same words (RULE64).
     ['What is the weather like in the Dakotas in May?', 'What is the weather like in Dakota in May?'],

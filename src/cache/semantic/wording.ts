@@ -13,8 +13,9 @@
  *   "b4" / "before", "e.g." / "for example"; informal and clipped forms, "wanna" / "want to",
  *   "hubby" / "husband", "rn" / "right now" (RULE111);
  * - units written short, only right after a figure, "how many" or "per" (FIGURE_UNITS): "240V" /
- *   "240 volt", "8 in" / "8 inch", "how many dB" / "how many decibels"; "x" between two figures as
- *   "by": "12x16 ft" / "12 by 16 feet";
+ *   "240 volt", "8 in" / "8 inch", "how many dB" / "how many decibels", a recipe's "1 c" / "1 cup";
+ *   "x" between two figures as "by": "12x16 ft" / "12 by 16 feet"; "=" / "equals"; a number in a
+ *   series marked "#2", "no. 2" or "number 2" (RULE141);
  * - airports' codes in capitals (AIRPORT_CODES): "LAX" / "Los Angeles International Airport", "LHR" /
  *   "Heathrow";
  * - US states', Canadian provinces' and Australian states' postal codes in capitals (STATE_CODES):
@@ -125,7 +126,8 @@ const MIXED = Object.keys(ABBREVIATIONS)
 
 /**
  * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", lowercase letters with dots ("e.g.",
- * "i.e.") and the listed abbreviations with a figure ("b4"); "350F" is "350" and "F".
+ * "i.e."), the listed abbreviations with a figure ("b4"), "&" and "=" (RULE141); "350F" is "350"
+ * and "F".
  */
 const TOKEN = new RegExp(
   [
@@ -136,6 +138,7 @@ const TOKEN = new RegExp(
     "\\p{L}+(?:['’]\\p{L}+)*",
     '\\p{N}+(?:[.,]\\p{N}+)*',
     '&',
+    '=',
   ].join('|'),
   'gu',
 );
@@ -365,6 +368,33 @@ function possessive(
 /** A number's value as compared ("1,000" and "1000" are 1000); NaN for a word. */
 const figureValue = (token: Token | undefined): number =>
   token !== undefined && /^\p{N}/u.test(token.key) ? Number(token.key.replaceAll(',', '')) : Number.NaN;
+
+/**
+ * A figure marked as a number in a series (RULE141): "#2", "no. 2" ("No.2"), "number 2"; `start`
+ * and `end` its tokens (the mark's with the figure's), `from` where "#" starts.
+ */
+interface NumberMark {
+  value: number;
+  mark: string;
+  start: number;
+  end: number;
+  from: number;
+}
+
+function numberMarksIn(text: string, tokens: readonly Token[]): NumberMark[] {
+  const found: NumberMark[] = [];
+  tokens.forEach((token, index) => {
+    const value = figureValue(token);
+    if (Number.isNaN(value)) return;
+    if (text[token.start - 1] === '#' && !/[\p{L}\p{N}]/u.test(text[token.start - 2] ?? ''))
+      found.push({ value, mark: '#', start: index, end: index + 1, from: token.start - 1 });
+    const before = tokens[index - 1];
+    const between = before === undefined ? '' : text.slice(before.end, token.start);
+    if ((before?.key === 'no' && /^\.\s?$/.test(between)) || (before?.key === 'number' && between === ' '))
+      found.push({ value, mark: before.key, start: index - 1, end: index + 1, from: before.start });
+  });
+  return found;
+}
 
 /** At `index`, a number written with a k right after it ("2k", "1.5K"): its value, else NaN. */
 function thousandsAt(tokens: readonly Token[], index: number): number {
@@ -1183,6 +1213,22 @@ function alignOnce(cached: string, question: string): string {
     if (unitAfter(myUnits, at + 1) !== unitAfter(theirUnits, other.at + 1)) continue;
     const glued = mine[at + 1]?.start === x.end;
     edit(at, at + 1, `${(theirs[other.at] as Token).text}${glued ? ' ' : ''}`);
+  }
+
+  // A number in a series marked one way on one side and another on the other ("#2" / "no. 2" /
+  // "number 2", RULE141).
+  const theirMarks = numberMarksIn(cached, theirs);
+  for (const mark of numberMarksIn(asked, mine)) {
+    const other = theirMarks.find(
+      (candidate) => candidate.value === mark.value && candidate.mark !== mark.mark,
+    );
+    if (
+      other === undefined ||
+      theirMarks.some((same) => same.value === mark.value && same.mark === mark.mark)
+    )
+      continue;
+    const text = cached.slice(other.from, theirs[other.end - 1]?.end);
+    edit(mark.start, mark.end, text, mark.mark === '#' ? mark.from : undefined);
   }
 
   // Abbreviations and contractions, either way round; a figure written with a k is the thousands

@@ -850,6 +850,19 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "My dishwasher isn't draining after the cycle; what should I check first?",
           "My dishwasher is'nt draining after the cycle; what should I check first?",
         ],
+        // The shorthand of recipes, notes and lists (RULE141): a recipe's "c" after a figure, "=",
+        // "no. 8", "#8" and "number 2". The default missed these before (the verifier 0.001, the
+        // narrowing rule, the negation rule, the narrowing rule).
+        [
+          'How many grams of protein in 1 cup of cooked quinoa?',
+          'How many g of protein in 1 c of cooked quinoa?',
+        ],
+        ['How much fresh thyme equals 1 teaspoon of dried?', 'How much fresh thyme = 1 tsp of dried?'],
+        [
+          "What's the difference between #8 and #10 wood screws?",
+          "What's the diff between no. 8 and no. 10 wood screws?",
+        ],
+        ['Is a number 2 pencil good for shading?', 'Is a #2 pencil good for shading?'],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',

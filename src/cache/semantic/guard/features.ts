@@ -213,7 +213,9 @@ export function featuresOf(text: string): Features {
     // The article follows the next word's sound ("a fixed", "an adjustable"): one word for both.
     .replace(/\ban\b/gi, 'a')
     // An "&" standing alone is "and" ("my kids & I" / "me & my kids"), never one inside a name ("AT&T").
-    .replace(/(?<=\s)&(?=\s)/g, 'and');
+    .replace(/(?<=\s)&(?=\s)/g, 'and')
+    // "no." before a figure is a number in a series, as "#2" is, not a negation (RULE141).
+    .replace(/\b(?:no|No|NO)\.\s?(?=\d)/g, '#');
   // "US" in a sentence with lowercase letters is the country, not the pronoun ("500 US dollars").
   if (/[a-z]/.test(expanded)) expanded = expanded.replace(/\bUS\b/g, 'USA');
   const quotes = [...expanded.matchAll(QUOTED)].map(

@@ -11,6 +11,14 @@ describe('oneSideNegated', () => {
       'How do I know whether my sourdough starter is dead?',
       'ok',
     ],
+    // "no." before a figure is a number in a series, as "#2" is (RULE141); "no" alone still negates.
+    [
+      "What's the difference between #2 and #4 grommets?",
+      "What's the difference between no. 2 and No.4 grommets?",
+      'ok',
+    ],
+    ['Do 2 buses run on Sundays?', 'Do no 2 buses run on Sundays?', 'negation'],
+    ['Are dogs allowed on the 2 beaches?', 'Are no dogs allowed on the 2 beaches?', 'negation'],
     // A polite framing holds no negation (hit-guard-words.ts, PHRASES).
     [
       "I'm homeschooling my 12-year-old in Ohio starting this fall; if it's not too much trouble, could you outline what the state requires from parents like me?",
