@@ -900,6 +900,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JM', file: 'reserved/semantic-pairs-unseen-JM.jsonl' },
       { name: 'unseen-JN', file: 'reserved/semantic-pairs-unseen-JN.jsonl' },
       { name: 'unseen-JO', file: 'reserved/semantic-pairs-unseen-JO.jsonl' },
+      { name: 'unseen-JP', file: 'reserved/semantic-pairs-unseen-JP.jsonl' },
+      { name: 'unseen-JQ', file: 'reserved/semantic-pairs-unseen-JQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
