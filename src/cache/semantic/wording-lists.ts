@@ -708,7 +708,10 @@ export const SPELLINGS: Readonly<Record<string, string>> = wordTable({
  * "scarred". Homophones a question writes for each other by slip ("sounds horse", "peal the
  * apples", "hold the plain", "canine flue") joined in RULE134; more of them ("ginger ail", "a pear
  * of socks", "egg yokes") in RULE137, which left out "council" / "counsel", "hall" / "haul", "fair" /
- * "fare", "sale" / "sail" and "root" / "route" for the same reason as RULE70's.
+ * "fare", "sale" / "sail" and "root" / "route" for the same reason as RULE70's. Real words a slip of
+ * one key writes for a common one ("how dose it work", "at hom", "the sane as", "rye bred") joined
+ * in RULE142, which left out "county" / "country", "causal" / "casual", "adapt" / "adopt", "use" /
+ * "sue", "lighting" / "lightning", "moral" / "morale" and "choose" / "chose" (a tense).
  */
 export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
   const partners = new Map<string, string[]>();
@@ -736,7 +739,10 @@ export const CONFUSED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
     suite sweet, suites sweets, pore pour, pores pours, poor pour, morning mourning, idol idle,
     idols idles, great grate, bail bale, bails bales, coarse course, patience patients, yolk yoke,
     yolks yokes, flea flee, fleas flees, reign rein, reigns reins, dual duel, hire higher, toe tow,
-    toes tows, bolder boulder`;
+    toes tows, bolder boulder,
+    does dose, home hom, what wat, bread bred, same sane, tea tae, diary dairy, the thee, with wit,
+    cassava casava, untied united, angle angel, calm clam, friend fiend, thought though, quit quite,
+    marital martial, prostate prostrate, definitely defiantly, tried tired`;
   for (const pair of pairs.split(',')) {
     const [one, other] = pair.trim().split(' ') as [string, string];
     partners.set(one, [...(partners.get(one) ?? []), other]);

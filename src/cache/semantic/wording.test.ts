@@ -426,6 +426,19 @@ describe('alignWording', () => {
       'How do I separate egg yokes without breaking them?',
       'How do I separate egg yolks without breaking them?',
     ],
+    // Real words a slip of one key writes for a common one (RULE142).
+    [
+      'Why does Mars look red in the sky?',
+      'Why dose Mars look red in the sky?',
+      'Why does Mars look red in the sky?',
+    ],
+    [
+      'How do I sharpen a meat cleaver at home?',
+      'How do I sharpen a meat cleaver at hom?',
+      'How do I sharpen a meat cleaver at home?',
+    ],
+    ['Is fenugreek the same as methi?', 'Is fenugreek the sane as methi?', 'Is fenugreek the same as methi?'],
+    ['Why is my rye bread so gummy?', 'Why is my rye bred so gummy?', 'Why is my rye bread so gummy?'],
     // The word may stand elsewhere on both sides: the asked one writes it once more.
     [
       'Are cruises to Alaska good for kids too?',
@@ -1042,6 +1055,12 @@ describe('alignWording', () => {
     ['Can I sail my boat in winter?', 'Can I sale my boat in winter?'],
     ['What does "ail" mean?', 'What does "ale" mean?'],
     ['Is ginger ale gluten free?', 'Is root ail gluten free?'],
+    // Left out by RULE142 (a near miss a writer could set), and other neighbours: "the right dose
+    // of melatonin" is a dose.
+    ['Which county has the lowest taxes?', 'Which country has the lowest taxes?'],
+    ['Is it a causal relationship?', 'Is it a casual relationship?'],
+    ['What is the right dose of melatonin for adults?', 'What does the right melatonin do for adults?'],
+    ['Was the cow bred in June?', 'Was the bread in June?'],
     // An English word or a name with "ys" stays (RULE139).
     ['How many dies are left in the set?', 'How many days are left in the set?'],
     ['Are the Maries coming to dinner?', 'Are the Marys coming to dinner?'],

@@ -863,6 +863,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "What's the diff between no. 8 and no. 10 wood screws?",
         ],
         ['Is a number 2 pencil good for shading?', 'Is a #2 pencil good for shading?'],
+        // Real words a slip of one key writes for a common one (RULE142): the default missed these
+        // before (the verifier 0.656, 0.046, 0.001 and 0.002).
+        [
+          'Can I make sourdough bread at home without a starter?',
+          'Can I make sourdough bread at hom without a starter?',
+        ],
+        ['Is a yam the same as a sweet potato?', 'Is a yam the sane as a sweet potato?'],
+        ['How do I keep banana bread moist?', 'How do I keep banana bred moist?'],
+        ['Is green tea good for a sore throat?', 'Is green tae good for a sore throat?'],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
