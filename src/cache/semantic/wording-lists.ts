@@ -224,8 +224,8 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   '°f': ['degrees fahrenheit', 'fahrenheit', 'degrees f'],
   c: ['celsius', 'degrees celsius'],
   f: ['fahrenheit', 'degrees fahrenheit'],
-  // "How much parsley = 1 tbsp dried?" (RULE141).
-  '=': ['is equal to', 'equal to', 'equals', 'equal', 'is'],
+  // "How much parsley = 1 tbsp dried?" (RULE141); not "is" ("What = the ideal gas law?").
+  '=': ['is equal to', 'equal to', 'equals', 'equal'],
   // Months and days.
   jan: ['january'],
   feb: ['february'],
