@@ -426,6 +426,21 @@ describe('alignWording', () => {
       'How do I separate egg yokes without breaking them?',
       'How do I separate egg yolks without breaking them?',
     ],
+    // What a thing is for, asked in one frame and in another (RULE143).
+    ['What is the purpose of doilies?', 'What are doilies used for?', 'What is the purpose of doilies?'],
+    ['What are doilies used for?', 'What is the purpose of doilies?', 'What are doilies used for?'],
+    ['What is the purpose of a bidet?', 'What is a bidet for?', 'What is the purpose of a bidet?'],
+    ["What's star anise used for?", 'What do people use star anise for?', "What's star anise used for?"],
+    [
+      'What is the purpose of arrowroot in recipes?',
+      "What's arrowroot even for in recipes?",
+      'What is the purpose of arrowroot in recipes?',
+    ],
+    [
+      "I'm new to baking; what is the point of cream of tartar?",
+      "I'm new to baking; what's cream of tartar used for?",
+      "I'm new to baking; what is the point of cream of tartar?",
+    ],
     // Real words a slip of one key writes for a common one (RULE142).
     [
       'Why does Mars look red in the sky?',
@@ -1055,6 +1070,13 @@ describe('alignWording', () => {
     ['Can I sail my boat in winter?', 'Can I sale my boat in winter?'],
     ['What does "ail" mean?', 'What does "ale" mean?'],
     ['Is ginger ale gluten free?', 'Is root ail gluten free?'],
+    // Another thing, another time, what it is good for or could be used for, a "for" with more
+    // after it (RULE143).
+    ['What is the purpose of a heat gun?', 'What is a heat sink used for?'],
+    ['What was the purpose of a chamber pot?', 'What is a chamber pot used for?'],
+    ['What is the purpose of turmeric?', 'What is turmeric good for?'],
+    ['What is the purpose of baking soda?', 'What can baking soda be used for?'],
+    ['What is the purpose of a trellis for roses?', 'What is a trellis for roses?'],
     // Left out by RULE142 (a near miss a writer could set), and other neighbours: "the right dose
     // of melatonin" is a dose.
     ['Which county has the lowest taxes?', 'Which country has the lowest taxes?'],

@@ -28,6 +28,8 @@
  * - "a" and "an" before the same word: "a HSA" / "an HSA"; "a" or "an" for "1" between the same
  *   words: "about an hour" / "about 1 hour";
  * - "no" before a question word where the cached question writes "know": "how do I no if";
+ * - what a thing is for, asked in one frame and in another, the thing the same words: "what is the
+ *   purpose of X" / "what is X used for" / "what do people use X for" (RULE143);
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
  * - synonyms in one of SYNONYM_GROUPS ("luggage" / "baggage"), of EVERYDAY_GROUPS ("power cut" /
  *   "power outage", "fell ill" / "became ill"; RULE128, RULE129) or of WORDNET_GROUPS ("ignores" /
@@ -934,6 +936,70 @@ function sameCosted(
   );
 }
 
+/**
+ * A question of what a thing is for, in one of its frames (RULE143): "what is / are / 's the
+ * purpose / use / point of X", "what is X used for", "what is X (even) for", "what do people / you
+ * / we / I use X for". `start` is "what"'s token and `end` its clause's end; `thing` the keys of X
+ * with what follows the frame's "for" in its clause ("arrowroot in recipes" in "what's arrowroot
+ * even for in recipes?"). "was", "can" and "good for" are other questions, left to the verifier.
+ */
+interface PurposeAsked {
+  frame: string;
+  start: number;
+  end: number;
+  thing: string;
+}
+
+const PURPOSE_NOUNS: ReadonlySet<string> = new Set(['purpose', 'use', 'point']);
+const PURPOSE_USERS: ReadonlySet<string> = new Set(['people', 'you', 'we', 'i']);
+
+function purposesIn(text: string, tokens: readonly Token[]): PurposeAsked[] {
+  const found: PurposeAsked[] = [];
+  const keys = (from: number, to: number) =>
+    tokens
+      .slice(from, to)
+      .map((token) => token.key)
+      .join(' ');
+  tokens.forEach((token, start) => {
+    if (
+      (token.key !== 'what' && token.key !== 'whats') ||
+      (start > 0 && !clauseEndsAfter(text, tokens, start - 1))
+    )
+      return;
+    let end = start;
+    while (!clauseEndsAfter(text, tokens, end)) end += 1;
+    end += 1;
+    const lastFor = tokens.findLastIndex((other, at) => at > start && at < end && other.key === 'for');
+    const users = tokens[start + 1]?.key === 'do' && PURPOSE_USERS.has(tokens[start + 2]?.key ?? '');
+    if (users && tokens[start + 3]?.key === 'use' && lastFor > start + 4) {
+      const thing = `${keys(start + 4, lastFor)} ${keys(lastFor + 1, end)}`.trim();
+      found.push({ frame: 'use', start, end, thing });
+      return;
+    }
+    const subject = token.key === 'whats' ? start + 1 : start + 2;
+    if (token.key === 'what' && tokens[start + 1]?.key !== 'is' && tokens[start + 1]?.key !== 'are') return;
+    const noun = tokens[subject]?.key === 'the' ? subject + 1 : subject;
+    if (PURPOSE_NOUNS.has(tokens[noun]?.key ?? '') && tokens[noun + 1]?.key === 'of' && noun + 2 < end) {
+      found.push({ frame: `the ${tokens[noun]?.key} of`, start, end, thing: keys(noun + 2, end) });
+      return;
+    }
+    if (lastFor <= subject) return;
+    // A bare "for" ends its clause ("what is a bidet for?", not "what is the best fertilizer for
+    // roses?"); "used for" and "even for" may have words after them.
+    const used = tokens[lastFor - 1]?.key === 'used' || tokens[lastFor - 1]?.key === 'even';
+    if (!used && lastFor !== end - 1) return;
+    const thingEnd = used ? lastFor - 1 : lastFor;
+    if (thingEnd <= subject || tokens[thingEnd - 1]?.key === 'good') return;
+    found.push({
+      frame: used ? `${tokens[lastFor - 1]?.key} for` : 'for',
+      start,
+      end,
+      thing: `${keys(subject, thingEnd)} ${keys(lastFor + 1, end)}`.trim(),
+    });
+  });
+  return found;
+}
+
 /** A negative contraction as written right: "doesn't", not "does'nt" (RULE136). */
 const NEGATIVE_CONTRACTION = /n['’]t$/i;
 
@@ -1536,6 +1602,15 @@ function alignOnce(cached: string, question: string): string {
     for (const verb of theirCost.is)
       if (sameCosted(cached, theirs, verb, asked, mine, does))
         edit(does.verb, does.cost + 1, theirText(verb, verb + does.cost - does.verb));
+
+  // What a thing is for, asked in one frame and in another, the thing the same words (RULE143).
+  const theirPurposes = purposesIn(cached, theirs);
+  for (const purpose of purposesIn(asked, mine)) {
+    const other = theirPurposes.find(
+      (candidate) => candidate.thing === purpose.thing && candidate.frame !== purpose.frame,
+    );
+    if (other !== undefined) edit(purpose.start, purpose.end, theirText(other.start, other.end));
+  }
 
   // "no" right before a question word is "know" mistyped ("how do I no if"), where the cached
   // question writes "know".

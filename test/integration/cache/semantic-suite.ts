@@ -872,6 +872,11 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ['Is a yam the same as a sweet potato?', 'Is a yam the sane as a sweet potato?'],
         ['How do I keep banana bread moist?', 'How do I keep banana bred moist?'],
         ['Is green tea good for a sore throat?', 'Is green tae good for a sore throat?'],
+        // What a thing is for, asked in one frame and in another (RULE143): the default missed these
+        // before (the verifier 0.000, 0.002 and 0.000).
+        ['What is the purpose of a butter bell?', 'What is a butter bell used for?'],
+        ["What's the point of a bench scraper?", 'What do people use a bench scraper for?'],
+        ['What is the purpose of a dovetail saw?', 'What is a dovetail saw used for?'],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
