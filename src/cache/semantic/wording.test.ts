@@ -426,6 +426,37 @@ describe('alignWording', () => {
       'How do I separate egg yokes without breaking them?',
       'How do I separate egg yolks without breaking them?',
     ],
+    // An age written in full on one side and short on the other (RULE144).
+    [
+      'My baby is 6 months old; can she eat eggs?',
+      'My baby is 6 mo; can she eat eggs?',
+      'My baby is 6 months old; can she eat eggs?',
+    ],
+    [
+      'My toddler (2 years old) grabs my thimbles; are they a choking hazard?',
+      'My toddler (2 yrs) grabs my thimbles; are they a choking hazard?',
+      'My toddler (2 years old) grabs my thimbles; are they a choking hazard?',
+    ],
+    [
+      'My 2-month-old only naps on me; is that ok?',
+      'My 2 mo only naps on me; is that ok?',
+      'My 2-month-old only naps on me; is that ok?',
+    ],
+    [
+      'Is that good for a 3-year-old Lab?',
+      'Is that good for a 3 yr old Lab?',
+      'Is that good for a 3-year-old Lab?',
+    ],
+    [
+      'My dad is 80 and wants an annuity; is that a scam?',
+      'My dad is 80 years old and wants an annuity; is that a scam?',
+      'My dad is 80 and wants an annuity; is that a scam?',
+    ],
+    [
+      'My son is nine years old; can he ride a bike?',
+      'My son is 9 y/o; can he ride a bike?',
+      'My son is nine years old; can he ride a bike?',
+    ],
     // What a thing is for, asked in one frame and in another (RULE143).
     ['What is the purpose of doilies?', 'What are doilies used for?', 'What is the purpose of doilies?'],
     ['What are doilies used for?', 'What is the purpose of doilies?', 'What are doilies used for?'],
@@ -1070,6 +1101,11 @@ describe('alignWording', () => {
     ['Can I sail my boat in winter?', 'Can I sale my boat in winter?'],
     ['What does "ail" mean?', 'What does "ale" mean?'],
     ['Is ginger ale gluten free?', 'Is root ail gluten free?'],
+    // Another age, months against years, a bare figure (years) against months, a duration (RULE144).
+    ['My son is 9 years old; can he ride a bike?', 'My son is 10 years old; can he ride a bike?'],
+    ['My son is 9 months old; can he eat eggs?', 'My son is 9 years old; can he eat eggs?'],
+    ['My son is 9 months old; can he eat eggs?', 'My son is 9; can he eat eggs?'],
+    ['My baby is 6 months old; can she eat eggs?', 'I stopped nursing in 6 months; can she eat eggs?'],
     // Another thing, another time, what it is good for or could be used for, a "for" with more
     // after it (RULE143).
     ['What is the purpose of a heat gun?', 'What is a heat sink used for?'],

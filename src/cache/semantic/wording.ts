@@ -28,6 +28,8 @@
  * - "a" and "an" before the same word: "a HSA" / "an HSA"; "a" or "an" for "1" between the same
  *   words: "about an hour" / "about 1 hour";
  * - "no" before a question word where the cached question writes "know": "how do I no if";
+ * - an age written in full or short, the same figure and unit: "6 months old" / "6 mo", "is 80" /
+ *   "is 80 years old", "3 yr old" / "3-year-old" (RULE144);
  * - what a thing is for, asked in one frame and in another, the thing the same words: "what is the
  *   purpose of X" / "what is X used for" / "what do people use X for" (RULE143);
  * - British and American spellings: "flavoured yoghurt" / "flavored yogurt";
@@ -394,6 +396,73 @@ function numberMarksIn(text: string, tokens: readonly Token[]): NumberMark[] {
     const between = before === undefined ? '' : text.slice(before.end, token.start);
     if ((before?.key === 'no' && /^\.\s?$/.test(between)) || (before?.key === 'number' && between === ' '))
       found.push({ value, mark: before.key, start: index - 1, end: index + 1, from: before.start });
+  });
+  return found;
+}
+
+/**
+ * An age (RULE144): a figure or number word with a unit of AGE_UNITS and "old" after it ("6 months
+ * old", "3-year-old", "2 yrs old"), or "yo" / "y/o"; the same without "old" right after a word of
+ * AGE_BEFORE or "(" ("my 2 mo", "is 6 mo", "(2 yrs)"); a bare figure right after "is", "am", "are",
+ * "he's" or "she's" that ends its clause or comes before "and" ("my dad is 80"), in years. `start`
+ * and `end` its tokens.
+ */
+interface Age {
+  value: number;
+  unit: string;
+  start: number;
+  end: number;
+}
+
+const AGE_UNITS: ReadonlyMap<string, string> = new Map([
+  ...['years', 'year', 'yrs', 'yr', 'yo'].map((unit) => [unit, 'year'] as const),
+  ...['months', 'month', 'mos', 'mo'].map((unit) => [unit, 'month'] as const),
+  ...['weeks', 'week', 'wks', 'wk'].map((unit) => [unit, 'week'] as const),
+]);
+const AGE_BEFORE: ReadonlySet<string> = new Set([
+  'my',
+  'our',
+  'his',
+  'her',
+  'their',
+  'a',
+  'an',
+  'is',
+  'am',
+  'are',
+  'hes',
+  'shes',
+  'aged',
+  'under',
+  'over',
+]);
+const AGE_VERBS: ReadonlySet<string> = new Set(['is', 'am', 'are', 'hes', 'shes']);
+
+function agesIn(text: string, tokens: readonly Token[]): Age[] {
+  const found: Age[] = [];
+  tokens.forEach((token, start) => {
+    const figure = figureValue(token);
+    const number = Number.isNaN(figure) ? wordedNumberAt(tokens, start) : { value: figure, end: start + 1 };
+    if (number === undefined) return;
+    const { value } = number;
+    let end = number.end;
+    const before = tokens[start - 1];
+    const opened = /\(\s*$/.test(text.slice(before?.end ?? 0, token.start));
+    // "y/o" is two tokens.
+    const slashed = tokens[end]?.key === 'y' && tokens[end + 1]?.key === 'o';
+    const unit = slashed ? 'year' : AGE_UNITS.get(tokens[end]?.key ?? '');
+    if (unit === undefined) {
+      const bare =
+        AGE_VERBS.has(before?.key ?? '') &&
+        (clauseEndsAfter(text, tokens, end - 1) || tokens[end]?.key === 'and');
+      if (bare) found.push({ value, unit: 'year', start, end });
+      return;
+    }
+    end += slashed ? 2 : 1;
+    const old = tokens[end]?.key === 'old';
+    if (old) end += 1;
+    if (old || slashed || tokens[end - 1]?.key === 'yo' || opened || AGE_BEFORE.has(before?.key ?? ''))
+      found.push({ value, unit, start, end });
   });
   return found;
 }
@@ -1295,6 +1364,19 @@ function alignOnce(cached: string, question: string): string {
       continue;
     const text = cached.slice(other.from, theirs[other.end - 1]?.end);
     edit(mark.start, mark.end, text, mark.mark === '#' ? mark.from : undefined);
+  }
+
+  // An age written one way on one side and another on the other, the same figure and unit ("6
+  // months old" / "6 mo", "is 80" / "is 80 years old", RULE144).
+  const theirAges = agesIn(cached, theirs);
+  for (const age of agesIn(asked, mine)) {
+    const other = theirAges.find((candidate) => candidate.value === age.value && candidate.unit === age.unit);
+    const text = other === undefined ? undefined : theirText(other.start, other.end);
+    if (
+      text !== undefined &&
+      keysOf(text).join(' ') !== keysOf(spanText(asked, mine, age.start, age.end)).join(' ')
+    )
+      edit(age.start, age.end, text);
   }
 
   // Abbreviations and contractions, either way round; a figure written with a k is the thousands

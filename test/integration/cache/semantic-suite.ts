@@ -877,6 +877,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         ['What is the purpose of a butter bell?', 'What is a butter bell used for?'],
         ["What's the point of a bench scraper?", 'What do people use a bench scraper for?'],
         ['What is the purpose of a dovetail saw?', 'What is a dovetail saw used for?'],
+        // An age written in full on one side and short on the other (RULE144): the default missed
+        // these before (the narrowing rule read "old" and "years old" as a narrower question).
+        [
+          'My puppy (5 months old) chews everything; what toys are safe?',
+          'My puppy (5 mos) chews everything; what toys are safe?',
+        ],
+        [
+          'My grandma is 92 and lives alone; what alert devices work best?',
+          'My grandma is 92 years old and lives alone; what alert devices work best?',
+        ],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
