@@ -902,6 +902,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JO', file: 'reserved/semantic-pairs-unseen-JO.jsonl' },
       { name: 'unseen-JP', file: 'reserved/semantic-pairs-unseen-JP.jsonl' },
       { name: 'unseen-JQ', file: 'reserved/semantic-pairs-unseen-JQ.jsonl' },
+      { name: 'unseen-JR', file: 'reserved/semantic-pairs-unseen-JR.jsonl' },
+      { name: 'unseen-JS', file: 'reserved/semantic-pairs-unseen-JS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
