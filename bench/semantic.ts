@@ -904,6 +904,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JQ', file: 'reserved/semantic-pairs-unseen-JQ.jsonl' },
       { name: 'unseen-JR', file: 'reserved/semantic-pairs-unseen-JR.jsonl' },
       { name: 'unseen-JS', file: 'reserved/semantic-pairs-unseen-JS.jsonl' },
+      { name: 'unseen-JT', file: 'reserved/semantic-pairs-unseen-JT.jsonl' },
+      { name: 'unseen-JU', file: 'reserved/semantic-pairs-unseen-JU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
