@@ -426,6 +426,22 @@ describe('alignWording', () => {
       'How do I separate egg yokes without breaking them?',
       'How do I separate egg yolks without breaking them?',
     ],
+    // The items of one list in another order (RULE145).
+    [
+      'I take iron, vitamin D and calcium every day; which can I take together?',
+      'I take calcium, vitamin D and iron every day; which can I take together?',
+      'I take iron, vitamin D and calcium every day; which can I take together?',
+    ],
+    [
+      'I have a pothos, a peace lily and a snake plant; which will do best in a dim room?',
+      'I have a snake plant, a peace lily and a pothos; which will do best in a dim room?',
+      'I have a pothos, a peace lily and a snake plant; which will do best in a dim room?',
+    ],
+    [
+      'How do I convert cups into grams for flour, sugar, and butter?',
+      'How do I convert cups into grams for butter, sugar and flour?',
+      'How do I convert cups into grams for flour, sugar, and butter?',
+    ],
     // An age written in full on one side and short on the other (RULE144).
     [
       'My baby is 6 months old; can she eat eggs?',
@@ -1101,6 +1117,13 @@ describe('alignWording', () => {
     ['Can I sail my boat in winter?', 'Can I sale my boat in winter?'],
     ['What does "ail" mean?', 'What does "ale" mean?'],
     ['Is ginger ale gluten free?', 'Is root ail gluten free?'],
+    // An item changed, a "from ... to" around a list, a sequence (RULE145).
+    [
+      'I take iron, vitamin D and calcium every day; which can I take together?',
+      'I take calcium, vitamin C and iron every day; which can I take together?',
+    ],
+    ['How do I get from Paris, Lyon and Nice to Rome?', 'How do I get from Rome to Paris, Lyon and Nice?'],
+    ['First sand, then prime and paint: is that right?', 'First paint, then prime and sand: is that right?'],
     // Another age, months against years, a bare figure (years) against months, a duration (RULE144).
     ['My son is 9 years old; can he ride a bike?', 'My son is 10 years old; can he ride a bike?'],
     ['My son is 9 months old; can he eat eggs?', 'My son is 9 years old; can he eat eggs?'],

@@ -70,7 +70,9 @@
  * - a compass point written short in capitals and spelt out: "a N-facing window" / "a north-facing
  *   window", "the Pacific NW" / "the Pacific Northwest", "S. Korea" / "South Korea" (RULE88);
  * - a height in feet and inches written two ways: "6'4" / "6 foot 4", "5 ft 9" / "5 feet 9 inches
- *   tall"; and degrees "deg F" / "°F" (RULE109).
+ *   tall"; and degrees "deg F" / "°F" (RULE109);
+ * - the items of one list in another order: "iron, vitamin D and calcium" / "calcium, vitamin D and
+ *   iron" (RULE145).
  *
  * First of all, the speaker named first or last in a subject of two: "me and my bf are" / "my
  * boyfriend and I are" (RULE81). Last, a part moved (moved-part.ts) is written in the cached
@@ -1734,7 +1736,108 @@ function alignOnce(cached: string, question: string): string {
     if (other !== undefined) edit(pair.start, pair.end, theirText(other.start, other.end));
   }
 
+  // The items of one list in another order, written in the cached question's order (RULE145).
+  const list = reorderedList(asked, mine, cached, theirs);
+  if (list !== undefined) edit(list.start, list.end, theirText(list.theirStart, list.theirEnd));
+
   return inCachedOrder(cached, theirs, edits.size === 0 ? asked : written(asked, mine, edits));
+}
+
+/** Words that may open a list's item without being the item ("a pothos" / "pothos", RULE145). */
+const ITEM_OPENERS: ReadonlySet<string> = new Set([
+  'a',
+  'an',
+  'the',
+  'some',
+  'my',
+  'your',
+  'our',
+  'his',
+  'her',
+  'their',
+]);
+/** The most words a list's item may have (RULE145). */
+const ITEM_WORDS = 4;
+/** Words that make a list a sequence, whose order is its point ("first sand, then prime and paint"). */
+const SEQUENCE_WORDS: ReadonlySet<string> = new Set([
+  'first',
+  'then',
+  'next',
+  'finally',
+  'last',
+  'before',
+  'after',
+  'second',
+  'third',
+  'followed',
+  'until',
+]);
+
+/**
+ * The items of a list written in `tokens[from..to)` (RULE145): split at commas, with "and" or "or"
+ * before the last item and nowhere else, at least one comma, each item one to ITEM_WORDS words with
+ * only spaces or hyphens inside and no word of a sequence; each item's keys without an opening
+ * article or possessive, in order. Undefined when the stretch is no such list.
+ */
+function listItems(text: string, tokens: readonly Token[], from: number, to: number): string[] | undefined {
+  const items: string[][] = [[]];
+  let commas = 0;
+  let joined = false;
+  for (let index = from; index < to; index += 1) {
+    const token = tokens[index] as Token;
+    const current = items.at(-1) as string[];
+    if (token.key === 'and' || token.key === 'or') {
+      if (joined || index === from) return undefined;
+      joined = true;
+      if (current.length > 0) items.push([]);
+      continue;
+    }
+    if (joined && items.length < 2) return undefined;
+    current.push(token.key);
+    if (index === to - 1) break;
+    const gap = text.slice(token.end, (tokens[index + 1] as Token).start);
+    if (/^\s*,\s*$/.test(gap)) {
+      if (joined) return undefined;
+      commas += 1;
+      items.push([]);
+    } else if (!/^[\s-]*$/.test(gap)) return undefined;
+  }
+  if (!joined || commas === 0 || items.some((item) => item.length === 0 || item.length > ITEM_WORDS))
+    return undefined;
+  if (items.some((item) => item.some((word) => SEQUENCE_WORDS.has(word)))) return undefined;
+  return items.map((item) => (ITEM_OPENERS.has(item[0] as string) ? item.slice(1) : item).join(' '));
+}
+
+/**
+ * Whether the stretch where `asked` and `cached` differ (past the tokens both start and end with) is
+ * on each side a list of the same items in another order (RULE145); the asked stretch's tokens.
+ */
+function reorderedList(
+  asked: string,
+  mine: readonly Token[],
+  cached: string,
+  theirs: readonly Token[],
+): { start: number; end: number; theirStart: number; theirEnd: number } | undefined {
+  let start = 0;
+  while (start < mine.length && start < theirs.length && mine[start]?.key === theirs[start]?.key) start += 1;
+  let shared = 0;
+  while (
+    shared < mine.length - start &&
+    shared < theirs.length - start &&
+    mine[mine.length - 1 - shared]?.key === theirs[theirs.length - 1 - shared]?.key
+  )
+    shared += 1;
+  const [end, theirEnd] = [mine.length - shared, theirs.length - shared];
+  if (end - start < 3 || theirEnd - start < 3) return undefined;
+  const [myItems, theirItems] = [
+    listItems(asked, mine, start, end),
+    listItems(cached, theirs, start, theirEnd),
+  ];
+  if (myItems === undefined || theirItems === undefined || myItems.length !== theirItems.length)
+    return undefined;
+  if (myItems.join('|') === theirItems.join('|')) return undefined;
+  const sorted = (items: string[]) => [...items].sort().join('|');
+  return sorted(myItems) === sorted(theirItems) ? { start, end, theirStart: start, theirEnd } : undefined;
 }
 
 /** The verbs a clause's subject is contracted with. */

@@ -887,6 +887,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My grandma is 92 and lives alone; what alert devices work best?',
           'My grandma is 92 years old and lives alone; what alert devices work best?',
         ],
+        // The items of one list in another order (RULE145): the default missed these before (the
+        // swapped-roles rule, and the numbers rule for the ages).
+        [
+          'I take magnesium, zinc and vitamin C every night; can I take them together?',
+          'I take vitamin C, zinc and magnesium every night; can I take them together?',
+        ],
+        [
+          'My kids are 4, 7 and 10; which board games can we all play?',
+          'My kids are 10, 7 and 4; which board games can we all play?',
+        ],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
