@@ -906,6 +906,7 @@ async function main(): Promise<void> {
       { name: 'unseen-JS', file: 'reserved/semantic-pairs-unseen-JS.jsonl' },
       { name: 'unseen-JT', file: 'reserved/semantic-pairs-unseen-JT.jsonl' },
       { name: 'unseen-JU', file: 'reserved/semantic-pairs-unseen-JU.jsonl' },
+      { name: 'unseen-JV', file: 'reserved/semantic-pairs-unseen-JV.jsonl' },
       { name: 'unseen-JW', file: 'reserved/semantic-pairs-unseen-JW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).

@@ -218,7 +218,7 @@ const READ_SETS: Record<string, string[]> = {
   'read JP to JQ': ['JP', 'JQ'],
   'read JR to JS': ['JR', 'JS'],
   'read JT to JU': ['JT', 'JU'],
-  'read JW': ['JW'],
+  'read JV to JW': ['JV', 'JW'],
 };
 
 function readSets(): Record<string, Pair[]> {
