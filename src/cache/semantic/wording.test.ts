@@ -167,12 +167,9 @@ describe('alignWording', () => {
       'How much does a round-trip ticket to New York City cost?',
     ],
     // A figure with letters written onto it is not the number alone (RULE138): "3x" is not
-    // "threex", "2nd" not "twond" where the cached question writes "two" elsewhere.
-    [
-      'How often should I ride three times a week?',
-      'How often should I ride 3x a week?',
-      'How often should I ride 3x a week?',
-    ],
+    // "threex", "2nd" not "twond" where the cached question writes "two" elsewhere ("3x a week"
+    // is "three times a week" since RULE146, above).
+    ['Is a three times zoom lens enough?', 'Is a 3x zoom lens enough?', 'Is a 3x zoom lens enough?'],
     [
       'We are expecting our second baby and our toddler will be two then; do we need more gates?',
       'We are expecting our 2nd baby and our toddler will be two then; do we need more gates?',
@@ -425,6 +422,27 @@ describe('alignWording', () => {
       'How do I separate egg yolks without breaking them?',
       'How do I separate egg yokes without breaking them?',
       'How do I separate egg yolks without breaking them?',
+    ],
+    // How often, written with "x" (RULE146).
+    [
+      'I sharpen on my whetstone about twice a week; how long will it last?',
+      'I sharpen on my whetstone about 2x a week; how long will it last?',
+      'I sharpen on my whetstone about twice a week; how long will it last?',
+    ],
+    [
+      'How much protein do I need if I lift weights four times a week?',
+      'How much protein do I need if I lift weights 4x a wk?',
+      'How much protein do I need if I lift weights four times a week?',
+    ],
+    [
+      'Can I take ibuprofen three times a day?',
+      'Can I take ibuprofen 3x/day?',
+      'Can I take ibuprofen three times a day?',
+    ],
+    [
+      'Can I take ibuprofen 3x/day?',
+      'Can I take ibuprofen three times a day?',
+      'Can I take ibuprofen 3x/day?',
     ],
     // The items of one list in another order (RULE145).
     [
@@ -1117,6 +1135,10 @@ describe('alignWording', () => {
     ['Can I sail my boat in winter?', 'Can I sale my boat in winter?'],
     ['What does "ail" mean?', 'What does "ale" mean?'],
     ['Is ginger ale gluten free?', 'Is root ail gluten free?'],
+    // Another count, another period, a multiplier of something else (RULE146).
+    ['I ride twice a week; which saddle should I buy?', 'I ride 3x a week; which saddle should I buy?'],
+    ['I ride twice a week; which saddle should I buy?', 'I ride 2x a day; which saddle should I buy?'],
+    ['Is an SSD twice as fast as a hard drive?', 'Is an SSD 2x as fast as a hard drive?'],
     // An item changed, a "from ... to" around a list, a sequence (RULE145).
     [
       'I take iron, vitamin D and calcium every day; which can I take together?',

@@ -28,6 +28,8 @@
  * - "a" and "an" before the same word: "a HSA" / "an HSA"; "a" or "an" for "1" between the same
  *   words: "about an hour" / "about 1 hour";
  * - "no" before a question word where the cached question writes "know": "how do I no if";
+ * - how often, with "x" or in words, the same count and period: "2x a week" / "twice a week",
+ *   "3x/day" / "three times a day" (RULE146);
  * - an age written in full or short, the same figure and unit: "6 months old" / "6 mo", "is 80" /
  *   "is 80 years old", "3 yr old" / "3-year-old" (RULE144);
  * - what a thing is for, asked in one frame and in another, the thing the same words: "what is the
@@ -465,6 +467,62 @@ function agesIn(text: string, tokens: readonly Token[]): Age[] {
     if (old) end += 1;
     if (old || slashed || tokens[end - 1]?.key === 'yo' || opened || AGE_BEFORE.has(before?.key ?? ''))
       found.push({ value, unit, start, end });
+  });
+  return found;
+}
+
+/**
+ * How often (RULE146): a multiplier ("2x", "2 x", "once", "twice", "thrice", "four times") before
+ * "a", "an", "per", "each", "every" or "/" and a period ("a week", "per day", "/wk"); `start` and
+ * `end` the multiplier's tokens, `short` whether it is written with "x", `at` the period's token.
+ */
+interface Frequency {
+  count: number;
+  period: string;
+  start: number;
+  end: number;
+  short: boolean;
+  /** The period's token: after "/" or after "a", "per" and the like. */
+  at: number;
+  slashed: boolean;
+}
+
+const ONCE_TWICE: ReadonlyMap<string, number> = new Map([
+  ['once', 1],
+  ['twice', 2],
+  ['thrice', 3],
+]);
+const PERIODS: ReadonlyMap<string, string> = new Map([
+  ...['day', 'days', 'daily'].map((word) => [word, 'day'] as const),
+  ...['week', 'wk', 'weeks', 'wks'].map((word) => [word, 'week'] as const),
+  ...['month', 'mo', 'months', 'mos'].map((word) => [word, 'month'] as const),
+  ...['year', 'yr', 'years', 'yrs'].map((word) => [word, 'year'] as const),
+  ...['night', 'nights'].map((word) => [word, 'night'] as const),
+  ...['hour', 'hr', 'hours', 'hrs'].map((word) => [word, 'hour'] as const),
+]);
+const PER_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'per', 'each', 'every']);
+
+function frequenciesIn(text: string, tokens: readonly Token[]): Frequency[] {
+  const found: Frequency[] = [];
+  tokens.forEach((token, start) => {
+    let count = ONCE_TWICE.get(token.key);
+    let end = start + 1;
+    let short = false;
+    if (count === undefined) {
+      const figure = figureValue(token);
+      const number = Number.isNaN(figure) ? wordedNumberAt(tokens, start) : { value: figure, end: start + 1 };
+      const after = tokens[number?.end ?? -1];
+      if (number === undefined || (after?.key !== 'x' && after?.key !== 'times')) return;
+      count = number.value;
+      end = number.end + 1;
+      short = after.key === 'x';
+    }
+    const next = tokens[end];
+    if (next === undefined) return;
+    const slashed = /^\s*\/\s*$/.test(text.slice((tokens[end - 1] as Token).end, next.start));
+    const period = PERIODS.get((slashed ? next : tokens[end + 1])?.key ?? '');
+    if (period === undefined || (!slashed && !PER_WORDS.has(next.key))) return;
+    found.push({ count, period, start, end, short, at: slashed ? end : end + 1, slashed });
   });
   return found;
 }
@@ -1366,6 +1424,29 @@ function alignOnce(cached: string, question: string): string {
       continue;
     const text = cached.slice(other.from, theirs[other.end - 1]?.end);
     edit(mark.start, mark.end, text, mark.mark === '#' ? mark.from : undefined);
+  }
+
+  // How often, with "x" on one side and in words on the other ("2x a week" / "twice a week",
+  // RULE146).
+  const theirFrequencies = frequenciesIn(cached, theirs);
+  for (const frequency of frequenciesIn(asked, mine)) {
+    const other = theirFrequencies.find(
+      (candidate) =>
+        candidate.count === frequency.count &&
+        candidate.period === frequency.period &&
+        candidate.short !== frequency.short,
+    );
+    if (other === undefined) continue;
+    if (other.slashed === frequency.slashed)
+      edit(frequency.start, frequency.end, theirText(other.start, other.end));
+    // "3x/day" / "three times a day": the "/" or "a" with the multiplier, up to the period.
+    else {
+      const [text, to] = [
+        cached.slice(theirs[other.start]?.start, theirs[other.at]?.start),
+        mine[frequency.at]?.start,
+      ];
+      edit(frequency.start, frequency.at, text, undefined, to);
+    }
   }
 
   // An age written one way on one side and another on the other, the same figure and unit ("6

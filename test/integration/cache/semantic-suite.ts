@@ -897,6 +897,20 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'My kids are 4, 7 and 10; which board games can we all play?',
           'My kids are 10, 7 and 4; which board games can we all play?',
         ],
+        // How often, written with "x" (RULE146): the default missed these before (the changed words
+        // alone 0.731, the numbers rule, the verifier 0.001).
+        [
+          'I swim laps three times a week; which goggles hold up to chlorine best?',
+          'I swim laps 3x a week; which goggles hold up to chlorine best?',
+        ],
+        [
+          'My vet says to give the drops twice a day; can I mix them into food?',
+          'My vet says to give the drops 2x/day; can I mix them into food?',
+        ],
+        [
+          'I run five times a week; how often should I replace my shoes?',
+          'I run 5x a wk; how often should I replace my shoes?',
+        ],
         // A synonym only WordNet lists (WORDNET_GROUPS in synonym-groups.ts), in the same inflection.
         [
           'My upstairs neighbor disregards the quiet hours in our lease; what can I do about it?',
