@@ -908,6 +908,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JU', file: 'reserved/semantic-pairs-unseen-JU.jsonl' },
       { name: 'unseen-JV', file: 'reserved/semantic-pairs-unseen-JV.jsonl' },
       { name: 'unseen-JW', file: 'reserved/semantic-pairs-unseen-JW.jsonl' },
+      { name: 'unseen-JX', file: 'reserved/semantic-pairs-unseen-JX.jsonl' },
+      { name: 'unseen-JY', file: 'reserved/semantic-pairs-unseen-JY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
