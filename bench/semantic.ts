@@ -910,6 +910,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JW', file: 'reserved/semantic-pairs-unseen-JW.jsonl' },
       { name: 'unseen-JX', file: 'reserved/semantic-pairs-unseen-JX.jsonl' },
       { name: 'unseen-JY', file: 'reserved/semantic-pairs-unseen-JY.jsonl' },
+      { name: 'unseen-JZ', file: 'reserved/semantic-pairs-unseen-JZ.jsonl' },
+      { name: 'unseen-KA', file: 'reserved/semantic-pairs-unseen-KA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
