@@ -1147,6 +1147,11 @@ describe('alignWording', () => {
     ['How do I get from Paris, Lyon and Nice to Rome?', 'How do I get from Rome to Paris, Lyon and Nice?'],
     ['First sand, then prime and paint: is that right?', 'First paint, then prime and sand: is that right?'],
     // Another age, months against years, a bare figure (years) against months, a duration (RULE144).
+    // An age said of someone against one before a noun (RULE144).
+    [
+      'My daughter is 12 and wants to quit her swim team; should I let her?',
+      'My 12-year-old daughter wants to quit her swim team; should I let her?',
+    ],
     ['My son is 9 years old; can he ride a bike?', 'My son is 10 years old; can he ride a bike?'],
     ['My son is 9 months old; can he eat eggs?', 'My son is 9 years old; can he eat eggs?'],
     ['My son is 9 months old; can he eat eggs?', 'My son is 9; can he eat eggs?'],

@@ -409,13 +409,16 @@ function numberMarksIn(text: string, tokens: readonly Token[]): NumberMark[] {
  * old", "3-year-old", "2 yrs old"), or "yo" / "y/o"; the same without "old" right after a word of
  * AGE_BEFORE or "(" ("my 2 mo", "is 6 mo", "(2 yrs)"); a bare figure right after "is", "am", "are",
  * "he's" or "she's" that ends its clause or comes before "and" ("my dad is 80"), in years. `start`
- * and `end` its tokens.
+ * and `end` its tokens. An age said of someone ("is 12") is written only as another said so ("is
+ * 12 years old"), never as one before a noun ("my 12-year-old daughter").
  */
 interface Age {
   value: number;
   unit: string;
   start: number;
   end: number;
+  /** Said of someone ("is 12", "is 12 years old"), not written before or as a noun ("my 12-year-old"). */
+  said: boolean;
 }
 
 const AGE_UNITS: ReadonlyMap<string, string> = new Map([
@@ -459,14 +462,14 @@ function agesIn(text: string, tokens: readonly Token[]): Age[] {
       const bare =
         AGE_VERBS.has(before?.key ?? '') &&
         (clauseEndsAfter(text, tokens, end - 1) || tokens[end]?.key === 'and');
-      if (bare) found.push({ value, unit: 'year', start, end });
+      if (bare) found.push({ value, unit: 'year', start, end, said: true });
       return;
     }
     end += slashed ? 2 : 1;
     const old = tokens[end]?.key === 'old';
     if (old) end += 1;
     if (old || slashed || tokens[end - 1]?.key === 'yo' || opened || AGE_BEFORE.has(before?.key ?? ''))
-      found.push({ value, unit, start, end });
+      found.push({ value, unit, start, end, said: AGE_VERBS.has(before?.key ?? '') });
   });
   return found;
 }
@@ -1453,7 +1456,10 @@ function alignOnce(cached: string, question: string): string {
   // months old" / "6 mo", "is 80" / "is 80 years old", RULE144).
   const theirAges = agesIn(cached, theirs);
   for (const age of agesIn(asked, mine)) {
-    const other = theirAges.find((candidate) => candidate.value === age.value && candidate.unit === age.unit);
+    const other = theirAges.find(
+      (candidate) =>
+        candidate.value === age.value && candidate.unit === age.unit && candidate.said === age.said,
+    );
     const text = other === undefined ? undefined : theirText(other.start, other.end);
     if (
       text !== undefined &&
