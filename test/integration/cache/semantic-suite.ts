@@ -528,6 +528,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // A verb's negative contraction with its "n" dropped is the negation (RULE136): the negation
         // rule refused it before, reading no negation in "did't"; the verifier scores it 0.999.
         ["How do I fix fudge that didn't set?", "How do I fix fudge that did't set?"],
+        // A relation both ways between two things that share their first words (RULE147): the
+        // swapped-roles rule refused it before; the verifier scores it 0.999.
+        ['How do hiking boots differ from hiking shoes?', 'How do hiking shoes differ from hiking boots?'],
       ];
       await expectEach(synonyms, 'semantic-hit');
       // A synonym after a shared context clause: the verifier reads what follows the clause, and in

@@ -78,6 +78,10 @@ describe('swappedRoles', () => {
     ['Is it OK to eat rice with beans every day?', 'Is it OK to eat beans with rice every day?', 'ok'],
     // Two things exchanged around a relation that holds both ways (RULE93).
     ['Is focaccia dough the same as pizza dough?', 'Is pizza dough the same as focaccia dough?', 'ok'],
+    // ... and sharing their first words (RULE147).
+    ['How do baby slings differ from baby carriers?', 'How do baby carriers differ from baby slings?', 'ok'],
+    ['Is a baby sling the same as a baby carrier?', 'Is a baby carrier the same as a baby sling?', 'ok'],
+    ['Is a baby sling safer than a baby carrier?', 'Is a baby carrier safer than a baby sling?', 'swapped'],
     [
       "Are chanterelles easy to confuse with jack-o'-lantern mushrooms?",
       "Are jack-o'-lantern mushrooms easy to confuse with chanterelles?",

@@ -95,8 +95,10 @@ const FROM = normaliseWord('from')[0] as string;
 /**
  * Whether the words between two runs that trade places (`middle`, the first run at `start` of
  * `words`, the second ending at `end`) relate them both ways (RULE93): past the words that take no
- * sides, the shared words after the second run ("focaccia dough the same as pizza dough") and
- * words that only weigh, a relation that holds both ways, or "from" after a separating verb.
+ * sides, the shared words after the second run ("focaccia dough the same as pizza dough"), the
+ * shared words before the first said again before the second ("baby slings differ from baby
+ * carriers", RULE147) and words that only weigh, a relation that holds both ways, or "from" after
+ * a separating verb.
  */
 function relatesBothWays(
   middle: readonly string[],
@@ -108,6 +110,11 @@ function relatesBothWays(
   let shared = 0;
   while (shared < rest.length && rest[shared] === words[end + shared]) shared += 1;
   rest = rest.slice(shared);
+  // The two things' shared first words, said again before the second ("baby slings differ from baby
+  // carriers", RULE147): the second thing's, not the relation's.
+  let head = 0;
+  while (head < rest.length && rest[rest.length - 1 - head] === words[start - 1 - head]) head += 1;
+  rest = rest.slice(0, rest.length - head);
   if (rest.length === 1 && rest[0] === FROM) return SEPARATING.has(wordBefore(words, start) ?? '');
   while (rest.length > 0 && WEIGHING.has(rest[0] as string)) rest = rest.slice(1);
   return BOTH_WAYS.some(
