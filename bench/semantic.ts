@@ -912,6 +912,8 @@ async function main(): Promise<void> {
       { name: 'unseen-JY', file: 'reserved/semantic-pairs-unseen-JY.jsonl' },
       { name: 'unseen-JZ', file: 'reserved/semantic-pairs-unseen-JZ.jsonl' },
       { name: 'unseen-KA', file: 'reserved/semantic-pairs-unseen-KA.jsonl' },
+      { name: 'unseen-KB', file: 'reserved/semantic-pairs-unseen-KB.jsonl' },
+      { name: 'unseen-KC', file: 'reserved/semantic-pairs-unseen-KC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
