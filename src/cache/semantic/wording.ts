@@ -448,8 +448,7 @@ const AGE_VERBS: ReadonlySet<string> = new Set(['is', 'am', 'are', 'hes', 'shes'
 function agesIn(text: string, tokens: readonly Token[]): Age[] {
   const found: Age[] = [];
   tokens.forEach((token, start) => {
-    const figure = figureValue(token);
-    const number = Number.isNaN(figure) ? wordedNumberAt(tokens, start) : { value: figure, end: start + 1 };
+    const number = numberAt(tokens, start);
     if (number === undefined) return;
     const { value } = number;
     let end = number.end;
@@ -512,8 +511,7 @@ function frequenciesIn(text: string, tokens: readonly Token[]): Frequency[] {
     let end = start + 1;
     let short = false;
     if (count === undefined) {
-      const figure = figureValue(token);
-      const number = Number.isNaN(figure) ? wordedNumberAt(tokens, start) : { value: figure, end: start + 1 };
+      const number = numberAt(tokens, start);
       const after = tokens[number?.end ?? -1];
       if (number === undefined || (after?.key !== 'x' && after?.key !== 'times')) return;
       count = number.value;
@@ -659,6 +657,12 @@ function wordedNumberAt(tokens: readonly Token[], start: number): { value: numbe
   }
   if ((word === undefined && multiplier === undefined) || Number.isNaN(value)) return undefined;
   return { value, end };
+}
+
+/** A figure or a number in words at `start` ("6", "six", "twenty five"): its value and where it ends. */
+function numberAt(tokens: readonly Token[], start: number): { value: number; end: number } | undefined {
+  const figure = figureValue(tokens[start]);
+  return Number.isNaN(figure) ? wordedNumberAt(tokens, start) : { value: figure, end: start + 1 };
 }
 
 function pricesIn(text: string, tokens: readonly Token[]): Price[] {
@@ -1825,7 +1829,7 @@ function alignOnce(cached: string, question: string): string {
 
   // The items of one list in another order, written in the cached question's order (RULE145).
   const list = reorderedList(asked, mine, cached, theirs);
-  if (list !== undefined) edit(list.start, list.end, theirText(list.theirStart, list.theirEnd));
+  if (list !== undefined) edit(list.start, list.end, theirText(list.start, list.theirEnd));
 
   return inCachedOrder(cached, theirs, edits.size === 0 ? asked : written(asked, mine, edits));
 }
@@ -1879,7 +1883,6 @@ function listItems(text: string, tokens: readonly Token[], from: number, to: num
       if (current.length > 0) items.push([]);
       continue;
     }
-    if (joined && items.length < 2) return undefined;
     current.push(token.key);
     if (index === to - 1) break;
     const gap = text.slice(token.end, (tokens[index + 1] as Token).start);
@@ -1897,14 +1900,15 @@ function listItems(text: string, tokens: readonly Token[], from: number, to: num
 
 /**
  * Whether the stretch where `asked` and `cached` differ (past the tokens both start and end with) is
- * on each side a list of the same items in another order (RULE145); the asked stretch's tokens.
+ * on each side a list of the same items in another order (RULE145): the asked stretch's tokens and
+ * where the cached one ends (both start at the same token).
  */
 function reorderedList(
   asked: string,
   mine: readonly Token[],
   cached: string,
   theirs: readonly Token[],
-): { start: number; end: number; theirStart: number; theirEnd: number } | undefined {
+): { start: number; end: number; theirEnd: number } | undefined {
   let start = 0;
   while (start < mine.length && start < theirs.length && mine[start]?.key === theirs[start]?.key) start += 1;
   let shared = 0;
@@ -1924,7 +1928,7 @@ function reorderedList(
     return undefined;
   if (myItems.join('|') === theirItems.join('|')) return undefined;
   const sorted = (items: string[]) => [...items].sort().join('|');
-  return sorted(myItems) === sorted(theirItems) ? { start, end, theirStart: start, theirEnd } : undefined;
+  return sorted(myItems) === sorted(theirItems) ? { start, end, theirEnd } : undefined;
 }
 
 /** The verbs a clause's subject is contracted with. */
