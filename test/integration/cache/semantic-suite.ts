@@ -204,6 +204,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I have shallots, but my soup recipe calls for onions; how many shallots should I use for the onions?',
           'I have onions, but my soup recipe calls for shallots; how many onions should I use for the shallots?',
         ],
+        // A member and its kind exchanged after "every" (RULE148): the verifier scored these 0.992
+        // and 0.997.
+        ['Is every sloop a sailboat?', 'Is every sailboat a sloop?'],
+        ['Is every rhombus a square?', 'Is every square a rhombus?'],
         // The measured thing exchanged (RULE133): the verifier scored these 0.998 and 0.999.
         [
           'How much cooked pasta does one pound of dry pasta make?',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VERIFIER_GUARD } from '../pair-verifier.ts';
 import { GuardPair } from './guard-rule.ts';
 import { checkHitGuard } from './hit-guard.ts';
 import { itFollowsTable } from './rule-table.ts';
@@ -82,6 +83,9 @@ describe('swappedRoles', () => {
     ['How do baby slings differ from baby carriers?', 'How do baby carriers differ from baby slings?', 'ok'],
     ['Is a baby sling the same as a baby carrier?', 'Is a baby carrier the same as a baby sling?', 'ok'],
     ['Is a baby sling safer than a baby carrier?', 'Is a baby carrier safer than a baby sling?', 'swapped'],
+    // Not a member and its kind (RULE148): two things the same, or offered as alternatives.
+    ['Is a tankard the same as a stein?', 'Is a stein the same as a tankard?', 'ok'],
+    ['Is a stein or a tankard better for lager?', 'Is a tankard or a stein better for lager?', 'ok'],
     [
       "Are chanterelles easy to confuse with jack-o'-lantern mushrooms?",
       "Are jack-o'-lantern mushrooms easy to confuse with chanterelles?",
@@ -268,6 +272,20 @@ describe('swappedRoles', () => {
   ])('refuses %s / %s, as the opposites rule does first', (question, candidate) => {
     expect(swappedRoles.refuses(new GuardPair(question, candidate))).toBe(true);
     expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason: 'opposite' });
+  });
+
+  // A member and its kind exchanged after "every", "all" or "each" (RULE148): this rule refuses
+  // them, the guard beside the verifier for it; with every rule, the numbers rule refuses them first
+  // ("a" counts one of another thing: "one mortgage on two houses").
+  it.each([
+    ['Is every stein a tankard?', 'Is every tankard a stein?'],
+    ['Is every tankard a stein?', 'Is every stein a tankard?'],
+    ['Is each rhombus a square?', 'Is each square a rhombus?'],
+    ['Is every stein also a tankard?', 'Is every tankard also a stein?'],
+  ])('refuses a member and its kind exchanged: %s / %s', (question, candidate) => {
+    expect(swappedRoles.refuses(new GuardPair(question, candidate))).toBe(true);
+    expect(checkHitGuard(question, candidate, VERIFIER_GUARD)).toEqual({ ok: false, reason: 'swapped' });
+    expect(checkHitGuard(question, candidate)).toEqual({ ok: false, reason: 'numbers' });
   });
 
   it.each([

@@ -14,7 +14,8 @@
  * A run is the same run with another article in it ("Can a conservator sue the conservatee's
  * family?" / "Can the conservatee's family sue the conservator?", RULE123). And the speaker may
  * take the role of a party the question names ("I'm a roofer and a homeowner blames ..." / "I'm a
- * homeowner and I think my roofer ...", RULE124).
+ * homeowner and I think my roofer ...", RULE124). After "every", "all" or "each", a member and its
+ * kind take sides around a bare "a" or "is" ("Is every stein a tankard?", RULE148).
  */
 import { clausePartsExchanged, type Keyed, withStops } from '../moved-part.ts';
 import type { Features } from './features.ts';
@@ -122,6 +123,17 @@ function relatesBothWays(
   );
 }
 
+/** Words that make the run after them a kind's every member ("every", "all", "each"). */
+const EVERY: ReadonlySet<string> = normalisedSet(['every', 'all', 'each']);
+/**
+ * Whether the two runs are a member and its kind (RULE148): after "every", "all" or "each", with
+ * only articles and the verb of being between them ("Is every stein a tankard?" / "Is every tankard
+ * a stein?"), which is which is the question.
+ */
+function kindAndMember(middle: readonly string[], words: readonly string[], start: number): boolean {
+  return EVERY.has(words[start - 1] ?? '') && middle.every((word) => BARE.has(word));
+}
+
 /**
  * Words that offer the two runs as alternatives: around them the runs trade places without taking
  * roles, whatever else stands between ("Greek yogurt or regular" / "regular yogurt or Greek").
@@ -220,7 +232,10 @@ function tradedAround(a: readonly string[], b: readonly string[], start: number,
         inner.slice(x, inner.length - y),
         inner.slice(inner.length - y),
       ];
-      const sided = middle.some(takesSides) || (middle.includes(WITH) && withTakesSides(a, start));
+      const sided =
+        middle.some(takesSides) ||
+        (middle.includes(WITH) && withTakesSides(a, start)) ||
+        kindAndMember(middle, a, start);
       if (!sided || !first.some(isActor) || !last.some(isActor)) continue;
       if (middle.some((word) => ALTERNATIVES.has(word))) continue;
       if (!tradedRuns(other, first, middle, last)) continue;
