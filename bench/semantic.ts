@@ -914,6 +914,10 @@ async function main(): Promise<void> {
       { name: 'unseen-KA', file: 'reserved/semantic-pairs-unseen-KA.jsonl' },
       { name: 'unseen-KB', file: 'reserved/semantic-pairs-unseen-KB.jsonl' },
       { name: 'unseen-KC', file: 'reserved/semantic-pairs-unseen-KC.jsonl' },
+      { name: 'unseen-KD', file: 'reserved/semantic-pairs-unseen-KD.jsonl' },
+      { name: 'unseen-KE', file: 'reserved/semantic-pairs-unseen-KE.jsonl' },
+      { name: 'unseen-KF', file: 'reserved/semantic-pairs-unseen-KF.jsonl' },
+      { name: 'unseen-KG', file: 'reserved/semantic-pairs-unseen-KG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
