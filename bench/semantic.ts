@@ -918,6 +918,10 @@ async function main(): Promise<void> {
       { name: 'unseen-KE', file: 'reserved/semantic-pairs-unseen-KE.jsonl' },
       { name: 'unseen-KF', file: 'reserved/semantic-pairs-unseen-KF.jsonl' },
       { name: 'unseen-KG', file: 'reserved/semantic-pairs-unseen-KG.jsonl' },
+      { name: 'unseen-KH', file: 'reserved/semantic-pairs-unseen-KH.jsonl' },
+      { name: 'unseen-KI', file: 'reserved/semantic-pairs-unseen-KI.jsonl' },
+      { name: 'unseen-KJ', file: 'reserved/semantic-pairs-unseen-KJ.jsonl' },
+      { name: 'unseen-KK', file: 'reserved/semantic-pairs-unseen-KK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
