@@ -922,6 +922,8 @@ async function main(): Promise<void> {
       { name: 'unseen-KI', file: 'reserved/semantic-pairs-unseen-KI.jsonl' },
       { name: 'unseen-KJ', file: 'reserved/semantic-pairs-unseen-KJ.jsonl' },
       { name: 'unseen-KK', file: 'reserved/semantic-pairs-unseen-KK.jsonl' },
+      { name: 'unseen-KL', file: 'reserved/semantic-pairs-unseen-KL.jsonl' },
+      { name: 'unseen-KM', file: 'reserved/semantic-pairs-unseen-KM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
