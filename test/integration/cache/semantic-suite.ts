@@ -204,6 +204,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'I have shallots, but my soup recipe calls for onions; how many shallots should I use for the onions?',
           'I have onions, but my soup recipe calls for shallots; how many onions should I use for the shallots?',
         ],
+        // A part of the thing named before it (RULE149): the verifier scored these 0.945 and 0.782.
+        [
+          'How do I troubleshoot my robot vacuum?',
+          'How do I troubleshoot just the side brush on my robot vacuum?',
+        ],
+        ['How do I deodorize my hockey bag?', 'How do I deodorize just the shoulder strap of my hockey bag?'],
         // A member and its kind exchanged after "every" (RULE148): the verifier scored these 0.992
         // and 0.997.
         ['Is every sloop a sailboat?', 'Is every sailboat a sloop?'],

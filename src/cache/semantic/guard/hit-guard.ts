@@ -24,6 +24,7 @@ import { exchangedEverywhere } from './exchanged-everywhere.ts';
 import { GuardPair, type GuardRule, type RefusalReason } from './guard-rule.ts';
 import { swappedIdentifiers } from './identifiers.ts';
 import { measuredThing } from './measured-thing.ts';
+import { namedPart } from './named-part.ts';
 import { renamed } from './names.ts';
 import { narrowerSubject } from './narrowing.ts';
 import { oneSideNegated } from './negation.ts';
@@ -89,6 +90,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   objectAsSubject,
   substitutedContent,
   narrowerSubject,
+  namedPart,
   otherNamed,
 ];
 

@@ -68,10 +68,6 @@ describe('narrowerSubject', () => {
       'narrower',
     ],
     ['How do I soundproof my apartment?', 'How do I soundproof my apartment door?', 'narrower'],
-    // A part named before its thing, with a preposition; "the meaning of" names the thing itself.
-    ['How do I waterproof a leather bag?', 'How do I waterproof the stitching on a leather bag?', 'narrower'],
-    ['What happens during labor?', 'What happens during the pushing stage of labor?', 'narrower'],
-    ['What is irony?', 'What is the meaning of irony?', 'ok'],
     // A part put in where the other question has an article (RULE94).
     ['How do I clean a harp?', 'How do I clean harp strings?', 'narrower'],
     ['How do I knit a sweater?', 'How do I knit sweater sleeves?', 'narrower'],

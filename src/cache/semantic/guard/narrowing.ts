@@ -10,7 +10,8 @@
  * weigh ("good", "best", "simple") are not narrowing, nor "percent" after a figure the other
  * question writes with "%" ("a 5 percent raise" / "a 5% raise"). The thing may give up its article
  * for the part or the count put in ("a harp" / "harp strings", "a birdhouse" / "several
- * birdhouses", RULE94).
+ * birdhouses", RULE94). A part named before its thing with a preposition ("the stitching on a
+ * leather bag") is named-part.ts's.
  */
 import { isEnglishWord } from './english-words.ts';
 import type { Features } from './features.ts';
@@ -214,40 +215,11 @@ function possessedPart(mine: readonly string[], theirs: readonly string[]): bool
   );
 }
 
-/** Words before "of" that name the thing itself, or an aspect that is its whole ("the meaning of irony"). */
-const NOT_A_PART: ReadonlySet<string> = new Set(
-  `meaning definition concept idea notion term word purpose point whole entirety entire cost price value`.split(
-    ' ',
-  ),
-);
-/** Prepositions that tie a part to its thing ("the stitching on a leather bag", "the scenery for a railroad"). */
-const PART_OF: ReadonlySet<string> = new Set(['of', 'on', 'in', 'for', 'inside', 'from']);
-
-/**
- * Whether `mine` is `theirs` with "the" (or "its", "their"), one to three words and a preposition
- * put right before what both share, nothing else changed: a part of the thing, named before it
- * ("the stitching on a leather bag" / "a leather bag", "the pushing stage of labor" / "labor").
- */
-function partBefore(mine: readonly string[], theirs: readonly string[]): boolean {
-  const added = mine.length - theirs.length;
-  if (added < 3 || added > 5) return false;
-  const at = commonStart(mine, theirs);
-  if (at >= theirs.length) return false;
-  const put = mine.slice(at, at + added);
-  return (
-    ['the', 'its', 'their'].includes(put[0] as string) &&
-    PART_OF.has(put.at(-1) as string) &&
-    !put.slice(1, -1).some((word) => NOT_A_PART.has(word)) &&
-    endsAlike(mine, theirs, at + added, at)
-  );
-}
-
 export const narrowerSubject: GuardRule = {
   reason: 'narrower',
   refuses: (pair) => {
     const [mine, theirs] = [possessiveWords(pair.question), possessiveWords(pair.candidate)];
     if (possessedPart(mine, theirs) || possessedPart(theirs, mine)) return true;
-    if (partBefore(mine, theirs) || partBefore(theirs, mine)) return true;
     return (
       pair.frame >= SAME_FRAME &&
       ((pair.onlyCached.length === 0 &&
