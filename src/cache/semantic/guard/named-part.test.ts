@@ -69,6 +69,10 @@ describe('namedPart', () => {
       'How do I apply for the GI Bill through the VA?',
     ],
     [
+      'How do I apply for the GI Bill through the Veterans Affairs?',
+      'How do I apply for the GI Bill through the Department of Veterans Affairs?',
+    ],
+    [
       'Minimum boat horsepower for pulling for pulling a water skier?',
       'Minimum boat horsepower for pulling a water skier?',
     ],
