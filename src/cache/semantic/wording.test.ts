@@ -371,6 +371,21 @@ describe('alignWording', () => {
       'How do I say thank you in Spanish?',
       'How do I say thank you in spansih?',
     ],
+    // A typo of a word neither the English list nor WordNet's names has, either side (RULE150):
+    // two neighbours swapped, a letter dropped or put in before the last, one vowel for another.
+    ['How do I undo a git rebase?', 'How do I undo a git rebsae?', 'How do I undo a git rebase?'],
+    [
+      'Can I pair Blutooth headphones with a PS5?',
+      'Can I pair Bluetooth headphones with a PS5?',
+      'Can I pair Blutooth headphones with a PS5?',
+    ],
+    ['What is arashi shibori?', 'What is arashi shiborri?', 'What is arashi shibori?'],
+    [
+      'How do I buy a Shinkansen ticket at the machine?',
+      'How do I buy a Shinkansan ticket at the machine?',
+      'How do I buy a Shinkansen ticket at the machine?',
+    ],
+    ['How do I tie a Palomar knot?', 'How do I tie a palomer knot?', 'How do I tie a Palomar knot?'],
     // A real word written for another (CONFUSED_WORDS), either side, with the words either side of
     // it the same: the question's start and end, and a typo beside it mended.
     [
@@ -1064,7 +1079,15 @@ describe('alignWording', () => {
     ['How do I reset an iPod?', 'How do I reset an iPad?'],
     ['How do I get an e-visa for Indian citizens?', 'How do I get an e-visa for India?'],
     ['How do I get my tax return filled?', 'How do I get my tax return filed?'],
+    // RULE150 reads no typo of a word no list has in one consonant for another, an acronym, a
+    // plural, a letter put in at the end, a short word, or a word between other neighbours.
     ['Is it a roguelike?', 'Is it a roguelite?'],
+    ['Does code require GFCI protection?', 'Does code require AFCI protection?'],
+    ['Which Beyblade should I buy first?', 'Which Beyblades should I buy first?'],
+    ['How do I geocache in winter?', 'How do I geocached in winter?'],
+    ['Is the Vizo worth it?', 'Is the Vize worth it?'],
+    ["What does 'Reserva' mean on a wine label?", "What does 'Riserva' mean on a wine label?"],
+    ['Is rebase safe on main?', 'Is it safe to rebsae on main?'],
     ['Table for two', 'Table for four'],
     ['Table for two', 'Table for 4'],
     ['Is 2nd class worth it?', 'Is first class worth it?'],

@@ -313,6 +313,41 @@ function mistyped(typo: string, word: string, name = false, inName = false): boo
 /** Whether `word` is `other` with "s" or "es" after it. */
 const plural = (word: string, other: string): boolean => word === `${other}s` || word === `${other}es`;
 
+/** The letters one slip writes for one another in a word no list has (RULE150: "Shinkansan", "kenzen"). */
+const VOWELS: ReadonlySet<string> = new Set(['a', 'e', 'i', 'o', 'u']);
+
+/**
+ * Whether `typo` and `word`, neither a word of the English list nor a name WordNet knows (a brand,
+ * a tool's name, a borrowed word), are one slip apart (RULE150): two neighbouring letters swapped
+ * ("rebsae" / "rebase"), one letter dropped or put in, not the last ("Blutooth", "shiborri"), or
+ * one vowel for another ("Shinkansan"); both five letters or more with the same first letter,
+ * neither the other's plural. One consonant for another writes another name as often as a typo
+ * ("roguelite" / "roguelike") and is left.
+ */
+function unlistedTypo(typo: string, word: string): boolean {
+  if (typo.length < 5 || word.length < 5 || typo[0] !== word[0] || typo === word) return false;
+  if (!/^\p{Ll}+$/u.test(typo) || !/^\p{Ll}+$/u.test(word) || plural(typo, word) || plural(word, typo))
+    return false;
+  if ([typo, word].some((key) => isEnglishWord(key) !== false || isWordnetName(key))) return false;
+  if (typo.length === word.length) {
+    const apart = [...typo].flatMap((letter, at) => (letter === word[at] ? [] : [at]));
+    const [first, second] = apart;
+    if (first === undefined) return false;
+    if (second === undefined) return VOWELS.has(typo[first] ?? '') && VOWELS.has(word[first] ?? '');
+    return (
+      apart.length === 2 &&
+      second === first + 1 &&
+      typo[first] === word[second] &&
+      typo[second] === word[first]
+    );
+  }
+  const [short, long] = typo.length < word.length ? [typo, word] : [word, typo];
+  if (long.length !== short.length + 1) return false;
+  let at = 0;
+  while (at < short.length && short[at] === long[at]) at += 1;
+  return at < short.length && long.slice(at + 1) === short.slice(at);
+}
+
 /**
  * Whether `short` is `long` written short (RULE72): "reqd" / "required", "natl" / "national", "std"
  * / "standard": the same first letter and the rest of its letters in `long` in order, itself no
@@ -1575,6 +1610,9 @@ function alignOnce(cached: string, question: string): string {
   // word inside the question is a name ("India" / "Indian"), mended only as a typo of a name
   // WordNet knows ("Seatle" / "Seattle"), or of a common word capitalised in a name between the
   // same words ("Levle 2" / "Level 2", "Centrl Park" / "Central Park", RULE64).
+  // A word in quotes is the word asked about ("What does 'Reserva' mean?"), never another's typo.
+  const quoted = (text: string, token: Token) =>
+    /['"‘’“”]/u.test(text[token.start - 1] ?? '') || /['"‘’“”]/u.test(text[token.end] ?? '');
   const lettersOnly = (token: Token) => /^\p{L}+$/u.test(token.text);
   // A possessive's word ("operater's" / "operator's"), only against another possessive (RULE110).
   const possessor = (token: Token) => /^\p{L}+['’]s$/u.test(token.text);
@@ -1607,11 +1645,20 @@ function alignOnce(cached: string, question: string): string {
           sameNeighbours(index, at) &&
           ((!myKeys.has(other.key) && mistyped(other.key, token.key, true, true)) ||
             mistyped(token.key, other.key, true, true));
-        if (mineNamed || named) return toName || inName;
+        // A word neither the English list nor WordNet's names has, mistyped (RULE150).
+        const unlisted =
+          nameLike(token) &&
+          nameLike(other) &&
+          !quoted(asked, token) &&
+          !quoted(cached, other) &&
+          sameNeighbours(index, at) &&
+          unlistedTypo(token.key, other.key);
+        if (mineNamed || named) return toName || inName || unlisted;
         return (
           (!myKeys.has(other.key) && (theirSpelling === spelling || mistyped(other.key, token.key))) ||
           mistyped(token.key, other.key) ||
-          toName
+          toName ||
+          unlisted
         );
       })
       .map(({ other }) => other);
@@ -1626,8 +1673,6 @@ function alignOnce(cached: string, question: string): string {
   // "out off". A capitalised word inside the question is a name, and a quoted word the word asked
   // about ("What does 'affect' mean?"): both left alone.
   const count = (tokens: readonly Token[], key: string) => tokens.filter((token) => token.key === key).length;
-  const quoted = (text: string, token: Token) =>
-    /['"‘’“”]/u.test(text[token.start - 1] ?? '') || /['"‘’“”]/u.test(text[token.end] ?? '');
   mine.forEach((token, index) => {
     // The list first: the counts scan both questions, and most words have no partner.
     const partners = CONFUSED_WORDS.get(token.key);

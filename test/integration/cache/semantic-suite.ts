@@ -934,6 +934,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           "I'm flying to Seattle in February with my cello; can I bring it on board?",
           "I'm flying to Seatle in Febuary with my cello; can I bring it on board?",
         ],
+        // A typo of a word neither the English list nor WordNet's names has (RULE150): the default
+        // missed these before, the verifier scoring them 0.002 and 0.884 with the changed word.
+        [
+          'Can I connect two Bluetooth speakers to my Android phone at the same time?',
+          'Can I connect two Blutooth speakers to my Android phone at the same time?',
+        ],
+        [
+          'Is a Chromebook good enough for Google Classroom?',
+          'Is a Chromebok good enough for Google Classroom?',
+        ],
         // Acronyms each spelt out by their own words, none closed by a connector.
         [
           "We're driving from Montana to New York in January; what should we pack for the car?",
