@@ -924,6 +924,8 @@ async function main(): Promise<void> {
       { name: 'unseen-KK', file: 'reserved/semantic-pairs-unseen-KK.jsonl' },
       { name: 'unseen-KL', file: 'reserved/semantic-pairs-unseen-KL.jsonl' },
       { name: 'unseen-KM', file: 'reserved/semantic-pairs-unseen-KM.jsonl' },
+      { name: 'unseen-KN', file: 'reserved/semantic-pairs-unseen-KN.jsonl' },
+      { name: 'unseen-KO', file: 'reserved/semantic-pairs-unseen-KO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
