@@ -357,8 +357,8 @@ export const FIGURE_UNITS: Readonly<Record<string, readonly string[]>> = wordTab
 
 /**
  * Currency signs by the names a figure may be followed by instead ("$200" / "200 dollars"), read
- * only with a figure of the same value on the other side. Not "pounds": "a 30 pound bag" is a
- * weight.
+ * only with the sign before a figure of the same value on the other side. "pounds" only so, against
+ * "£" (RULE151: "under £20" / "under 20 pounds"); not "pound": "a 30 pound bag" is a weight.
  */
 export const CURRENCY_NAMES: ReadonlyMap<string, string> = new Map(
   Object.entries({
@@ -368,6 +368,7 @@ export const CURRENCY_NAMES: ReadonlyMap<string, string> = new Map(
     euros: '€',
     euro: '€',
     quid: '£',
+    pounds: '£',
   }),
 );
 

@@ -386,6 +386,28 @@ describe('alignWording', () => {
       'How do I buy a Shinkansen ticket at the machine?',
     ],
     ['How do I tie a Palomar knot?', 'How do I tie a palomer knot?', 'How do I tie a Palomar knot?'],
+    // A century written short after its ordinal, either side, and pounds against "£" before the
+    // same value (RULE151).
+    [
+      'How much is a 17th century warming pan worth?',
+      'How much is a 17th c. warming pan worth?',
+      'How much is a 17th century warming pan worth?',
+    ],
+    [
+      "I'm shipping a 19th-c. tinderbox to a buyer; how should I pack it?",
+      "I'm shipping a 19th-century tinderbox to a buyer; how should I pack it?",
+      "I'm shipping a 19th-c. tinderbox to a buyer; how should I pack it?",
+    ],
+    [
+      "What's the best cafetiere for under 20 pounds?",
+      "What's the best cafetiere for under £20?",
+      "What's the best cafetiere for under 20 pounds?",
+    ],
+    [
+      'My builder quoted approx £45k for a loft conversion; is that fair?',
+      'My builder quoted approximately 45,000 pounds for a loft conversion; is that fair?',
+      'My builder quoted approx £45k for a loft conversion; is that fair?',
+    ],
     // A real word written for another (CONFUSED_WORDS), either side, with the words either side of
     // it the same: the question's start and end, and a typo beside it mended.
     [
@@ -1087,6 +1109,10 @@ describe('alignWording', () => {
     ['How do I geocache in winter?', 'How do I geocached in winter?'],
     ['Is the Vizo worth it?', 'Is the Vize worth it?'],
     ["What does 'Reserva' mean on a wine label?", "What does 'Riserva' mean on a wine label?"],
+    // RULE151: "pound" is a weight, another value another price, another ordinal another century.
+    ['Can I check a 30 pound bag on the plane?', 'Can I check a £30 bag on the plane?'],
+    ['Is 30 pounds enough for a weekly shop?', 'Is £40 enough for a weekly shop?'],
+    ['What did people wear in the 17th c.?', 'What did people wear in the 18th century?'],
     ['Is rebase safe on main?', 'Is it safe to rebsae on main?'],
     ['Table for two', 'Table for four'],
     ['Table for two', 'Table for 4'],

@@ -15,7 +15,8 @@
  * - units written short, only right after a figure, "how many" or "per" (FIGURE_UNITS): "240V" /
  *   "240 volt", "8 in" / "8 inch", "how many dB" / "how many decibels", a recipe's "1 c" / "1 cup";
  *   "x" between two figures as "by": "12x16 ft" / "12 by 16 feet"; "=" / "equals"; a number in a
- *   series marked "#2", "no. 2" or "number 2" (RULE141);
+ *   series marked "#2", "no. 2" or "number 2" (RULE141); a century after its ordinal: "17th c." /
+ *   "17th century" (RULE151);
  * - airports' codes in capitals (AIRPORT_CODES): "LAX" / "Los Angeles International Airport", "LHR" /
  *   "Heathrow";
  * - US states', Canadian provinces' and Australian states' postal codes in capitals (STATE_CODES):
@@ -24,7 +25,8 @@
  * - numbers in figures and in words (NUMERALS): "2 kids" / "two kids", "1st class" / "first class";
  * - thousands written with a k: "$2k" / "$2,000", "100k miles" / "100,000 miles";
  * - a price with a currency sign or the currency's name (CURRENCY_NAMES): "$200" / "200 dollars",
- *   "$80" / "eighty dollars", "£30k" / "30 thousand pounds" (RULE80);
+ *   "$80" / "eighty dollars", "£30k" / "30 thousand pounds" (RULE80; "pounds" only against "£",
+ *   RULE151);
  * - "a" and "an" before the same word: "a HSA" / "an HSA"; "a" or "an" for "1" between the same
  *   words: "about an hour" / "about 1 hour";
  * - "no" before a question word where the cached question writes "know": "how do I no if";
@@ -43,7 +45,9 @@
  *   "ys" for "ies": "berrys" / "berries", RULE139),
  *   or from a name WordNet knows ("Seatle" / "Seattle", "Febuary" / "February"; a capitalised word
  *   inside the question only so); a possessive's word against another possessive's: "my todler's
- *   shoe" / "my toddler's shoe" (RULE110). Two English words are two words ("desert" /
+ *   shoe" / "my toddler's shoe" (RULE110); a word neither the list nor WordNet's names has, one
+ *   slip from the other's such word between the same words ("rebsae" / "rebase", "Blutooth" /
+ *   "Bluetooth", RULE150). Two English words are two words ("desert" /
  *   "dessert"), two unknown ones or two known names two names ("India" / "Indian"), a plural
  *   another number ("Dakotas" / "Dakota");
  * - but a real word commonly written for another (CONFUSED_WORDS) is that word between the same
@@ -634,6 +638,45 @@ function figureUnitsIn(text: string, tokens: readonly Token[]): FigureUnit[] {
       start: index,
       end,
       to: last + (dotted ? 1 : 0),
+    });
+  });
+  return found;
+}
+
+/**
+ * A century after its ordinal figure ("17th century", "19th-c.", "1st cent."), written short
+ * (`short`) or in full; `start` and `end` are its tokens with the ordinal, `to` where its text ends
+ * (a short form's dot with it).
+ */
+interface Century {
+  ordinal: string;
+  short: boolean;
+  start: number;
+  end: number;
+  to: number;
+}
+
+/** The short forms of "century" after an ordinal (RULE151). */
+const CENTURY_SHORT: ReadonlySet<string> = new Set(['c', 'cent']);
+
+/** The centuries in `tokens` right after an ordinal figure (after a space or a hyphen). */
+function centuriesIn(text: string, tokens: readonly Token[]): Century[] {
+  const found: Century[] = [];
+  tokens.forEach((token, index) => {
+    // "17th" is two tokens, the figure and its ending, glued.
+    const [ending, next] = [tokens[index + 1], tokens[index + 2]];
+    if (ending === undefined || next === undefined || !/^\d{1,2}$/.test(token.key)) return;
+    if (ending.start !== token.end || !/^(?:st|nd|rd|th)$/.test(ending.key)) return;
+    if (!/^[\s-]?$/.test(text.slice(ending.end, next.start))) return;
+    const short = CENTURY_SHORT.has(next.key);
+    if (!short && next.key !== 'century') return;
+    const dotted = short && text[next.end] === '.';
+    found.push({
+      ordinal: token.key,
+      short,
+      start: index,
+      end: index + 3,
+      to: next.end + (dotted ? 1 : 0),
     });
   });
   return found;
@@ -1421,6 +1464,24 @@ function alignOnce(cached: string, question: string): string {
     if (words === undefined || (myKeys.has(other.key) && !words.includes(other.key))) continue;
     const at = findRun(mine, words);
     edit(at, at + words.length, other.text);
+  }
+
+  // A century written short after its ordinal on one side and in full on the other ("17th c." /
+  // "17th century", "19th-c." / "19th-century", RULE151), either way round; before the units:
+  // "c" after a figure is a cup.
+  const theirCenturies = centuriesIn(cached, theirs);
+  for (const century of centuriesIn(asked, mine)) {
+    const other = theirCenturies.find(
+      (candidate) => candidate.ordinal === century.ordinal && candidate.short !== century.short,
+    );
+    if (other !== undefined)
+      edit(
+        century.start,
+        century.end,
+        cached.slice(theirs[other.start]?.start, other.to),
+        undefined,
+        century.to,
+      );
   }
 
   // A unit written short right after a figure, "how many" or "per" on one side and by its name

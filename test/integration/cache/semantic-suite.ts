@@ -944,6 +944,14 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Is a Chromebook good enough for Google Classroom?',
           'Is a Chromebok good enough for Google Classroom?',
         ],
+        // A century written short after its ordinal, and pounds against "£" (RULE151): the default
+        // missed these before, the verifier scoring the changed words 0.009 and the pounds refused
+        // as a narrower subject.
+        ['How should I clean a 17th century pewter plate?', 'How should I clean a 17th c. pewter plate?'],
+        [
+          'My builder quoted 45,000 pounds for a loft conversion in Leeds; is that reasonable?',
+          'My builder quoted £45k for a loft conversion in Leeds; is that reasonable?',
+        ],
         // Acronyms each spelt out by their own words, none closed by a connector.
         [
           "We're driving from Montana to New York in January; what should we pack for the car?",
