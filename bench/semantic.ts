@@ -926,6 +926,8 @@ async function main(): Promise<void> {
       { name: 'unseen-KM', file: 'reserved/semantic-pairs-unseen-KM.jsonl' },
       { name: 'unseen-KN', file: 'reserved/semantic-pairs-unseen-KN.jsonl' },
       { name: 'unseen-KO', file: 'reserved/semantic-pairs-unseen-KO.jsonl' },
+      { name: 'unseen-KP', file: 'reserved/semantic-pairs-unseen-KP.jsonl' },
+      { name: 'unseen-KQ', file: 'reserved/semantic-pairs-unseen-KQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
