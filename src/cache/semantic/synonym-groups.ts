@@ -96,7 +96,7 @@ contact, get in touch, reach out
 contacted, got in touch, reached out
 inquire, enquire
 inquiry, enquiry
-reduce, decrease
+reduce, decrease, minimize, minimise
 reduced, decreased
 reducing, decreasing
 mix, combine
@@ -128,9 +128,8 @@ realized, realised
 recognize, recognise
 recognized, recognised
 prioritize, prioritise
-minimize, minimise
 maximize, maximise
-sanitize, sanitise
+sanitize, sanitise, disinfect
 sanitizer, sanitiser
 sterilize, sterilise
 moisturize, moisturise

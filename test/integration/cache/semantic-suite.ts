@@ -944,6 +944,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'Is a Chromebook good enough for Google Classroom?',
           'Is a Chromebok good enough for Google Classroom?',
         ],
+        // Everyday synonyms the read sets lost again and again (RULE152): the verifier scored these
+        // 0.002 and 0.035 with the word changed.
+        [
+          'Which is the toughest phone case for a toddler?',
+          'Which is the strongest phone case for a toddler?',
+        ],
+        [
+          'How do I sanitize a baby bottle without a steriliser?',
+          'How do I disinfect a baby bottle without a steriliser?',
+        ],
         // A century written short after its ordinal, and pounds against "£" (RULE151): the default
         // missed these before, the verifier scoring the changed words 0.009 and the pounds refused
         // as a narrower subject.
