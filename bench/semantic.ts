@@ -928,6 +928,7 @@ async function main(): Promise<void> {
       { name: 'unseen-KO', file: 'reserved/semantic-pairs-unseen-KO.jsonl' },
       { name: 'unseen-KP', file: 'reserved/semantic-pairs-unseen-KP.jsonl' },
       { name: 'unseen-KQ', file: 'reserved/semantic-pairs-unseen-KQ.jsonl' },
+      { name: 'unseen-KS', file: 'reserved/semantic-pairs-unseen-KS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
