@@ -324,14 +324,13 @@ const VOWELS: ReadonlySet<string> = new Set(['a', 'e', 'i', 'o', 'u']);
  * Whether `typo` and `word`, neither a word of the English list nor a name WordNet knows (a brand,
  * a tool's name, a borrowed word), are one slip apart (RULE150): two neighbouring letters swapped
  * ("rebsae" / "rebase"), one letter dropped or put in, not the last ("Blutooth", "shiborri"), or
- * one vowel for another ("Shinkansan"); both five letters or more with the same first letter,
- * neither the other's plural. One consonant for another writes another name as often as a typo
+ * one vowel for another ("Shinkansan"); both five letters or more with the same first letter
+ * (a plural is a letter put in last, or two). One consonant for another writes another name as often as a typo
  * ("roguelite" / "roguelike") and is left.
  */
 function unlistedTypo(typo: string, word: string): boolean {
   if (typo.length < 5 || word.length < 5 || typo[0] !== word[0] || typo === word) return false;
-  if (!/^\p{Ll}+$/u.test(typo) || !/^\p{Ll}+$/u.test(word) || plural(typo, word) || plural(word, typo))
-    return false;
+  if (!/^\p{Ll}+$/u.test(typo) || !/^\p{Ll}+$/u.test(word)) return false;
   if ([typo, word].some((key) => isEnglishWord(key) !== false || isWordnetName(key))) return false;
   if (typo.length === word.length) {
     const apart = [...typo].flatMap((letter, at) => (letter === word[at] ? [] : [at]));
@@ -1706,20 +1705,21 @@ function alignOnce(cached: string, question: string): string {
           sameNeighbours(index, at) &&
           ((!myKeys.has(other.key) && mistyped(other.key, token.key, true, true)) ||
             mistyped(token.key, other.key, true, true));
-        // A word neither the English list nor WordNet's names has, mistyped (RULE150).
-        const unlisted =
+        // A word neither the English list nor WordNet's names has, mistyped (RULE150): read only
+        // where nothing above matched, the letters first (most pairs differ in their first).
+        const unlisted = () =>
+          unlistedTypo(token.key, other.key) &&
           nameLike(token) &&
           nameLike(other) &&
           !quoted(asked, token) &&
           !quoted(cached, other) &&
-          sameNeighbours(index, at) &&
-          unlistedTypo(token.key, other.key);
-        if (mineNamed || named) return toName || inName || unlisted;
+          sameNeighbours(index, at);
+        if (mineNamed || named) return toName || inName || unlisted();
         return (
           (!myKeys.has(other.key) && (theirSpelling === spelling || mistyped(other.key, token.key))) ||
           mistyped(token.key, other.key) ||
           toName ||
-          unlisted
+          unlisted()
         );
       })
       .map(({ other }) => other);
