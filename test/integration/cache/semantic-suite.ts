@@ -210,6 +210,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I troubleshoot just the side brush on my robot vacuum?',
         ],
         ['How do I deodorize my hockey bag?', 'How do I deodorize just the shoulder strap of my hockey bag?'],
+        // One named thing against several, "the" before both (RULE153): the verifier scored these
+        // 0.999 and 0.997.
+        ['Where should I hang the mirror in my hallway?', 'Where should I hang the mirrors in my hallway?'],
+        [
+          'How high should I mount the towel rail in my bathroom?',
+          'How high should I mount the towel rails in my bathroom?',
+        ],
         // A member and its kind exchanged after "every" (RULE148): the verifier scored these 0.992
         // and 0.997.
         ['Is every sloop a sailboat?', 'Is every sailboat a sloop?'],

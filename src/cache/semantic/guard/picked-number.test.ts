@@ -111,6 +111,26 @@ describe('pickedNumber', () => {
       'ok',
     ],
     ['Can my cat share a boarding suite?', 'Can our cats share a boarding suite?', 'ok'],
+    // A named thing, "the" right before it or one shared word past it, in the other number
+    // (RULE153); not where "does" makes it a kind, nor "the emu's" against "the emus".
+    ['Where should the pocket go on an apron?', 'Where should the pockets go on an apron?', 'changed-number'],
+    [
+      "I'm setting a banquet table for twenty guests; where should I place the candelabra?",
+      "I'm setting a banquet table for twenty guests; where should I place the candelabras?",
+      'changed-number',
+    ],
+    [
+      'Who organizes the polar plunges in Chicago?',
+      'Who organizes the polar plunge in Chicago?',
+      'changed-number',
+    ],
+    [
+      'What does the acupressure point on the wrist do?',
+      'What do the acupressure points on the wrist do?',
+      'ok',
+    ],
+    ['Where should I put a sconce in my hallway?', 'Where should I put sconces in my hallway?', 'ok'],
+    ["Do the emu's make good pets?", 'Do the emus make good pets?', 'ok'],
     // One against all of a thing, the only word changed.
     [
       "I've had my hot tub for two years and one of the jets stopped working; what could be causing it?",
@@ -139,6 +159,10 @@ describe('pickedNumber', () => {
     ['Which volcano is the easiest to climb?', 'Which volcanoes are the easiest to hike?'],
     // A dropped letter of "ss" after a possessive is a typo, not a singular (RULE115).
     ['How do I calibrate my compass?', 'How do I calibrate my compas?'],
+    ['How do I recalibrate the compass?', 'How do I recalibrate the compas?'],
+    ['Why is the skin beside my knee incision numb?', 'Why is the skin besides my knee incision numb?'],
+    // "the" with a word between that only one side has names no thing alike (RULE153).
+    ['Who organizes the polar plunge in Chicago?', 'Who organizes the winter polar plunges in Chicago?'],
   ])('leaves %s / %s to other rules', (question, candidate) => {
     expect(pickedNumber.refuses(new GuardPair(question, candidate))).toBe(false);
   });

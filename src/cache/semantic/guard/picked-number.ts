@@ -11,7 +11,9 @@
  * compound in wasabi?" / "What are the active compounds ...?", RULE112), and "what are some" too
  * ("What's the best tahini brand?" / "What are some good tahini brands?", RULE113), over two
  * modifiers at most. A noun right after a possessive is no generic either: "How do I thank my
- * bridesmaid in my speech?" / "... my bridesmaids ..." (RULE115). A quoted word is compared as
+ * bridesmaid in my speech?" / "... my bridesmaids ..." (RULE115), nor one right after "the" or
+ * one word past it, unless "does" puts a kind before it ("where should the pocket go" / "the
+ * pockets", RULE153). A quoted word is compared as
  * written, and its number is another question whatever picks it ("How do I sign 'book' in ASL?" /
  * "...'books'..."), and so is one against all of a thing, the only word changed ("one of the jets"
  * / "all of the jets"), and one against a count of several or a collective of them ("a dead
@@ -149,7 +151,10 @@ function pickedInAnotherNumber(asked: readonly string[], cached: readonly string
   const superlatives = changed.length - numbers.length;
   if (superlatives > 1 || !changed.every((pair) => inNumber(pair) || letGo(pair))) return false;
   return numbers.some(
-    ([at, other]) => (pickedAt(asked, at) && pickedAt(cached, other)) || ownedAlike(asked, cached, at, other),
+    ([at, other]) =>
+      (pickedAt(asked, at) && pickedAt(cached, other)) ||
+      ownedAlike(asked, cached, at, other) ||
+      namedAlike(asked, cached, at, other),
   );
 }
 
@@ -166,6 +171,39 @@ function ownedAlike(asked: readonly string[], cached: readonly string[], at: num
   if ((asked[at] as string).endsWith('ss') || (cached[other] as string).endsWith('ss')) return false;
   const owner = asked[at - 1] ?? '';
   return OWNERS.has(owner) && cached[other - 1] === owner;
+}
+
+/** Do-support before "the": "What does the panda eat?" asks about the kind, as "pandas" does (RULE153). */
+const DO_SUPPORT: ReadonlySet<string> = new Set(['does', 'do', 'did']);
+/** Words with an "s" that are no plural of the word without it ("the skin beside" / "besides"). */
+const NO_PLURALS: ReadonlySet<string> = new Set(
+  `besides towards afterwards backwards forwards upwards downwards onwards outwards inwards anyways sometimes`.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether the noun at `at` of `asked` and at `other` of `cached` follows "the" on both sides, right
+ * before it or with one shared word between (RULE153): "where should the pocket go" / "the
+ * pockets", "place the candelabra" / "the candelabras", "the polar plunge" / "the polar plunges".
+ * The thing is named, so one and several are other answers. Not where "the" follows "does", "do"
+ * or "did" (a kind: "What does the panda eat?" / "What do the pandas eat?"), nor a singular with
+ * "'s" after it ("the emu's" / "the emus"), nor a word ending in "ss" ("the compas") or an adverb
+ * with an "s" ("the skin beside my knee" / "besides").
+ */
+function namedAlike(asked: readonly string[], cached: readonly string[], at: number, other: number): boolean {
+  const [word, theirWord] = [asked[at] as string, cached[other] as string];
+  if (word.endsWith('ss') || theirWord.endsWith('ss') || NO_PLURALS.has(word) || NO_PLURALS.has(theirWord))
+    return false;
+  const [singular, singularAt] = pluralOf(word, theirWord) ? [asked, at] : [cached, other];
+  if (singular[singularAt + 1] === 's') return false;
+  return [1, 2].some((back) => {
+    if (asked[at - back] !== 'the' || cached[other - back] !== 'the') return false;
+    if (DO_SUPPORT.has(asked[at - back - 1] ?? '') || DO_SUPPORT.has(cached[other - back - 1] ?? ''))
+      return false;
+    const between = asked[at - 1] as string;
+    return back === 1 || (between === cached[other - 1] && !AGREEMENT.has(between));
+  });
 }
 
 /** Quoted strings as written: lowercase words and figures. */
