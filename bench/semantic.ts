@@ -929,6 +929,10 @@ async function main(): Promise<void> {
       { name: 'unseen-KP', file: 'reserved/semantic-pairs-unseen-KP.jsonl' },
       { name: 'unseen-KQ', file: 'reserved/semantic-pairs-unseen-KQ.jsonl' },
       { name: 'unseen-KS', file: 'reserved/semantic-pairs-unseen-KS.jsonl' },
+      { name: 'unseen-KT', file: 'reserved/semantic-pairs-unseen-KT.jsonl' },
+      { name: 'unseen-KU', file: 'reserved/semantic-pairs-unseen-KU.jsonl' },
+      { name: 'unseen-KV', file: 'reserved/semantic-pairs-unseen-KV.jsonl' },
+      { name: 'unseen-KW', file: 'reserved/semantic-pairs-unseen-KW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
