@@ -37,6 +37,8 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   psi: ['pounds per square inch'],
   info: ['information'],
   diff: ['difference', 'different'],
+  // "b/w" is a token of its own (wording.ts), its key "bw" (RULE154).
+  bw: ['between', 'black and white'],
   vs: ['versus'],
   btw: ['by the way'],
   asap: ['as soon as possible'],
@@ -58,6 +60,9 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   acct: ['account'],
   amt: ['amount'],
   avg: ['average'],
+  // "deg" before C or F is a temperature's (wording.ts); alone it is an angle's (RULE154).
+  deg: ['degree', 'degrees'],
+  mech: ['mechanical'],
   max: ['maximum'],
   min: ['minimum', 'minute', 'minutes'],
   mins: ['minutes'],

@@ -408,6 +408,27 @@ describe('alignWording', () => {
       'My builder quoted approximately 45,000 pounds for a loft conversion; is that fair?',
       'My builder quoted approx £45k for a loft conversion; is that fair?',
     ],
+    // "deg" for an angle's degrees, "b/w" for "between" or "black and white", "mech" (RULE154).
+    [
+      'How do I draw a 60 degree angle with a set square?',
+      'How do I draw a 60 deg angle w/ a set square?',
+      'How do I draw a 60 degree angle with a set square?',
+    ],
+    [
+      "What's the difference between an orrery and a tellurion?",
+      "What's the diff b/w an orrery and a tellurion?",
+      "What's the difference between an orrery and a tellurion?",
+    ],
+    [
+      'How do I print black and white photos?',
+      'How do I print b/w photos?',
+      'How do I print black and white photos?',
+    ],
+    [
+      "I'm a mechanical engineer; what tolerance can a lathe hold?",
+      "I'm a mech engineer; what tolerance can a lathe hold?",
+      "I'm a mechanical engineer; what tolerance can a lathe hold?",
+    ],
     // A real word written for another (CONFUSED_WORDS), either side, with the words either side of
     // it the same: the question's start and end, and a typo beside it mended.
     [
@@ -1109,6 +1130,9 @@ describe('alignWording', () => {
     ['How do I geocache in winter?', 'How do I geocached in winter?'],
     ['Is the Vizo worth it?', 'Is the Vize worth it?'],
     ["What does 'Reserva' mean on a wine label?", "What does 'Riserva' mean on a wine label?"],
+    // RULE154: "deg" before C or F stays a temperature's, "b/w" is not "w/".
+    ['Bake at 180 deg C?', 'Bake at 180 degrees?'],
+    ['Is it a b/w print?', 'Is it a print with a frame?'],
     // RULE151: "pound" is a weight, another value another price, another ordinal another century.
     ['Can I check a 30 pound bag on the plane?', 'Can I check a £30 bag on the plane?'],
     ['Is 30 pounds enough for a weekly shop?', 'Is £40 enough for a weekly shop?'],

@@ -137,7 +137,7 @@ const MIXED = Object.keys(ABBREVIATIONS)
   );
 
 /**
- * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", lowercase letters with dots ("e.g.",
+ * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", "b/w" (RULE154), lowercase letters with dots ("e.g.",
  * "i.e."), the listed abbreviations with a figure ("b4"), "&" and "=" (RULE141); "350F" is "350"
  * and "F".
  */
@@ -146,6 +146,7 @@ const TOKEN = new RegExp(
     ...MIXED.map((mixed) => `(?<![\\p{L}\\p{N}])${mixed}(?![\\p{L}\\p{N}])`),
     '(?:°|(?<!\\p{L})deg\\.?)\\s?[CF](?!\\p{L})',
     '(?<!\\p{L})[Ww]\\/[Oo]?(?!\\p{L})',
+    '(?<!\\p{L})[Bb]\\/[Ww](?!\\p{L})',
     '(?<![\\p{L}\\p{N}.])\\p{Ll}(?:\\.\\p{Ll})+\\.?(?![\\p{L}\\p{N}])',
     "\\p{L}+(?:['’]\\p{L}+)*",
     '\\p{N}+(?:[.,]\\p{N}+)*',

@@ -961,6 +961,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I sanitize a baby bottle without a steriliser?',
           'How do I disinfect a baby bottle without a steriliser?',
         ],
+        // Words and short forms unseen-KT to KW lost (RULE154): the verifier scored these 0.007 and
+        // 0.451 as asked.
+        ['How do I hang a heavy mirror on plaster walls?', 'How do I mount a heavy mirror on plaster walls?'],
+        ['What is the cosine of 60 degrees?', 'What is the cosine of 60 deg?'],
         // A century written short after its ordinal, and pounds against "£" (RULE151): the default
         // missed these before, the verifier scoring the changed words 0.009 and the pounds refused
         // as a narrower subject.
