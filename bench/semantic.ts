@@ -933,6 +933,8 @@ async function main(): Promise<void> {
       { name: 'unseen-KU', file: 'reserved/semantic-pairs-unseen-KU.jsonl' },
       { name: 'unseen-KV', file: 'reserved/semantic-pairs-unseen-KV.jsonl' },
       { name: 'unseen-KW', file: 'reserved/semantic-pairs-unseen-KW.jsonl' },
+      { name: 'unseen-KX', file: 'reserved/semantic-pairs-unseen-KX.jsonl' },
+      { name: 'unseen-KY', file: 'reserved/semantic-pairs-unseen-KY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
