@@ -408,6 +408,23 @@ describe('alignWording', () => {
       'My builder quoted approximately 45,000 pounds for a loft conversion; is that fair?',
       'My builder quoted approx £45k for a loft conversion; is that fair?',
     ],
+    // A contraction or synonym written twice, aligned both times, the case of each place kept
+    // past the first (RULE155).
+    [
+      "I'm a vegan and I'm not sure about sweets; are Skittles vegan?",
+      'I am a vegan and I am not sure about sweets; are Skittles vegan?',
+      "I'm a vegan and I'm not sure about sweets; are Skittles vegan?",
+    ],
+    [
+      "It's cold; is it safe if it's wet?",
+      'It is cold; is it safe if it is wet?',
+      "It's cold; is it safe if it's wet?",
+    ],
+    [
+      'How do I clean the bowl and clean the lid?',
+      'How do I wash the bowl and wash the lid?',
+      'How do I clean the bowl and clean the lid?',
+    ],
     // "deg" for an angle's degrees, "b/w" for "between" or "black and white", "mech" (RULE154).
     [
       'How do I draw a 60 degree angle with a set square?',

@@ -1647,13 +1647,24 @@ function alignOnce(cached: string, question: string): string {
     if (index >= 0) edit(index, index + 1, theirText(at, at + 2));
   });
 
-  // Synonyms of one group, each only on its side.
+  // Synonyms of one group, each only on its side: every place the asked one is written ("I am ...
+  // I am" / "I'm ... I'm", RULE155).
   const theirSynonyms = synonymsIn(theirs);
   for (const [group, at] of synonymsIn(mine)) {
     const other = theirSynonyms.get(group);
     if (other === undefined || other.key === at.key) continue;
-    if (findRun(theirs, at.key.split(' ')) >= 0 || findRun(mine, other.key.split(' ')) >= 0) continue;
-    edit(at.start, at.end, theirText(other.start, other.end));
+    const [words, otherWords] = [at.key.split(' '), other.key.split(' ')];
+    if (findRun(theirs, words) >= 0 || findRun(mine, otherWords) >= 0) continue;
+    // The n-th place asked is written as the n-th cached, or the last; past the first, a capital
+    // only where the asked one has it ("It is ... it is" / "It's ... it's").
+    let theirStart = other.start;
+    for (let start = at.start; start >= 0; start = findRun(mine, words, start + words.length)) {
+      const text = theirText(theirStart, theirStart + otherWords.length);
+      const lower = start !== at.start && /^\p{Ll}/u.test((mine[start] as Token).text);
+      edit(start, start + words.length, lower ? text.charAt(0).toLowerCase() + text.slice(1) : text);
+      const next = findRun(theirs, otherWords, theirStart + otherWords.length);
+      if (next >= 0) theirStart = next;
+    }
   }
 
   // An asked word as it reads after the steps so far, the last or first of what replaced it; and

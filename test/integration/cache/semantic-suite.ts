@@ -965,6 +965,12 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // 0.451 as asked.
         ['How do I hang a heavy mirror on plaster walls?', 'How do I mount a heavy mirror on plaster walls?'],
         ['What is the cosine of 60 degrees?', 'What is the cosine of 60 deg?'],
+        // A contraction written twice, aligned both times (RULE155): aligned once, the verifier scored
+        // the rest 0.006.
+        [
+          "I'm a vegan and I'm not sure about candy; are Haribo bears free of animal products in the UK?",
+          'I am a vegan and I am not sure about candy; are Haribo bears free of animal products in the UK?',
+        ],
         // A century written short after its ordinal, and pounds against "£" (RULE151): the default
         // missed these before, the verifier scoring the changed words 0.009 and the pounds refused
         // as a narrower subject.
