@@ -210,6 +210,16 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I troubleshoot just the side brush on my robot vacuum?',
         ],
         ['How do I deodorize my hockey bag?', 'How do I deodorize just the shoulder strap of my hockey bag?'],
+        // A word against itself with a negating prefix (RULE156): the verifier scored these 0.995
+        // and 0.992, the substitution rule's refusal overruled.
+        [
+          'Which types of paint are suitable for a bathroom ceiling?',
+          'Which types of paint are unsuitable for a bathroom ceiling?',
+        ],
+        [
+          'Which houseplants are suitable for a north-facing window?',
+          'Which houseplants are unsuitable for a north-facing window?',
+        ],
         // One named thing against several, "the" before both (RULE153): the verifier scored these
         // 0.999 and 0.997.
         ['Where should I hang the mirror in my hallway?', 'Where should I hang the mirrors in my hallway?'],

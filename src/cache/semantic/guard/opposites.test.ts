@@ -226,5 +226,19 @@ describe('oppositeWords', () => {
       'Why does my phone keep sending spam texts?',
       'opposite',
     ],
+    // A word against itself with a negating prefix (RULE156), whatever follows the first change;
+    // not where the prefix negates nothing.
+    [
+      'Which kinds of ribbon are suitable for outdoor use?',
+      'Which kinds of ribbon are unsuitable for outdoor use?',
+      'opposite',
+    ],
+    ['Is this brie pasteurized?', 'Is this brie unpasteurized?', 'opposite'],
+    [
+      'In Xero, how do I reconcile a bank transaction that is still unmatched?',
+      'In Xero, how do I unreconcile a bank transaction that was matched to the wrong bill?',
+      'opposite',
+    ],
+    ['Is petrol flammable?', 'Is petrol inflammable?', 'ok'],
   ]);
 });

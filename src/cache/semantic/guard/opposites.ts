@@ -15,6 +15,7 @@
  * Their answers are each other's reverse.
  */
 import { stemmer } from 'stemmer';
+import { isEnglishWord } from './english-words.ts';
 import type { Features } from './features.ts';
 import { type GuardRule, OPPOSED_FRAME } from './guard-rule.ts';
 import { COUNTERPARTS, OPPOSED_PASTS, OPPOSITES, UNDOING } from './hit-guard-words.ts';
@@ -68,13 +69,35 @@ function turned(asked: Features, cached: Features): boolean {
 function turnedAt(asked: Features, cached: Features, at: number): boolean {
   const [mine, theirs] = [asked.words[at] as string, cached.words[at] as string];
   const [mines, theirses] = [readings(asked, mine), readings(cached, theirs)];
+  const [myWord, theirWord] = [asked.written.get(mine) ?? mine, cached.written.get(theirs) ?? theirs];
   return (
     OPPOSITE_PAIRS.some(
       ([one, other]) =>
         (mines.some((word) => one.includes(word)) && theirses.some((word) => other.includes(word))) ||
         (mines.some((word) => other.includes(word)) && theirses.some((word) => one.includes(word))),
-    ) || wordnetAntonyms(asked.written.get(mine) ?? mine, cached.written.get(theirs) ?? theirs)
+    ) ||
+    wordnetAntonyms(myWord, theirWord) ||
+    negatedByPrefix(myWord, theirWord) ||
+    negatedByPrefix(theirWord, myWord)
   );
+}
+
+/** Prefixes that make a word's opposite: "suitable" / "unsuitable", "assemble" / "disassemble" (RULE156). */
+const NEGATING_PREFIXES = ['un', 'dis', 'non', 'in', 'im', 'il', 'ir'] as const;
+/** Words the prefix does not turn round: "inflammable" is "flammable", "invaluable" very valuable. */
+const SAME_WITH_PREFIX: ReadonlySet<string> = new Set(
+  `inflammable invaluable inhabitable unravel unravels unraveled unravelled unraveling unravelling unloosen
+  unloosened unthaw unthawed unthawing`.split(/\s+/),
+);
+
+/**
+ * Whether `prefixed` is `word` with a negating prefix before it (RULE156): `word` an English word
+ * of four letters or more ("unreconcile" is in no list), not one of the pairs whose prefix negates
+ * nothing. Another word that only starts so ("ease" / "disease") is another question too.
+ */
+function negatedByPrefix(word: string, prefixed: string): boolean {
+  if (word.length < 4 || SAME_WITH_PREFIX.has(prefixed)) return false;
+  return NEGATING_PREFIXES.some((prefix) => prefixed === `${prefix}${word}`) && isEnglishWord(word) === true;
 }
 
 /**
