@@ -935,6 +935,8 @@ async function main(): Promise<void> {
       { name: 'unseen-KW', file: 'reserved/semantic-pairs-unseen-KW.jsonl' },
       { name: 'unseen-KX', file: 'reserved/semantic-pairs-unseen-KX.jsonl' },
       { name: 'unseen-KY', file: 'reserved/semantic-pairs-unseen-KY.jsonl' },
+      { name: 'unseen-KZ', file: 'reserved/semantic-pairs-unseen-KZ.jsonl' },
+      { name: 'unseen-LA', file: 'reserved/semantic-pairs-unseen-LA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
