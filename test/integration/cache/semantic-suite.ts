@@ -210,6 +210,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I troubleshoot just the side brush on my robot vacuum?',
         ],
         ['How do I deodorize my hockey bag?', 'How do I deodorize just the shoulder strap of my hockey bag?'],
+        // One thing against a collection of them (RULE157): the verifier scored this 0.992.
+        ['How do I clean a brass doorknob?', 'How do I clean my collection of brass doorknobs?'],
         // A word against itself with a negating prefix (RULE156): the verifier scored these 0.995
         // and 0.992, the substitution rule's refusal overruled.
         [

@@ -131,6 +131,20 @@ describe('pickedNumber', () => {
     ],
     ['Where should I put a sconce in my hallway?', 'Where should I put sconces in my hallway?', 'ok'],
     ["Do the emu's make good pets?", 'Do the emus make good pets?', 'ok'],
+    // One against a collection of them, an owner or a size word before the collective (RULE157);
+    // a collection against a bunch is one question.
+    [
+      'Where should I store a candle snuffer?',
+      'Where should I store my collection of candle snuffers?',
+      'changed-number',
+    ],
+    ['How do I store one crinoline?', 'How do I store a whole collection of crinolines?', 'changed-number'],
+    [
+      'How do I ship a single 78 rpm record safely?',
+      'How do I ship a large collection of 78 rpm records safely?',
+      'changed-number',
+    ],
+    ['How do I value a bunch of old cards?', 'How do I value a collection of old cards?', 'ok'],
     // One against all of a thing, the only word changed.
     [
       "I've had my hot tub for two years and one of the jets stopped working; what could be causing it?",

@@ -277,25 +277,47 @@ function countsSeveral(word: string): boolean {
   return Number.isFinite(value) && value >= 2;
 }
 
-const ONE_OF: ReadonlySet<string> = new Set(['a', 'an', 'one']);
-/** Nouns that gather several of a thing before "of" ("a fleet of rowers"); not "pair" (a pair of binoculars is one). */
+const ONE_OF: ReadonlySet<string> = new Set(['a', 'an', 'one', 'single']);
+/**
+ * Nouns that gather several of a thing before "of" ("a fleet of rowers", "a collection of fedoras",
+ * RULE157); not "pair" (a pair of binoculars is one).
+ */
 const COLLECTIVES: ReadonlySet<string> = new Set(
-  `set fleet pallet pack box bag case crate stack batch bunch bundle carton`.split(' '),
+  `set fleet pallet pack box bag case crate stack batch bunch bundle carton collection`.split(' '),
 );
+/**
+ * Words a collective may have before it, counted with it: an owner or a size ("my collection of",
+ * "a whole collection of", "my entire set of", RULE157).
+ */
+const BEFORE_COLLECTIVE: ReadonlySet<string> = new Set([
+  ...OWNERS,
+  'whole',
+  'entire',
+  'large',
+  'big',
+  'small',
+  'huge',
+]);
 
-/** How many words at `at` count several: a count ("a dozen", "three") 1, a collective and "of" 2, else 0. */
+/**
+ * How many words at `at` count several: a count ("a dozen", "three") 1, a collective and "of" 2,
+ * with one or two owner or size words before them 3 or 4, else 0.
+ */
 function severalAt(words: readonly string[], at: number): number {
   const word = words[at] as string;
   if (countsSeveral(word)) return 1;
-  return COLLECTIVES.has(word) && words[at + 1] === 'of' ? 2 : 0;
+  let collective = at;
+  while (collective - at < 2 && BEFORE_COLLECTIVE.has(words[collective] ?? '')) collective += 1;
+  return COLLECTIVES.has(words[collective] ?? '') && words[collective + 1] === 'of' ? collective - at + 2 : 0;
 }
 
 /**
  * Whether `cached` counts several of what `asked` has one of: the agreement words aside, `cached`
  * has a count more ("a dozen", "three") or a collective and "of" ("a fleet of"), and the same words
- * but one noun in the other number at most two words after it, which `asked` has "a", "an" or "one"
- * at most two words before: "a dead branch" / "a dozen dead branches", "a good disc" / "a good
- * set of discs".
+ * but one noun in the other number at most three words after it, which `asked` has "a", "an",
+ * "one" or "single" at most three words before: "a dead branch" / "a dozen dead branches", "a good
+ * disc" / "a good set of discs", "a single 78 rpm record" / "a large collection of 78 rpm records"
+ * (RULE157).
  */
 function severalAgainstOne(asked: readonly string[], cached: readonly string[]): boolean {
   const kept = (tokens: readonly string[]) =>
@@ -315,8 +337,8 @@ function severalAgainstOne(asked: readonly string[], cached: readonly string[]):
     const [nounAt, theirNounAt] = [mine[place] as number, rest[place] as number];
     const countEnd = theirs[extra + size - 1] as number;
     if (!pluralOf(asked[nounAt] as string, cached[theirNounAt] as string)) return false;
-    if (theirNounAt <= countEnd || theirNounAt - countEnd > 2) return false;
-    return [1, 2].some((back) => ONE_OF.has(asked[nounAt - back] ?? ''));
+    if (theirNounAt <= countEnd || theirNounAt - countEnd > 3) return false;
+    return [1, 2, 3].some((back) => ONE_OF.has(asked[nounAt - back] ?? ''));
   });
 }
 
