@@ -937,6 +937,8 @@ async function main(): Promise<void> {
       { name: 'unseen-KY', file: 'reserved/semantic-pairs-unseen-KY.jsonl' },
       { name: 'unseen-KZ', file: 'reserved/semantic-pairs-unseen-KZ.jsonl' },
       { name: 'unseen-LA', file: 'reserved/semantic-pairs-unseen-LA.jsonl' },
+      { name: 'unseen-LB', file: 'reserved/semantic-pairs-unseen-LB.jsonl' },
+      { name: 'unseen-LC', file: 'reserved/semantic-pairs-unseen-LC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
