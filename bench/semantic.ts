@@ -939,6 +939,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LA', file: 'reserved/semantic-pairs-unseen-LA.jsonl' },
       { name: 'unseen-LB', file: 'reserved/semantic-pairs-unseen-LB.jsonl' },
       { name: 'unseen-LC', file: 'reserved/semantic-pairs-unseen-LC.jsonl' },
+      { name: 'unseen-LD', file: 'reserved/semantic-pairs-unseen-LD.jsonl' },
+      { name: 'unseen-LE', file: 'reserved/semantic-pairs-unseen-LE.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
