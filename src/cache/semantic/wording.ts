@@ -137,9 +137,9 @@ const MIXED = Object.keys(ABBREVIATIONS)
   );
 
 /**
- * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", "b/w" (RULE154), lowercase letters with dots ("e.g.",
- * "i.e."), the listed abbreviations with a figure ("b4"), "&" and "=" (RULE141); "350F" is "350"
- * and "F".
+ * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", "b/w" (RULE154), lowercase
+ * letters with dots ("e.g.", "i.e."), the listed abbreviations with a figure ("b4"), "&" and "="
+ * (RULE141); "350F" is "350" and "F".
  */
 const TOKEN = new RegExp(
   [

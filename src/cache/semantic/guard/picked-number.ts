@@ -13,11 +13,11 @@
  * modifiers at most. A noun right after a possessive is no generic either: "How do I thank my
  * bridesmaid in my speech?" / "... my bridesmaids ..." (RULE115), nor one right after "the" or
  * one word past it, unless "does" puts a kind before it ("where should the pocket go" / "the
- * pockets", RULE153). A quoted word is compared as
- * written, and its number is another question whatever picks it ("How do I sign 'book' in ASL?" /
- * "...'books'..."), and so is one against all of a thing, the only word changed ("one of the jets"
- * / "all of the jets"), and one against a count of several or a collective of them ("a dead
- * branch" / "a dozen dead branches", "a good disc" / "a good set of discs").
+ * pockets", RULE153). A quoted word is compared as written, and its number is another question
+ * whatever picks it ("How do I sign 'book' in ASL?" / "...'books'..."), and so is one against all
+ * of a thing, the only word changed ("one of the jets" / "all of the jets"), and one against a
+ * count of several or a collective of them ("a dead branch" / "a dozen dead branches", "a good
+ * disc" / "a good set of discs", "a candle snuffer" / "my collection of candle snuffers").
  */
 import type { GuardRule } from './guard-rule.ts';
 import { NUMBER_WORDS } from './hit-guard-words.ts';
@@ -177,9 +177,8 @@ function ownedAlike(asked: readonly string[], cached: readonly string[], at: num
 const DO_SUPPORT: ReadonlySet<string> = new Set(['does', 'do', 'did']);
 /** Words with an "s" that are no plural of the word without it ("the skin beside" / "besides"). */
 const NO_PLURALS: ReadonlySet<string> = new Set(
-  `besides towards afterwards backwards forwards upwards downwards onwards outwards inwards anyways sometimes`.split(
-    ' ',
-  ),
+  `besides towards afterwards backwards forwards upwards downwards onwards outwards inwards anyways
+  sometimes`.split(/\s+/),
 );
 
 /**
