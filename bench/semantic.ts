@@ -941,6 +941,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LC', file: 'reserved/semantic-pairs-unseen-LC.jsonl' },
       { name: 'unseen-LD', file: 'reserved/semantic-pairs-unseen-LD.jsonl' },
       { name: 'unseen-LE', file: 'reserved/semantic-pairs-unseen-LE.jsonl' },
+      { name: 'unseen-LF', file: 'reserved/semantic-pairs-unseen-LF.jsonl' },
+      { name: 'unseen-LG', file: 'reserved/semantic-pairs-unseen-LG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
