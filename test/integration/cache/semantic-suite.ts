@@ -977,6 +977,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // 0.451 as asked.
         ['How do I hang a heavy mirror on plaster walls?', 'How do I mount a heavy mirror on plaster walls?'],
         ['What is the cosine of 60 degrees?', 'What is the cosine of 60 deg?'],
+        // Everyday synonyms this stop's fresh sets lost (RULE158): the verifier scored these 0.116
+        // and 0.006 as asked.
+        ['Do barracudas attack humans?', 'Do barracudas attack people?'],
+        ['What is the most durable hiking boot?', 'What is the sturdiest hiking boot?'],
         // A contraction written twice, aligned both times (RULE155): aligned once, the verifier scored
         // the rest 0.006.
         [
