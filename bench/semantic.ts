@@ -943,6 +943,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LE', file: 'reserved/semantic-pairs-unseen-LE.jsonl' },
       { name: 'unseen-LF', file: 'reserved/semantic-pairs-unseen-LF.jsonl' },
       { name: 'unseen-LG', file: 'reserved/semantic-pairs-unseen-LG.jsonl' },
+      { name: 'unseen-LH', file: 'reserved/semantic-pairs-unseen-LH.jsonl' },
+      { name: 'unseen-LI', file: 'reserved/semantic-pairs-unseen-LI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
