@@ -17,7 +17,7 @@
  * changed words' score (VERIFIER_CHANGED_WORDS_SCORE) was first chosen on the first four files of
  * each author (0.01), then on every group here (0.03), so no group is unseen for it any more.
  *
- * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to LG), as
+ * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to LI), as
  * more groups beside the validation sets: a second opinion on a change chosen on validation, from
  * sets nobody tunes the model on. A set joins READ_SETS only after its one measurement.
  *
@@ -231,6 +231,7 @@ const READ_SETS: Record<string, string[]> = {
   'read KT to KW': ['KT', 'KU', 'KV', 'KW'],
   'read KX to LA': ['KX', 'KY', 'KZ', 'LA'],
   'read LB to LG': ['LB', 'LC', 'LD', 'LE', 'LF', 'LG'],
+  'read LH to LI': ['LH', 'LI'],
 };
 
 function readSets(): Record<string, Pair[]> {
