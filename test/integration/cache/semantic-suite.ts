@@ -210,6 +210,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I troubleshoot just the side brush on my robot vacuum?',
         ],
         ['How do I deodorize my hockey bag?', 'How do I deodorize just the shoulder strap of my hockey bag?'],
+        // Who hunts whom, the thing asked about named and the subject two words long (RULE159): the
+        // verifier scored these 0.999 and 0.999.
+        ['Which birds do barn owls hunt?', 'Which birds hunt barn owls?'],
+        ['Which animals do red foxes hunt at night?', 'Which animals hunt red foxes at night?'],
         // One thing against a collection of them (RULE157): the verifier scored this 0.992.
         ['How do I clean a brass doorknob?', 'How do I clean my collection of brass doorknobs?'],
         // A word against itself with a negating prefix (RULE156): the verifier scored these 0.995

@@ -7,43 +7,90 @@ import type { Features } from './features.ts';
 import type { GuardRule } from './guard-rule.ts';
 import { ARTICLES, isActor, isContent, normaliseWord, verbOf } from './normalise.ts';
 
-/** The actor right before `index`, or undefined. */
-const actorBefore = (tokens: readonly string[], index: number) => {
-  const word = normaliseWord(tokens[index - 1] ?? '')[0];
-  return isActor(word) ? word : undefined;
-};
+/** The normalised word of a token ('' for none). */
+const wordOf = (token: string | undefined): string => normaliseWord(token ?? '')[0] ?? '';
 
 /** The actor right after `index`, articles and possessives aside, or undefined. */
 function actorAfter(tokens: readonly string[], index: number): string | undefined {
   let at = index + 1;
   while (ARTICLES.has(tokens[at] ?? '')) at += 1;
-  const word = normaliseWord(tokens[at] ?? '')[0];
+  const word = wordOf(tokens[at]);
   return isActor(word) ? word : undefined;
+}
+
+/**
+ * The verb's object in a question about what does something: the run of content words after it,
+ * articles and possessives aside ("what eats a fox": "fox", "who beat Serena Williams in": "serena
+ * williams"), or its one actor ("what eats me").
+ */
+function objectAfter(tokens: readonly string[], index: number): string[] {
+  let at = index + 1;
+  while (ARTICLES.has(tokens[at] ?? '')) at += 1;
+  const run: string[] = [];
+  for (; at < tokens.length && isContent(wordOf(tokens[at])); at += 1) run.push(wordOf(tokens[at]));
+  if (run.length > 0) return run;
+  const actor = actorAfter(tokens, index);
+  return actor === undefined ? [] : [actor];
+}
+
+/**
+ * The verb's subject in a question about what something does: the run of content words right
+ * before it, with an auxiliary before the run past articles and possessives ("what does a fox
+ * eat": "fox", "which animals do slow lorises eat": "slow lorises"), or its one actor ("what do I
+ * eat"); none without the auxiliary.
+ */
+function subjectBefore(tokens: readonly string[], index: number): string[] {
+  let at = index - 1;
+  while (at >= 0 && isContent(wordOf(tokens[at]))) at -= 1;
+  const run = at < index - 1 ? tokens.slice(at + 1, index).map(wordOf) : [wordOf(tokens[at])];
+  if (at === index - 1 && !isActor(run[0])) return [];
+  let before = at === index - 1 ? at - 1 : at;
+  while (ARTICLES.has(tokens[before] ?? '')) before -= 1;
+  return QUESTION_AUXILIARIES.has(tokens[before] ?? '') ? run : [];
 }
 
 /** Auxiliaries that open a question about a verb's object ("what does a fox eat"). */
 const QUESTION_AUXILIARIES: ReadonlySet<string> = new Set(
   'do does did can could will would should'.split(' '),
 );
+/** Question words that may stand as a verb's subject ("what eats", "which animals hunt"). */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(['what', 'which', 'who']);
+/** How many words may name the thing a question word asks about ("what big cats hunt", RULE159). */
+const ASKED_THING = 2;
+
+/** Whether the verb at `index` has a question word for its subject, up to ASKED_THING content words between. */
+function askedAsSubject(tokens: readonly string[], index: number): boolean {
+  for (let before = index - 1; before >= Math.max(0, index - 1 - ASKED_THING); before -= 1) {
+    if (QUESTION_WORDS.has(tokens[before] ?? '')) return true;
+    if (!isContent(wordOf(tokens[before]))) return false;
+  }
+  return false;
+}
 
 /**
  * Whether one question asks what does something to a thing and the other what that thing does:
- * "what eats a fox" (the fox eaten) / "what does a fox eat" (the fox eating).
+ * "what eats a fox" (the fox eaten) / "what does a fox eat" (the fox eating); the thing asked about
+ * may be named and the subject be several words ("what animals eat tarsiers" / "what do tarsiers
+ * eat", "who beat Serena Williams" / "who did Serena Williams beat", RULE159). The subject is the
+ * object or its first words ("what eats fox cubs" / "what do foxes eat").
  */
 function objectBecameSubject(asked: Features, cached: Features): boolean {
   const a = asked.tokens;
   const b = cached.tokens;
   return a.some((token, index) => {
     const verb = verbOf(token);
-    const object = actorAfter(a, index);
-    if (!['what', 'which', 'who'].includes(a[index - 1] ?? '') || !isContent(verb) || object === undefined)
-      return false;
+    if (!isContent(verb) || !askedAsSubject(a, index)) return false;
+    const object = objectAfter(a, index);
+    // A word said twice is no verb and its object ("dik-diks").
+    if (object.length === 0 || object.includes(verb)) return false;
     return b.some((other, at) => {
-      if (verbOf(other) !== verb || actorBefore(b, at) !== object || actorAfter(b, at) !== undefined)
-        return false;
-      let before = at - 2;
-      while (ARTICLES.has(b[before] ?? '')) before -= 1;
-      return QUESTION_AUXILIARIES.has(b[before] ?? '');
+      if (verbOf(other) !== verb || actorAfter(b, at) !== undefined) return false;
+      const subject = subjectBefore(b, at);
+      return (
+        subject.length > 0 &&
+        subject.length <= object.length &&
+        subject.every((word, place) => word === object[place])
+      );
     });
   });
 }
