@@ -945,6 +945,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LG', file: 'reserved/semantic-pairs-unseen-LG.jsonl' },
       { name: 'unseen-LH', file: 'reserved/semantic-pairs-unseen-LH.jsonl' },
       { name: 'unseen-LI', file: 'reserved/semantic-pairs-unseen-LI.jsonl' },
+      { name: 'unseen-LJ', file: 'reserved/semantic-pairs-unseen-LJ.jsonl' },
+      { name: 'unseen-LK', file: 'reserved/semantic-pairs-unseen-LK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
