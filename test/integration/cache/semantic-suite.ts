@@ -214,6 +214,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // verifier scored these 0.999 and 0.999.
         ['Which birds do barn owls hunt?', 'Which birds hunt barn owls?'],
         ['Which animals do red foxes hunt at night?', 'Which animals hunt red foxes at night?'],
+        // A pick two or three words from its noun under "what is the" (RULE160): the verifier scored
+        // these 1.000 and 0.995.
+        ["What's the best-selling Lego set?", 'What are the best-selling Lego sets?'],
+        ['What is the cheapest electric pickup truck?', 'What are the cheapest electric pickup trucks?'],
         // One thing against a collection of them (RULE157): the verifier scored this 0.992.
         ['How do I clean a brass doorknob?', 'How do I clean my collection of brass doorknobs?'],
         // A word against itself with a negating prefix (RULE156): the verifier scored these 0.995

@@ -90,6 +90,19 @@ describe('pickedNumber', () => {
     // Some against none, or against "a", changes no pick (RULE113).
     ['What are some good tahini brands?', 'What are good tahini brands?', 'ok'],
     ['What is a good tahini brand?', 'What are some good tahini brands?', 'ok'],
+    // A pick two or three words from its noun, "what is the" before it (RULE160).
+    [
+      "What's the most popular Jelly Belly flavor?",
+      'What are the most popular Jelly Belly flavors?',
+      'changed-number',
+    ],
+    [
+      'What is the best dandruff shampoo ingredient?',
+      'What are the best dandruff shampoo ingredients?',
+      'changed-number',
+    ],
+    // A pick on one side only, the noun in another place, is left as today.
+    ["What's the best natural dandruff remedy?", 'What natural remedies help dandruff?', 'ok'],
     // A question with "a", or with another verb, picks nothing (RULE112).
     ['What is a good name for a cat?', 'What are good names for cats?', 'ok'],
     ['What does the panda eat?', 'What do the pandas eat?', 'ok'],

@@ -80,8 +80,14 @@ function pickedAt(tokens: readonly string[], index: number): boolean {
       QUESTION_PICKS.has(tokens[at - 2] ?? '')
     )
       return modifiers <= 3;
-    if (modifiers > 1) return false;
-    if (PICKS.has(word) || PERIPHRASTIC.has(tokens[at - 1] ?? '')) return true;
+    const pick = PICKS.has(word) || PERIPHRASTIC.has(tokens[at - 1] ?? '');
+    // A pick further from its noun counts as none: "what is the" before it may reach the noun
+    // ("What's the most popular Jelly Belly flavor?", RULE160).
+    if (modifiers > 1) {
+      if (pick) continue;
+      return false;
+    }
+    if (pick) return true;
     if (BETWEEN.has(word)) continue;
     if (AGREEMENT.has(word)) return false;
     modifiers += 1;
