@@ -947,6 +947,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LI', file: 'reserved/semantic-pairs-unseen-LI.jsonl' },
       { name: 'unseen-LJ', file: 'reserved/semantic-pairs-unseen-LJ.jsonl' },
       { name: 'unseen-LK', file: 'reserved/semantic-pairs-unseen-LK.jsonl' },
+      { name: 'unseen-LL', file: 'reserved/semantic-pairs-unseen-LL.jsonl' },
+      { name: 'unseen-LM', file: 'reserved/semantic-pairs-unseen-LM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
