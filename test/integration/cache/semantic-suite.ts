@@ -214,6 +214,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // verifier scored these 0.999 and 0.999.
         ['Which birds do barn owls hunt?', 'Which birds hunt barn owls?'],
         ['Which animals do red foxes hunt at night?', 'Which animals hunt red foxes at night?'],
+        // Who preys on whom, the preposition left at the end (RULE161): the verifier scored these
+        // 0.998 and 0.997.
+        ['Which birds prey on garter snakes?', 'Which birds do garter snakes prey on?'],
+        ['What fish feed on mayflies?', 'What fish do mayflies feed on?'],
         // A pick two or three words from its noun under "what is the" (RULE160): the verifier scored
         // these 1.000 and 0.995.
         ["What's the best-selling Lego set?", 'What are the best-selling Lego sets?'],

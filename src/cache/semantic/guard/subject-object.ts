@@ -55,6 +55,12 @@ const QUESTION_AUXILIARIES: ReadonlySet<string> = new Set(
 );
 /** Question words that may stand as a verb's subject ("what eats", "which animals hunt"). */
 const QUESTION_WORDS: ReadonlySet<string> = new Set(['what', 'which', 'who']);
+/**
+ * Prepositions a verb may take its object through, left at the end when the object asks
+ * ("what preys on foxes" / "what do foxes prey on", "who lost to the Yankees" / "who did the Yankees
+ * lose to", RULE161).
+ */
+const THROUGH: ReadonlySet<string> = new Set('on upon off to from with after for at against into'.split(' '));
 /** How many words may name the thing a question word asks about ("what big cats hunt", RULE159). */
 const ASKED_THING = 2;
 
@@ -71,8 +77,10 @@ function askedAsSubject(tokens: readonly string[], index: number): boolean {
  * Whether one question asks what does something to a thing and the other what that thing does:
  * "what eats a fox" (the fox eaten) / "what does a fox eat" (the fox eating); the thing asked about
  * may be named and the subject be several words ("what animals eat tarsiers" / "what do tarsiers
- * eat", "who beat Serena Williams" / "who did Serena Williams beat", RULE159). The subject is the
- * object or its first words ("what eats fox cubs" / "what do foxes eat").
+ * eat", "who beat Serena Williams" / "who did Serena Williams beat", RULE159), and the verb take
+ * its object through a preposition ("what animals prey on foxes" / "what animals do foxes prey on",
+ * RULE161). The subject is the object or its first words ("what eats fox cubs" / "what do foxes
+ * eat").
  */
 function objectBecameSubject(asked: Features, cached: Features): boolean {
   const a = asked.tokens;
@@ -80,11 +88,14 @@ function objectBecameSubject(asked: Features, cached: Features): boolean {
   return a.some((token, index) => {
     const verb = verbOf(token);
     if (!isContent(verb) || !askedAsSubject(a, index)) return false;
-    const object = objectAfter(a, index);
+    // The preposition the verb may take its object through, which the other side leaves at its end.
+    const through = THROUGH.has(a[index + 1] ?? '') ? 1 : 0;
+    const object = objectAfter(a, index + through);
     // A word said twice is no verb and its object ("dik-diks").
     if (object.length === 0 || object.includes(verb)) return false;
     return b.some((other, at) => {
-      if (verbOf(other) !== verb || actorAfter(b, at) !== undefined) return false;
+      if (verbOf(other) !== verb || (through === 1 && b[at + 1] !== a[index + 1])) return false;
+      if (actorAfter(b, at + through) !== undefined) return false;
       const subject = subjectBefore(b, at);
       return (
         subject.length > 0 &&
