@@ -949,6 +949,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LK', file: 'reserved/semantic-pairs-unseen-LK.jsonl' },
       { name: 'unseen-LL', file: 'reserved/semantic-pairs-unseen-LL.jsonl' },
       { name: 'unseen-LM', file: 'reserved/semantic-pairs-unseen-LM.jsonl' },
+      { name: 'unseen-LN', file: 'reserved/semantic-pairs-unseen-LN.jsonl' },
+      { name: 'unseen-LO', file: 'reserved/semantic-pairs-unseen-LO.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
