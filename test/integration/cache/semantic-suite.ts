@@ -989,6 +989,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // 0.451 as asked.
         ['How do I hang a heavy mirror on plaster walls?', 'How do I mount a heavy mirror on plaster walls?'],
         ['What is the cosine of 60 degrees?', 'What is the cosine of 60 deg?'],
+        // Everyday synonyms the read sets lose again and again (RULE162): the verifier scored these
+        // 0.059 and 0.005 as asked.
+        ['Can you eat kiwi skin?', 'Can you eat kiwi peel?'],
+        ['Can stress lead to hair loss?', 'Can stress cause hair loss?'],
         // Everyday synonyms this stop's fresh sets lost (RULE158): the verifier scored these 0.116
         // and 0.006 as asked.
         ['Do barracudas attack humans?', 'Do barracudas attack people?'],
