@@ -951,6 +951,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LM', file: 'reserved/semantic-pairs-unseen-LM.jsonl' },
       { name: 'unseen-LN', file: 'reserved/semantic-pairs-unseen-LN.jsonl' },
       { name: 'unseen-LO', file: 'reserved/semantic-pairs-unseen-LO.jsonl' },
+      { name: 'unseen-LP', file: 'reserved/semantic-pairs-unseen-LP.jsonl' },
+      { name: 'unseen-LQ', file: 'reserved/semantic-pairs-unseen-LQ.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
