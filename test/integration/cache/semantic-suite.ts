@@ -214,6 +214,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // verifier scored these 0.999 and 0.999.
         ['Which birds do barn owls hunt?', 'Which birds hunt barn owls?'],
         ['Which animals do red foxes hunt at night?', 'Which animals hunt red foxes at night?'],
+        // A phrase put at the end of the same question (RULE163): the verifier scored these 0.991
+        // and 0.996.
+        ['How do I grow thyme?', 'How do I grow thyme from seed?'],
+        ["What's the history of the croissant?", "What's the history of the croissant in France?"],
         // Who preys on whom, the preposition left at the end (RULE161): the verifier scored these
         // 0.998 and 0.997.
         ['Which birds prey on garter snakes?', 'Which birds do garter snakes prey on?'],

@@ -42,6 +42,7 @@ import { objectAsSubject } from './subject-object.ts';
 import { substitutedContent } from './substitution.ts';
 import { exchangedNumbers } from './swapped-numbers.ts';
 import { swappedRoles } from './swapped-roles.ts';
+import { trailingPhrase } from './trailing-phrase.ts';
 import { swappedVoice } from './voice.ts';
 
 /**
@@ -91,6 +92,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   substitutedContent,
   narrowerSubject,
   namedPart,
+  trailingPhrase,
   otherNamed,
 ];
 
