@@ -953,6 +953,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LO', file: 'reserved/semantic-pairs-unseen-LO.jsonl' },
       { name: 'unseen-LP', file: 'reserved/semantic-pairs-unseen-LP.jsonl' },
       { name: 'unseen-LQ', file: 'reserved/semantic-pairs-unseen-LQ.jsonl' },
+      { name: 'unseen-LR', file: 'reserved/semantic-pairs-unseen-LR.jsonl' },
+      { name: 'unseen-LS', file: 'reserved/semantic-pairs-unseen-LS.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
