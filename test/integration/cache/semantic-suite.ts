@@ -993,6 +993,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // 0.451 as asked.
         ['How do I hang a heavy mirror on plaster walls?', 'How do I mount a heavy mirror on plaster walls?'],
         ['What is the cosine of 60 degrees?', 'What is the cosine of 60 deg?'],
+        // More everyday synonyms the read and fresh sets lose (RULE164): the verifier scored these
+        // 0.003 and 0.141 as asked.
+        ['How do I adjust the action on a ukulele?', 'How do I tweak the action on a ukulele?'],
+        ['Can I return unused paint?', 'Can I return leftover paint?'],
         // Everyday synonyms the read sets lose again and again (RULE162): the verifier scored these
         // 0.059 and 0.005 as asked.
         ['Can you eat kiwi skin?', 'Can you eat kiwi peel?'],
