@@ -955,6 +955,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LQ', file: 'reserved/semantic-pairs-unseen-LQ.jsonl' },
       { name: 'unseen-LR', file: 'reserved/semantic-pairs-unseen-LR.jsonl' },
       { name: 'unseen-LS', file: 'reserved/semantic-pairs-unseen-LS.jsonl' },
+      { name: 'unseen-LT', file: 'reserved/semantic-pairs-unseen-LT.jsonl' },
+      { name: 'unseen-LU', file: 'reserved/semantic-pairs-unseen-LU.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
