@@ -17,7 +17,7 @@
  * changed words' score (VERIFIER_CHANGED_WORDS_SCORE) was first chosen on the first four files of
  * each author (0.01), then on every group here (0.03), so no group is unseen for it any more.
  *
- * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to LI), as
+ * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to LU), as
  * more groups beside the validation sets: a second opinion on a change chosen on validation, from
  * sets nobody tunes the model on. A set joins READ_SETS only after its one measurement.
  *
@@ -232,6 +232,8 @@ const READ_SETS: Record<string, string[]> = {
   'read KX to LA': ['KX', 'KY', 'KZ', 'LA'],
   'read LB to LG': ['LB', 'LC', 'LD', 'LE', 'LF', 'LG'],
   'read LH to LI': ['LH', 'LI'],
+  'read LJ to LO': ['LJ', 'LK', 'LL', 'LM', 'LN', 'LO'],
+  'read LP to LU': ['LP', 'LQ', 'LR', 'LS', 'LT', 'LU'],
 };
 
 function readSets(): Record<string, Pair[]> {
