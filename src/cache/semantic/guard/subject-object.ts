@@ -33,6 +33,11 @@ function objectAfter(tokens: readonly string[], index: number): string[] {
   return actor === undefined ? [] : [actor];
 }
 
+/** Auxiliaries that open a question about a verb's object ("what does a fox eat"). */
+const QUESTION_AUXILIARIES: ReadonlySet<string> = new Set(
+  'do does did can could will would should'.split(' '),
+);
+
 /**
  * The verb's subject in a question about what something does: the run of content words right
  * before it, with an auxiliary before the run past articles and possessives ("what does a fox
@@ -49,16 +54,12 @@ function subjectBefore(tokens: readonly string[], index: number): string[] {
   return QUESTION_AUXILIARIES.has(tokens[before] ?? '') ? run : [];
 }
 
-/** Auxiliaries that open a question about a verb's object ("what does a fox eat"). */
-const QUESTION_AUXILIARIES: ReadonlySet<string> = new Set(
-  'do does did can could will would should'.split(' '),
-);
 /** Question words that may stand as a verb's subject ("what eats", "which animals hunt"). */
 const QUESTION_WORDS: ReadonlySet<string> = new Set(['what', 'which', 'who']);
 /**
  * Prepositions a verb may take its object through, left at the end when the object asks
- * ("what preys on foxes" / "what do foxes prey on", "who lost to the Yankees" / "who did the Yankees
- * lose to", RULE161).
+ * ("what preys on foxes" / "what do foxes prey on", "what feeds on caterpillars" / "what do
+ * caterpillars feed on", RULE161).
  */
 const THROUGH: ReadonlySet<string> = new Set('on upon off to from with after for at against into'.split(' '));
 /** How many words may name the thing a question word asks about ("what big cats hunt", RULE159). */
