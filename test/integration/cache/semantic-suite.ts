@@ -624,14 +624,15 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(oneNoun, 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedBefore + (lean ? oneNoun.length : 0));
-      // A superlative replaced by a phrase no list knows: the verifier scores the pair 0.91 whole,
-      // under the overrule score, and the changed words alone 0.99 and more both ways, so in lean
-      // mode the overrule's second way serves it (VERIFIER_WORDS_OVERRULE); with every rule, the
+      // A superlative replaced by a phrase no list knows (RULE164 listed "cheapest" / "most
+      // affordable", this case's first pair): the verifier scores the pair 0.94 whole, under the
+      // overrule score, and the changed words alone 0.99 and more both ways, so in lean mode the
+      // overrule's second way serves it (VERIFIER_WORDS_OVERRULE); with every rule, the
       // substitution rule refuses it.
       const wordSynonyms: [string, string][] = [
         [
-          "What's the cheapest way to build a vertical garden?",
-          "What's the most affordable way to build a vertical garden?",
+          "What's the cheapest way to build a raised bed?",
+          "What's the most low-cost way to build a raised bed?",
         ],
       ];
       await expectEach(wordSynonyms, lean ? 'semantic-hit' : 'miss');
