@@ -65,7 +65,8 @@ const PERIPHRASTIC: ReadonlySet<string> = new Set(['most', 'least']);
 /**
  * Whether the word at `index` is picked: a pick before it, with only BETWEEN words and one other
  * word between, or three after "which" or "what" ("which Utah ski resort", RULE91); the adjective
- * after "most" or "least" is part of the pick.
+ * after "most" or "least" is part of the pick, and a pick further from the noun counts as none of
+ * the three ("what's the most popular Jelly Belly flavor", RULE160).
  */
 function pickedAt(tokens: readonly string[], index: number): boolean {
   let modifiers = 0;
