@@ -649,6 +649,18 @@ describe('alignWording', () => {
       'Buildings over 3 stories need sprinklers?',
       'Bldgs over 3 stories need sprinklers?',
     ],
+    // A name written short, both with one capital first, either way (RULE165).
+    ['Jacaranda bloom time in Melb?', 'Jacaranda bloom time in Melbourne?', 'Jacaranda bloom time in Melb?'],
+    [
+      "I'm a PhD student in Queensland; where can I find dugong survey data?",
+      "I'm a PhD student in Qld; where can I find dugong survey data?",
+      "I'm a PhD student in Queensland; where can I find dugong survey data?",
+    ],
+    [
+      'How long is the wait for a driving test in Manchester?',
+      'How long is the wait for a driving test in Manc?',
+      'How long is the wait for a driving test in Manchester?',
+    ],
     // A rare word of the English list one edit from a common one, its typo either way (RULE63).
     [
       'What wetsuit thickness do I need for 20°C water?',
@@ -1269,6 +1281,14 @@ describe('alignWording', () => {
     ['Is a 5 mbps line enough?', 'Is a 5 megabits line enough?'],
     ['How many points is a touchdown worth?', 'How many pts does a touchdown get?'],
     ['Is my boat seaworthy?', 'Is my bot seaworthy?'],
+    // A name's short form at most half as long, no English word, both names, between the same
+    // words (RULE165): "Niger" is not "Nigeria".
+    ['Is Niger safe to visit?', 'Is Nigeria safe to visit?'],
+    ['Can I drive in Austria with a US license?', 'Can I drive in Australia with a US license?'],
+    ['What is the capital of Mali?', 'What is the capital of Malawi?'],
+    ['What does Pichu evolve into?', 'What does Pikachu evolve into?'],
+    ['Where is the Mass State House?', 'Where is the Massachusetts State House?'],
+    ['Is the Melb office open?', 'Is the melbourne office open?'],
     // "a" for "1" only between the same words: "1 2" is a half, "a few" is not one.
     ['Add a half cup of sugar?', 'Add 1/2 cup of sugar?'],
     ['Can I rest a few days?', 'Can I rest 1 day?'],

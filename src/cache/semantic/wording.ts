@@ -59,6 +59,8 @@
  *   / "20°C water", "the flor" / "the floor";
  * - and between the same two words a word written short, some of its letters kept in order, the
  *   short form no English word: "req'd" / "required", "natl" / "national" (RULE72);
+ * - and between the same two words a name written short, both with one capital first, the short one
+ *   no English word and at most half as long: "Melb" / "Melbourne", "Qld" / "Queensland" (RULE165);
  * - and between the same words a comparison in one word against "more" / "most" and a word of its
  *   meaning, or "less" / "least" and its opposite: "cheaper" / "less expensive", "hardest" / "most
  *   difficult" (RULE77);
@@ -365,6 +367,18 @@ function shortened(short: string, long: string): boolean {
   let at = 0;
   for (const letter of long) if (letter === short[at]) at += 1;
   return at === short.length && isEnglishWord(short) === false && isEnglishWord(long) === true;
+}
+
+/**
+ * Whether `short` is the name `long` written short (RULE165): "melb" / "melbourne", "qld" /
+ * "queensland": three letters or more, the same first letter and the rest of its letters in `long`
+ * in order, itself no English word, `long` at least twice as long.
+ */
+function shortName(short: string, long: string): boolean {
+  if (short.length < 3 || long.length < 2 * short.length || short[0] !== long[0]) return false;
+  let at = 0;
+  for (const letter of long) if (letter === short[at]) at += 1;
+  return at === short.length && isEnglishWord(short) === false;
 }
 
 /**
@@ -1814,6 +1828,20 @@ function alignOnce(cached: string, question: string): string {
     (token, other, place) =>
       (shortened(token.key, other.key) || shortened(other.key, token.key)) &&
       shortForm(cached, theirs, place),
+  );
+
+  // A name written short, each only in its own question, between the same words, both with one
+  // capital first, not quoted (RULE165): "bloom time in Melb" / "in Melbourne", "Qld" /
+  // "Queensland"; the short one no English word and at most half as long ("Niger" is not
+  // "Nigeria", "Austria" not "Australia").
+  const nameForm = (text: string, tokens: readonly Token[], index: number) => {
+    const token = tokens[index] as Token;
+    return /^\p{Lu}\p{Ll}+$/u.test(token.text) && !quoted(text, token);
+  };
+  toCachedWord(
+    (_token, index) => nameForm(asked, mine, index),
+    (token, other, place) =>
+      (shortName(token.key, other.key) || shortName(other.key, token.key)) && nameForm(cached, theirs, place),
   );
 
   // A compass point written short in capitals on one side, spelt out (or its adjective) on the
