@@ -957,6 +957,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LS', file: 'reserved/semantic-pairs-unseen-LS.jsonl' },
       { name: 'unseen-LT', file: 'reserved/semantic-pairs-unseen-LT.jsonl' },
       { name: 'unseen-LU', file: 'reserved/semantic-pairs-unseen-LU.jsonl' },
+      { name: 'unseen-LV', file: 'reserved/semantic-pairs-unseen-LV.jsonl' },
+      { name: 'unseen-LW', file: 'reserved/semantic-pairs-unseen-LW.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
