@@ -198,7 +198,7 @@ describe('synonymWordsNeed (RULE86, RULE118, RULE125)', () => {
     // Moby's alone: its own, higher need.
     [
       'Is it legal to fly a drone over a beach?',
-      'Is it lawful to fly a drone over a beach?',
+      'Is it permissible to fly a drone over a beach?',
       VERIFIER_SYNONYM_WORDS,
     ],
     ['What is the atomic number of carbon?', 'What is the atomic mass of carbon?', VERIFIER_SYNONYM_WORDS],

@@ -847,7 +847,7 @@ fortnight, two weeks
 fortnightly, every two weeks, every other week
 a lot of, lots of
 although, though, even though
-instead of, rather than
+instead of, rather than, in place of
 in order to, so as to
 regarding, concerning, with regard to, with respect to
 due to, because of, owing to

@@ -661,6 +661,12 @@ describe('alignWording', () => {
       'How long is the wait for a driving test in Manc?',
       'How long is the wait for a driving test in Manchester?',
     ],
+    // A phrase joined to a hand-written group (RULE166).
+    [
+      'What can I use instead of buttermilk in pancakes?',
+      'What can I use in place of buttermilk in pancakes?',
+      'What can I use instead of buttermilk in pancakes?',
+    ],
     // A rare word of the English list one edit from a common one, its typo either way (RULE63).
     [
       'What wetsuit thickness do I need for 20°C water?',
