@@ -959,6 +959,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LU', file: 'reserved/semantic-pairs-unseen-LU.jsonl' },
       { name: 'unseen-LV', file: 'reserved/semantic-pairs-unseen-LV.jsonl' },
       { name: 'unseen-LW', file: 'reserved/semantic-pairs-unseen-LW.jsonl' },
+      { name: 'unseen-LX', file: 'reserved/semantic-pairs-unseen-LX.jsonl' },
+      { name: 'unseen-LY', file: 'reserved/semantic-pairs-unseen-LY.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
