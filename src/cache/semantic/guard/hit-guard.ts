@@ -34,6 +34,7 @@ import { oneAgainstNone } from './one-against-none.ts';
 import { oppositeWords } from './opposites.ts';
 import { otherNamed } from './other-name.ts';
 import { pickedNumber } from './picked-number.ts';
+import { plantPart } from './plant-part.ts';
 import { movedPossessor } from './possessor.ts';
 import { allAgainstOne } from './quantity.ts';
 import { otherQuestionWord } from './question-word.ts';
@@ -93,6 +94,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   narrowerSubject,
   namedPart,
   trailingPhrase,
+  plantPart,
   otherNamed,
 ];
 
