@@ -961,6 +961,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LW', file: 'reserved/semantic-pairs-unseen-LW.jsonl' },
       { name: 'unseen-LX', file: 'reserved/semantic-pairs-unseen-LX.jsonl' },
       { name: 'unseen-LY', file: 'reserved/semantic-pairs-unseen-LY.jsonl' },
+      { name: 'unseen-LZ', file: 'reserved/semantic-pairs-unseen-LZ.jsonl' },
+      { name: 'unseen-MA', file: 'reserved/semantic-pairs-unseen-MA.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
