@@ -318,7 +318,7 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   brekkie: ['breakfast'],
   vacay: ['vacation'],
   fridge: ['refrigerator'],
-  carbs: ['carbohydrates'],
+  carbs: ['carbohydrates', 'carbohydrate'],
   condo: ['condominium'],
   limo: ['limousine'],
   alt: ['alternative'],
@@ -332,6 +332,18 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   mtns: ['mountains'],
   ctr: ['center', 'centre'],
   cfm: ['cubic feet per minute'],
+  // Short forms the read sets lose (RULE168).
+  choc: ['chocolate'],
+  t2: ['type 2'],
+  co: ['carbon monoxide'],
+  sw: ['shortwave'],
+  ul: ['ultralight'],
+  mua: ['makeup artist'],
+  vol: ['volume'],
+  derm: ['dermatologist'],
+  aud: ['australian dollars', 'australian dollar'],
+  kb: ['keyboard'],
+  cu: ['cubic'],
 });
 
 /**

@@ -661,6 +661,18 @@ describe('alignWording', () => {
       'How long is the wait for a driving test in Manc?',
       'How long is the wait for a driving test in Manchester?',
     ],
+    // Short forms the read sets lost (RULE168).
+    [
+      'How often should I get eye exams with type 2 diabetes?',
+      'How often should I get eye exams with T2 diabetes?',
+      'How often should I get eye exams with type 2 diabetes?',
+    ],
+    [
+      'Does a CO alarm need to be near the floor?',
+      'Does a carbon monoxide alarm need to be near the floor?',
+      'Does a CO alarm need to be near the floor?',
+    ],
+    ['How do I temper milk chocolate?', 'How do I temper milk choc?', 'How do I temper milk chocolate?'],
     // A phrase joined to a hand-written group (RULE166).
     [
       'What can I use instead of buttermilk in pancakes?',
