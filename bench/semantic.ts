@@ -963,6 +963,8 @@ async function main(): Promise<void> {
       { name: 'unseen-LY', file: 'reserved/semantic-pairs-unseen-LY.jsonl' },
       { name: 'unseen-LZ', file: 'reserved/semantic-pairs-unseen-LZ.jsonl' },
       { name: 'unseen-MA', file: 'reserved/semantic-pairs-unseen-MA.jsonl' },
+      { name: 'unseen-MB', file: 'reserved/semantic-pairs-unseen-MB.jsonl' },
+      { name: 'unseen-MC', file: 'reserved/semantic-pairs-unseen-MC.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
