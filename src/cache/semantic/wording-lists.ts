@@ -39,6 +39,9 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   diff: ['difference', 'different'],
   // "b/w" is a token of its own (wording.ts), its key "bw" (RULE154).
   bw: ['between', 'black and white'],
+  // "km/h" and "m/s" are tokens of their own too, their keys "kmh" and "ms" (RULE169).
+  kmh: ['kilometers per hour', 'kilometres per hour'],
+  ms: ['meters per second', 'metres per second'],
   vs: ['versus'],
   btw: ['by the way'],
   asap: ['as soon as possible'],

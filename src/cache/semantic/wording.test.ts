@@ -661,6 +661,17 @@ describe('alignWording', () => {
       'How long is the wait for a driving test in Manc?',
       'How long is the wait for a driving test in Manchester?',
     ],
+    // A speed written with a slash (RULE169).
+    [
+      'What is the top speed of a cheetah in kilometers per hour?',
+      'What is the top speed of a cheetah in km/h?',
+      'What is the top speed of a cheetah in kilometers per hour?',
+    ],
+    [
+      'How fast does sound travel in water in m/s?',
+      'How fast does sound travel in water in metres per second?',
+      'How fast does sound travel in water in m/s?',
+    ],
     // Short forms the read sets lost (RULE168).
     [
       'How often should I get eye exams with type 2 diabetes?',
