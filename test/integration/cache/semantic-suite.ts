@@ -210,6 +210,9 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
           'How do I troubleshoot just the side brush on my robot vacuum?',
         ],
         ['How do I deodorize my hockey bag?', 'How do I deodorize just the shoulder strap of my hockey bag?'],
+        // A plant against a part of it (RULE167): the verifier scored these 0.983 and 0.951.
+        ['Is the oleander plant toxic to dogs?', 'Is the oleander flower toxic to dogs?'],
+        ['What does a hibiscus plant look like?', 'What does a hibiscus flower look like?'],
         // Who hunts whom, the thing asked about named and the subject two words long (RULE159): the
         // verifier scored these 0.999 and 0.999.
         ['Which birds do barn owls hunt?', 'Which birds hunt barn owls?'],
@@ -743,8 +746,8 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       expect(await wordRefusals()).toBe(wordsRefusedAtUndoing);
       // A synonym WordNet lists needs less of its words read alone than one only Moby's thesaurus
       // lists (RULE118): the verifier scored these 0.576 and 0.157 whole, the words alone 0.534
-      // and 0.392, under RULE86's 0.8, over WordNet's 0.2. "legal" / "lawful", Moby's alone, read
-      // 0.595 alone (the pair 0.016), and stays a miss.
+      // and 0.392, under RULE86's 0.8, over WordNet's 0.2. "legal" / "permissible", Moby's alone,
+      // read 0.245 alone (the pair 0.095), and stays a miss.
       const wordnetListed: [string, string][] = [
         [
           'My landlord wants to inspect the flat on Sunday; can I refuse the visit?',
@@ -757,7 +760,10 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
       ];
       await expectEach(wordnetListed, 'semantic-hit');
       const mobyListed: [string, string][] = [
-        ['Is it legal to collect rainwater in Colorado?', 'Is it lawful to collect rainwater in Colorado?'],
+        [
+          'Is it legal to collect rainwater in Colorado?',
+          'Is it permissible to collect rainwater in Colorado?',
+        ],
       ];
       await expectEach(mobyListed, 'miss');
       expect(await wordRefusals()).toBe(wordsRefusedAtListed + listedApart.length + mobyListed.length);
@@ -994,6 +1000,33 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // 0.451 as asked.
         ['How do I hang a heavy mirror on plaster walls?', 'How do I mount a heavy mirror on plaster walls?'],
         ['What is the cosine of 60 degrees?', 'What is the cosine of 60 deg?'],
+        // A speed written with a slash (RULE169): the verifier scored these 0.462 and 0.005 as asked.
+        [
+          'What is the top speed of a cheetah in kilometers per hour?',
+          'What is the top speed of a cheetah in km/h?',
+        ],
+        [
+          'What is the speed of sound in water in meters per second?',
+          'What is the speed of sound in water in m/s?',
+        ],
+        // Short forms the read sets lose (RULE168): the verifier scored these 0.016 and 0.020 as
+        // asked.
+        ['Can people with type 2 diabetes eat mangoes?', 'Can people with T2 diabetes eat mangoes?'],
+        ['How do I melt chocolate in the microwave?', 'How do I melt choc in the microwave?'],
+        // More everyday synonyms the read sets lose (RULE166): "legal" / "lawful" was Moby's alone
+        // (RULE86's example of a pair left a miss, the words alone 0.595), and the verifier scored
+        // these 0.016 and 0.644 as asked.
+        ['Is it legal to collect rainwater in Colorado?', 'Is it lawful to collect rainwater in Colorado?'],
+        [
+          'What can I use in place of buttermilk in pancakes?',
+          'What can I use instead of buttermilk in pancakes?',
+        ],
+        // A name written short (RULE165): the verifier scored these 0.001 and 0.001 as asked.
+        ['Where can I get good dumplings in Melbourne?', 'Where can I get good dumplings in Melb?'],
+        [
+          "We're visiting Johannesburg in March; is the Gautrain safe at night?",
+          "We're visiting Joburg in March; is the Gautrain safe at night?",
+        ],
         // More everyday synonyms the read and fresh sets lose (RULE164): the verifier scored these
         // 0.003 and 0.141 as asked.
         ['How do I adjust the action on a ukulele?', 'How do I tweak the action on a ukulele?'],
