@@ -965,6 +965,8 @@ async function main(): Promise<void> {
       { name: 'unseen-MA', file: 'reserved/semantic-pairs-unseen-MA.jsonl' },
       { name: 'unseen-MB', file: 'reserved/semantic-pairs-unseen-MB.jsonl' },
       { name: 'unseen-MC', file: 'reserved/semantic-pairs-unseen-MC.jsonl' },
+      { name: 'unseen-MD', file: 'reserved/semantic-pairs-unseen-MD.jsonl' },
+      { name: 'unseen-ME', file: 'reserved/semantic-pairs-unseen-ME.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
