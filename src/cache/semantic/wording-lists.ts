@@ -39,9 +39,11 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = wordTa
   diff: ['difference', 'different'],
   // "b/w" is a token of its own (wording.ts), its key "bw" (RULE154).
   bw: ['between', 'black and white'],
-  // "km/h" and "m/s" are tokens of their own too, their keys "kmh" and "ms" (RULE169).
+  // "km/h", "m/s" and "m/s²" are tokens of their own too, their keys "kmh", "ms", "ms²" (RULE169).
   kmh: ['kilometers per hour', 'kilometres per hour'],
   ms: ['meters per second', 'metres per second'],
+  'ms²': ['meters per second squared', 'metres per second squared'],
+  'ms^2': ['meters per second squared', 'metres per second squared'],
   vs: ['versus'],
   btw: ['by the way'],
   asap: ['as soon as possible'],

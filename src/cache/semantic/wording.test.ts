@@ -672,6 +672,11 @@ describe('alignWording', () => {
       'How fast does sound travel in water in metres per second?',
       'How fast does sound travel in water in m/s?',
     ],
+    [
+      'Is gravity 9.8 meters per second squared everywhere on Earth?',
+      'Is gravity 9.8 m/s² everywhere on Earth?',
+      'Is gravity 9.8 meters per second squared everywhere on Earth?',
+    ],
     // Short forms the read sets lost (RULE168).
     [
       'How often should I get eye exams with type 2 diabetes?',

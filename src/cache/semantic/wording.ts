@@ -139,7 +139,7 @@ const MIXED = Object.keys(ABBREVIATIONS)
   );
 
 /**
- * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", "b/w" (RULE154), "km/h" and "m/s" (RULE169), lowercase
+ * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", "b/w" (RULE154), "km/h", "m/s" and "m/s²" (RULE169), lowercase
  * letters with dots ("e.g.", "i.e."), the listed abbreviations with a figure ("b4"), "&" and "="
  * (RULE141); "350F" is "350" and "F".
  */
@@ -150,7 +150,7 @@ const TOKEN = new RegExp(
     '(?<!\\p{L})[Ww]\\/[Oo]?(?!\\p{L})',
     '(?<!\\p{L})[Bb]\\/[Ww](?!\\p{L})',
     '(?<!\\p{L})[Kk][Mm]\\/[Hh](?!\\p{L})',
-    '(?<![\\p{L}/])[Mm]\\/[Ss](?!\\p{L})',
+    '(?<![\\p{L}/])[Mm]\\/[Ss](?:²|\\^2)?(?![\\p{L}\\p{N}])',
     '(?<![\\p{L}\\p{N}.])\\p{Ll}(?:\\.\\p{Ll})+\\.?(?![\\p{L}\\p{N}])',
     "\\p{L}+(?:['’]\\p{L}+)*",
     '\\p{N}+(?:[.,]\\p{N}+)*',
