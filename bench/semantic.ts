@@ -967,6 +967,8 @@ async function main(): Promise<void> {
       { name: 'unseen-MC', file: 'reserved/semantic-pairs-unseen-MC.jsonl' },
       { name: 'unseen-MD', file: 'reserved/semantic-pairs-unseen-MD.jsonl' },
       { name: 'unseen-ME', file: 'reserved/semantic-pairs-unseen-ME.jsonl' },
+      { name: 'unseen-MF', file: 'reserved/semantic-pairs-unseen-MF.jsonl' },
+      { name: 'unseen-MG', file: 'reserved/semantic-pairs-unseen-MG.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
