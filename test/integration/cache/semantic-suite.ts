@@ -1000,6 +1000,13 @@ export function describeSemanticCache(name: string, env: () => Record<string, st
         // 0.451 as asked.
         ['How do I hang a heavy mirror on plaster walls?', 'How do I mount a heavy mirror on plaster walls?'],
         ['What is the cosine of 60 degrees?', 'What is the cosine of 60 deg?'],
+        // Everyday synonyms this stop's fresh sets lost (RULE170): the verifier scored these 0.001
+        // and 0.001 as asked.
+        [
+          'Can I grow a lemon tree in a pot on my balcony?',
+          'Can I grow a lemon tree in a container on my balcony?',
+        ],
+        ['What are the early signs of Lyme disease?', 'What are the first symptoms of Lyme disease?'],
         // A speed written with a slash (RULE169): the verifier scored these 0.462 and 0.005 as asked.
         [
           'What is the top speed of a cheetah in kilometers per hour?',
