@@ -139,9 +139,9 @@ const MIXED = Object.keys(ABBREVIATIONS)
   );
 
 /**
- * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", "b/w" (RULE154), "km/h", "m/s" and "m/s²" (RULE169), lowercase
- * letters with dots ("e.g.", "i.e."), the listed abbreviations with a figure ("b4"), "&" and "="
- * (RULE141); "350F" is "350" and "F".
+ * Words (with inner apostrophes), numbers, degrees ("°C"), "w/", "b/w" (RULE154), "km/h", "m/s"
+ * and "m/s²" (RULE169), lowercase letters with dots ("e.g.", "i.e."), the listed abbreviations with
+ * a figure ("b4"), "&" and "=" (RULE141); "350F" is "350" and "F".
  */
 const TOKEN = new RegExp(
   [
@@ -366,9 +366,14 @@ function shortened(short: string, long: string): boolean {
   if (short.length < 3 || long.length < short.length + 2 || short[0] !== long[0] || plural(long, short))
     return false;
   if (!/^\p{Ll}+$/u.test(short) || !/^\p{Ll}+$/u.test(long)) return false;
+  return lettersInOrder(short, long) && isEnglishWord(short) === false && isEnglishWord(long) === true;
+}
+
+/** Whether every letter of `short` is in `long`, in the same order. */
+function lettersInOrder(short: string, long: string): boolean {
   let at = 0;
   for (const letter of long) if (letter === short[at]) at += 1;
-  return at === short.length && isEnglishWord(short) === false && isEnglishWord(long) === true;
+  return at === short.length;
 }
 
 /**
@@ -378,9 +383,7 @@ function shortened(short: string, long: string): boolean {
  */
 function shortName(short: string, long: string): boolean {
   if (short.length < 3 || long.length < 2 * short.length || short[0] !== long[0]) return false;
-  let at = 0;
-  for (const letter of long) if (letter === short[at]) at += 1;
-  return at === short.length && isEnglishWord(short) === false;
+  return lettersInOrder(short, long) && isEnglishWord(short) === false;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * A plant against a part of it: the two questions the same but for a plant, tree or shrub named
- * after the plant's own name on one side and one of its parts on the other ("How long does a peony
+ * A plant against a part of it: the two questions the same but for a plant, tree, shrub, bush or
+ * vine named after the plant's own name on one side and one of its parts on the other ("How long does a peony
  * flower last?" / "How long does a peony plant last?", "What does a breadfruit tree look like?" /
  * "... leaf ...?", "Can I eat the whole plant?" / "Can I eat just the leaves?"): a part of the thing,
  * with its own answer, as the narrowing rule reads a part named after its whole (RULE167). The
