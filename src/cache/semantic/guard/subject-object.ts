@@ -29,8 +29,8 @@ function objectAfter(tokens: readonly string[], index: number): string[] {
   const run: string[] = [];
   for (; at < tokens.length && isContent(wordOf(tokens[at])); at += 1) run.push(wordOf(tokens[at]));
   if (run.length > 0) return run;
-  const actor = actorAfter(tokens, index);
-  return actor === undefined ? [] : [actor];
+  const actor = wordOf(tokens[at]);
+  return isActor(actor) ? [actor] : [];
 }
 
 /** Auxiliaries that open a question about a verb's object ("what does a fox eat"). */

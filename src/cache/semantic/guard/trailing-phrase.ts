@@ -36,13 +36,12 @@ const [FEWEST, MOST] = [2, 4];
 const plain = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').replace(/’/g, "'").trim();
 
 /**
- * The phrase `longer` adds at the end of `shorter`, before its closing mark: undefined when
- * `shorter` (its closing "?", "." or "!" dropped) is not where `longer` starts, or when what follows
- * is not one phrase (a comma, a semicolon or a second sentence in it).
+ * The phrase `longer` adds at the end of `shorter` (both plain), before its closing mark: undefined
+ * when `shorter` (its closing "?", "." or "!" dropped) is not where `longer` starts, or when what
+ * follows is not one phrase (a comma, a semicolon or a second sentence in it).
  */
-function addedPhrase(shorter: string, longer: string): string[] | undefined {
-  const start = plain(shorter).replace(/[?.!]+$/, '');
-  const whole = plain(longer);
+function addedPhrase(shorter: string, whole: string): string[] | undefined {
+  const start = shorter.replace(/[?.!]+$/, '');
   if (start.length === 0 || !whole.startsWith(`${start} `)) return undefined;
   const rest = /^ ([^?.!;,:]+?)[?.!]*$/.exec(whole.slice(start.length));
   return rest === null ? undefined : (rest[1] as string).split(' ');
@@ -56,19 +55,20 @@ const POINTING: ReadonlySet<string> = new Set(
 );
 
 /**
- * Whether `longer` is `shorter` with a narrowing phrase put at its end: not a particle and the
+ * Whether `longer` is `shorterText` with a narrowing phrase put at its end: not a particle and the
  * preposition after it ("hold on to", aligned against "keep"), nor words that only point back
  * ("my earnings from it") or name again what the question names ("the American Cribbage Congress
  * in cribbage").
  */
-function narrowedAtEnd(shorter: string, longer: string): boolean {
-  const phrase = addedPhrase(shorter, longer);
+function narrowedAtEnd(shorterText: string, longer: string): boolean {
+  const shorter = plain(shorterText);
+  const phrase = addedPhrase(shorter, plain(longer));
   if (phrase === undefined || phrase.length < FEWEST || phrase.length > MOST) return false;
   const [preposition, next] = [phrase[0] as string, phrase[1] as string];
   if (!PREPOSITIONS.has(preposition) || PREPOSITIONS.has(next) || next === 'to') return false;
   const text = phrase.join(' ');
   if (FRAMING.some((framing) => text === framing || text.startsWith(`${framing} `))) return false;
-  const named = new Set(plain(shorter).split(/[^\p{L}\p{N}']+/u));
+  const named = new Set(shorter.split(/[^\p{L}\p{N}']+/u));
   return phrase.slice(1).some((word) => !POINTING.has(word) && !named.has(word));
 }
 
