@@ -29,6 +29,7 @@ epochs="${VERIFIER_EPOCHS:-2}"
 student_epochs="${VERIFIER_STUDENT_EPOCHS:-$epochs}"  # the student's passes over the data (it starts from the teacher)
 real_weight="${VERIFIER_REAL_WEIGHT:-3}"
 synonyms="${VERIFIER_SYNONYMS:-0}"  # questions paired with a synonym swap of themselves (dataset.py)
+more_sets="${VERIFIER_MORE_SETS:-}"  # FIRST-LAST: reserved unseen sets read since, each pair once (none shipped)
 out="${VERIFIER_OUT:-models/pair-verifier}"
 cache="${VERIFIER_TRAIN_CACHE:-$HOME/.cache/gateway-verifier-train}"
 base_sha=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
@@ -52,7 +53,7 @@ python="$cache/venv/bin/python"
 (cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out data)
 mkdir -p "$out"
 train=(nice -n 10 "$python" training/verifier/train.py --base "$base" --seed "$seed" --layers "$layers" --epochs "$epochs"
-  --real-weight "$real_weight" --synonym-variants "$synonyms" --threads "${VERIFIER_THREADS:-2}"
+  --real-weight "$real_weight" --synonym-variants "$synonyms" --more-sets "$more_sets" --threads "${VERIFIER_THREADS:-2}"
   --similarity-cache "$cache/similarities.json")
 if (( ffn < 1536 )); then
   # Two stages: the full-width teacher, then the shipped student (the teacher's layers with only

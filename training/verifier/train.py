@@ -240,6 +240,7 @@ def main():
                         help="1: read each pair without the leading clauses both share, as the gateway does")
     parser.add_argument("--synonym-variants", type=int, default=SYNONYM_VARIANTS,
                         help="questions paired with a synonym swap of themselves (data/synonym-groups.jsonl)")
+    parser.add_argument("--more-sets", default="", help="FIRST-LAST: the reserved sets read since, each pair once")
     parser.add_argument("--similarity-cache", default="", help="a JSON file of pair similarities kept between runs")
     parser.add_argument("--save-state", default="", help="also write the trained float weights here (a teacher for --teacher)")
     parser.add_argument("--teacher", default="", help="float weights written by --save-state: start from them and learn their scores")
@@ -279,7 +280,7 @@ def main():
         return [known[f"{p['a']}\t{p['b']}"] for p in pairs]
 
     train, validation, counts = assemble(args.data, args.bench, similarity, args.seed, args.real_weight, args.limit,
-                                         args.synonym_variants)
+                                         args.synonym_variants, args.more_sets)
     print(f"train pairs {len(train)}: {json.dumps(counts)}", flush=True)
 
     # Each pair in both orders; an epoch sees each pair once, in one of them (drawn each time).
