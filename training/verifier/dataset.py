@@ -35,7 +35,8 @@ Read sets (`--more-sets FIRST-LAST`, VERIFIER_MORE_SETS in the script): the rese
 from FIRST to LAST in the bench's order, each pair once, not repeated. None are in the shipped
 model yet. A full-width model trained two epochs with unseen-R to LU (112,692 pairs) passed the
 rule written for it before it was read, at cuts of 0.5 and 0.99 (bench/README.md, "Unseen-R to LU
-in training, two candidates"); shipping it waits on the gateway's decision taking those cuts.
+in training, two candidates"). It is not shipped: the scores that read the changed words alone
+were chosen for the shipped model and need choosing again for it.
 
 The verifier only sees pairs whose embedding similarity reaches the lookup's threshold (0.8 by
 default, 0.7 at the lowest a policy sets in practice), so pairs below 0.7 are mostly easy and teach
