@@ -63,6 +63,17 @@ describe('movedPossessor', () => {
       "How do I take my wife's last name after the wedding?",
       'swapped',
     ],
+    // "is" / "am", the verb agreeing with "I" (RULE171).
+    [
+      'My brother is renting out rooms in my house; how should we split the rent money?',
+      "I am renting out rooms in my brother's house; how should we split the rent money?",
+      'swapped',
+    ],
+    [
+      'Is my spouse entitled to half of my 401(k)?',
+      "Am I entitled to half of my spouse's 401(k)?",
+      'swapped',
+    ],
     // The same clauses, punctuated otherwise, and the owner kept in a reworded clause: no exchange.
     [
       'My neighbor borrowed my pressure washer; how do I ask him to return it?',

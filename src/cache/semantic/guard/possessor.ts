@@ -82,9 +82,11 @@ const PERSON_FORMS: Readonly<Record<string, string>> = wordTable({
   your: 'you',
   yours: 'you',
   yourself: 'you',
-  // The verb as it agrees with "I" (RULE140): "does my husband take" / "do I take".
+  // The verb as it agrees with "I" (RULE140): "does my husband take" / "do I take", "my brother
+  // is renting" / "I am renting" (RULE171).
   does: 'do',
   has: 'have',
+  is: 'am',
 });
 
 /** The words without their possessive 's, each person as one word, and the words that carried an 's. */
