@@ -315,8 +315,8 @@ describe('SemanticCache verification', () => {
   const cottage = 'We booked a cottage in Devon; can the owner refuse our booking because we have a dog?';
   const drone = 'My uncle flies a drone on holiday; is it legal to fly a drone over a beach?';
   it.each([
-    // WordNet lists "refuse" / "deny" (RULE118).
-    [cottage, 'refuse', 'deny', VERIFIER_WORDNET_SYNONYM_WORDS],
+    // WordNet lists "refuse" / "decline" (RULE118; "deny" is grouped with "refuse" since RULE172).
+    [cottage, 'refuse', 'decline', VERIFIER_WORDNET_SYNONYM_WORDS],
     // Only Moby's thesaurus lists "legal" / "permissible" (RULE86; "lawful" is grouped since RULE166).
     [drone, 'legal', 'permissible', VERIFIER_SYNONYM_WORDS],
   ] as const)(
