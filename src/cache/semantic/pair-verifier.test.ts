@@ -156,10 +156,13 @@ describe('changedWordsWithParticle (RULE95)', () => {
   });
 
   it('reads the changed words with their particle, where alone they read apart (the shipped model)', async () => {
-    const [cached, asked] = ['What wine goes well with salmon?', 'What wine pairs well with salmon?'];
+    const [cached, asked] = [
+      'How do I shut off the main water valve?',
+      'How do I switch off the main water valve?',
+    ];
     const [alone, reverse] = await Promise.all([
-      verifier.score('goes', 'pairs'),
-      verifier.score('pairs', 'goes'),
+      verifier.score('shut', 'switch'),
+      verifier.score('switch', 'shut'),
     ]);
     expect(Math.min(alone, reverse)).toBeLessThan(VERIFIER_CHANGED_WORDS_SCORE);
     expect(await changedWordsScore(verifier, cached, asked)).toBeGreaterThanOrEqual(
@@ -167,7 +170,11 @@ describe('changedWordsWithParticle (RULE95)', () => {
     );
     // Without a particle, the words alone as before.
     expect(
-      await changedWordsScore(verifier, 'Which wine goes with fish?', 'Which wine pairs with fish?'),
+      await changedWordsScore(
+        verifier,
+        'How do I shut the main water valve?',
+        'How do I switch the main water valve?',
+      ),
     ).toBe(Math.min(alone, reverse));
   });
 });
