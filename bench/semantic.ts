@@ -969,6 +969,8 @@ async function main(): Promise<void> {
       { name: 'unseen-ME', file: 'reserved/semantic-pairs-unseen-ME.jsonl' },
       { name: 'unseen-MF', file: 'reserved/semantic-pairs-unseen-MF.jsonl' },
       { name: 'unseen-MG', file: 'reserved/semantic-pairs-unseen-MG.jsonl' },
+      { name: 'unseen-MH', file: 'reserved/semantic-pairs-unseen-MH.jsonl' },
+      { name: 'unseen-MI', file: 'reserved/semantic-pairs-unseen-MI.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
