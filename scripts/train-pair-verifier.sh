@@ -17,10 +17,11 @@
 #    is full width (1,536 feed-forward units per layer), one stage. With VERIFIER_FFN under 1536,
 #    a student instead: the full-width teacher first (kept in the cache folder), then the teacher
 #    with only its VERIFIER_FFN most used feed-forward units per layer, trained on the labels and
-#    the teacher's logits (the model shipped before 2026-12-03's eighteenth stop, with
-#    VERIFIER_FFN=768 VERIFIER_MORE_SETS=none). The last stage exports pair-verifier.onnx (ONNX Runtime's BERT fusions, int8) and writes report.json
-#    (loss, validation figures, seed, time) beside it, then the sha256 file. The pairs' embedding
-#    similarities are kept in the cache folder between runs.
+#    the teacher's logits (the model shipped until 2026-12-03's nineteenth stop was one, with
+#    VERIFIER_FFN=768 VERIFIER_MORE_SETS=none). The last stage exports pair-verifier.onnx (ONNX
+#    Runtime's BERT fusions, int8) and writes report.json (loss, validation figures, seed, time)
+#    beside it, then the sha256 file. The pairs' embedding similarities are kept in the cache
+#    folder between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
