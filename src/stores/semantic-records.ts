@@ -4,7 +4,7 @@
  * of the 64-hex-digit hash) and the vector (one int8 per component). A bucket is its records end to
  * end, newest last, so the newest N are one contiguous read from the end.
  */
-import type { SemanticCandidate } from './types.ts';
+import type { SemanticCandidate, SemanticNearest } from './types.ts';
 
 const EXPIRY_BYTES = 8;
 const ID_BYTES = 32;
@@ -82,21 +82,111 @@ class DecodedCandidate implements SemanticCandidate {
 }
 
 /**
+ * The cosine of a unit vector and the quantised vector at `offset` of `values` (int8 components,
+ * each a 127th of its value): the semantic cache's `similarity`, and a record's read in place.
+ */
+export function similarityAt(query: Float32Array, values: Int8Array, offset: number): number {
+  let dot = 0;
+  for (let index = 0; index < query.length; index += 1)
+    dot += (query[index] as number) * (values[offset + index] as number);
+  return dot / 127;
+}
+
+/** How many more than asked the nearest scan holds, for records a newer one of the same id hides. */
+const NEAREST_SPARE = 8;
+
+/** The 53 last bits of the id of the record at `start`: ids are hashes, and these tell them apart. */
+const idKey = (bytes: Buffer, start: number): number => {
+  const last = start + EXPIRY_BYTES + ID_BYTES - 8;
+  return (bytes.readUInt32BE(last) & 0x1fffff) * 2 ** 32 + bytes.readUInt32BE(last + 4);
+};
+
+/** Whether a live record newer than the one at `start` (after it in `bytes`) has its id. */
+function hiddenByNewer(bytes: Buffer, start: number, size: number, nowMs: number): boolean {
+  const key = idKey(bytes, start);
+  for (let other = start + size; other + size <= bytes.length; other += size) {
+    if (bytes.readDoubleLE(other) > nowMs && idKey(bytes, other) === key) return true;
+  }
+  return false;
+}
+
+/**
+ * decodeSemanticRecords' `nearest`, without an object for each record read: every live record is
+ * scored in place and only the nearest few (and a few spare) are held, ties to the newer, as
+ * SemanticCache's bestCandidates ranks them; those a newer record of the same id hides are then
+ * dropped. Undefined when more were dropped than the spare covers (the caller decodes them all).
+ */
+function nearestRecords(
+  bytes: Buffer,
+  dimensions: number,
+  nowMs: number,
+  { query, count }: SemanticNearest,
+): SemanticCandidate[] | undefined {
+  const size = semanticRecordBytes(dimensions);
+  const values = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  const room = count + NEAREST_SPARE;
+  const starts = new Int32Array(room);
+  const scores = new Float64Array(room);
+  let held = 0;
+  for (let end = bytes.length; end - size >= 0; end -= size) {
+    const start = end - size;
+    if (!(bytes.readDoubleLE(start) > nowMs)) continue;
+    const score = similarityAt(query, values, start + EXPIRY_BYTES + ID_BYTES);
+    if (held === room && score <= (scores[room - 1] as number)) continue;
+    let at = held === room ? room - 1 : held++;
+    while (at > 0 && (scores[at - 1] as number) < score) {
+      scores[at] = scores[at - 1] as number;
+      starts[at] = starts[at - 1] as number;
+      at -= 1;
+    }
+    scores[at] = score;
+    starts[at] = start;
+  }
+  const nearest: SemanticCandidate[] = [];
+  for (let index = 0; index < held && nearest.length < count; index += 1) {
+    const start = starts[index] as number;
+    if (hiddenByNewer(bytes, start, size, nowMs)) continue;
+    nearest.push(new DecodedCandidate(bytes, start, dimensions, bytes.readDoubleLE(start)));
+  }
+  // Fewer than asked though every place was taken: the records past the spare may be among them.
+  return nearest.length < count && held === room ? undefined : nearest;
+}
+
+/**
  * The records of `bytes` (whole records only, counted from the end: a read that started inside a
  * record skips it), newest first, without expired or repeated ids (the newest of an id wins). The
- * candidates' vectors are views of `bytes`, which must not change afterwards.
+ * candidates' vectors are views of `bytes`, which must not change afterwards. With `nearest`, only
+ * the `count` of them nearest its query, nearest first (ties to the newer): what the semantic
+ * cache keeps of a scan, read without an object for each record (a lookup at a depth of 2,000
+ * otherwise leaves about half a megabyte for the collector).
  */
-export function decodeSemanticRecords(bytes: Buffer, dimensions: number, nowMs: number): SemanticCandidate[] {
+export function decodeSemanticRecords(
+  bytes: Buffer,
+  dimensions: number,
+  nowMs: number,
+  nearest?: SemanticNearest,
+): SemanticCandidate[] {
+  if (nearest === undefined) return allRecords(bytes, dimensions, nowMs);
+  const picked = nearestRecords(bytes, dimensions, nowMs, nearest);
+  if (picked !== undefined) return picked;
+  // Rare (many records of the same few ids): every record decoded, then ranked.
+  const { query, count } = nearest;
+  return allRecords(bytes, dimensions, nowMs)
+    .map((candidate) => ({ candidate, score: similarityAt(query, candidate.vector, 0) }))
+    .sort((left, right) => right.score - left.score)
+    .slice(0, count)
+    .map(({ candidate }) => candidate);
+}
+
+function allRecords(bytes: Buffer, dimensions: number, nowMs: number): SemanticCandidate[] {
   const size = semanticRecordBytes(dimensions);
   const candidates: SemanticCandidate[] = [];
-  // Ids are hashes: 53 of their last bits tell them apart.
   const seen = new Set<number>();
   for (let end = bytes.length; end - size >= 0; end -= size) {
     const start = end - size;
     const expiresAtMs = bytes.readDoubleLE(start);
     if (!(expiresAtMs > nowMs)) continue;
-    const last = start + EXPIRY_BYTES + ID_BYTES - 8;
-    const key = (bytes.readUInt32BE(last) & 0x1fffff) * 2 ** 32 + bytes.readUInt32BE(last + 4);
+    const key = idKey(bytes, start);
     if (seen.has(key)) continue;
     seen.add(key);
     candidates.push(new DecodedCandidate(bytes, start, dimensions, expiresAtMs));

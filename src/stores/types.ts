@@ -158,9 +158,15 @@ export interface RuntimeStore {
   ): Promise<void>;
   /**
    * The newest `depth` candidates of a bucket whose vectors have `dimensions` components, newest
-   * first, expired ones left out (one read, whatever the bucket's size).
+   * first, expired ones left out (one read, whatever the bucket's size); with `nearest`, only the
+   * `count` of them nearest its query, nearest first (decodeSemanticRecords).
    */
-  scanSemanticCandidates(bucket: string, dimensions: number, depth: number): Promise<SemanticCandidate[]>;
+  scanSemanticCandidates(
+    bucket: string,
+    dimensions: number,
+    depth: number,
+    nearest?: SemanticNearest,
+  ): Promise<SemanticCandidate[]>;
 
   /**
    * Adds one request's usage to a rolled-up cell: per scope (`<tenant>/<workspace>`), UTC day
@@ -296,6 +302,12 @@ export interface SemanticCandidate {
   id: string;
   expiresAtMs: number;
   vector: Int8Array;
+}
+
+/** What a lookup keeps of a scan: the `count` records nearest `query` (a unit vector). */
+export interface SemanticNearest {
+  query: Float32Array;
+  count: number;
 }
 
 /**

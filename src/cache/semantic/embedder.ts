@@ -4,6 +4,8 @@
  * gateway's own routing (gateway/route-embedder.ts). Vectors are L2-normalised, so a dot product
  * is their cosine similarity.
  */
+import { similarityAt } from '../../stores/semantic-records.ts';
+
 export interface Embedder {
   /** Names the model, for logs (never a secret). */
   readonly name: string;
@@ -37,8 +39,5 @@ export function quantise(vector: Float32Array): Int8Array {
 
 /** Cosine of a unit vector and a quantised one. */
 export function similarity(query: Float32Array, candidate: Int8Array): number {
-  let dot = 0;
-  for (let index = 0; index < query.length; index += 1)
-    dot += (query[index] as number) * (candidate[index] as number);
-  return dot / 127;
+  return similarityAt(query, candidate, 0);
 }

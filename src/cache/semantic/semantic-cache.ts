@@ -184,7 +184,10 @@ export class SemanticCache {
     try {
       const key = await cache.semanticBucketKey(location, plan.bucket, embedder.dimensions);
       candidates = await bounded(
-        runtime.scanSemanticCandidates(key, embedder.dimensions, lookup.depth),
+        runtime.scanSemanticCandidates(key, embedder.dimensions, lookup.depth, {
+          query: vector,
+          count: MAX_TRIED,
+        }),
         this.#options.storeTimeoutMs,
         'semantic scan',
       );

@@ -13,7 +13,7 @@ import {
   encodeSemanticRecord,
   semanticRecordBytes,
 } from '../semantic-records.ts';
-import type { RuntimeSemanticIndex, SemanticCandidate } from '../types.ts';
+import type { RuntimeSemanticIndex, SemanticCandidate, SemanticNearest } from '../types.ts';
 
 interface Bucket {
   /** The records in `data[0, length)`; the rest is room for the next ones. */
@@ -82,6 +82,7 @@ export class MemorySemanticIndex implements RuntimeSemanticIndex {
     bucket: string,
     dimensions: number,
     depth: number,
+    nearest?: SemanticNearest,
   ): Promise<SemanticCandidate[]> {
     assertSemanticBucket(bucket);
     assertSemanticScan(dimensions, depth);
@@ -89,7 +90,12 @@ export class MemorySemanticIndex implements RuntimeSemanticIndex {
     const live = this.#live(bucket, nowMs);
     if (live === undefined || depth === 0) return [];
     const take = Math.min(live.length, semanticRecordBytes(dimensions) * depth);
-    return decodeSemanticRecords(live.data.subarray(live.length - take, live.length), dimensions, nowMs);
+    return decodeSemanticRecords(
+      live.data.subarray(live.length - take, live.length),
+      dimensions,
+      nowMs,
+      nearest,
+    );
   }
 
   /** Drops buckets past their expiry (called by the store's sweep). */

@@ -18,7 +18,7 @@ import {
   encodeSemanticRecord,
   semanticRecordBytes,
 } from '../semantic-records.ts';
-import type { RuntimeSemanticIndex, SemanticCandidate } from '../types.ts';
+import type { RuntimeSemanticIndex, SemanticCandidate, SemanticNearest } from '../types.ts';
 import type { RedisRuntimeConnection } from './connection.ts';
 import {
   type BucketState,
@@ -149,6 +149,7 @@ export class RedisSemanticIndex implements RuntimeSemanticIndex {
     bucket: string,
     dimensions: number,
     depth: number,
+    nearest?: SemanticNearest,
   ): Promise<SemanticCandidate[]> {
     assertSemanticBucket(bucket);
     assertSemanticScan(dimensions, depth);
@@ -160,14 +161,23 @@ export class RedisSemanticIndex implements RuntimeSemanticIndex {
     const reply = await this.#sync(key, known, size, depth);
     if (reply === undefined) return mirror.missing(key);
     if (reply.delta && known !== undefined) {
-      const found = mirror.delta(key, known, reply.state, reply.records, dimensions, depth, Date.now());
+      const found = mirror.delta(
+        key,
+        known,
+        reply.state,
+        reply.records,
+        dimensions,
+        depth,
+        Date.now(),
+        nearest,
+      );
       if (found !== undefined) return found;
       // Another reply moved the copy meanwhile (concurrent scans of one bucket): read the tail.
       const again = await this.#sync(key, undefined, size, depth);
       if (again === undefined) return mirror.missing(key);
-      return mirror.full(key, size, again.state, again.records, dimensions, depth, Date.now());
+      return mirror.full(key, size, again.state, again.records, dimensions, depth, Date.now(), nearest);
     }
-    return mirror.full(key, size, reply.state, reply.records, dimensions, depth, Date.now());
+    return mirror.full(key, size, reply.state, reply.records, dimensions, depth, Date.now(), nearest);
   }
 
   async #sync(

@@ -7,7 +7,7 @@
  * over all buckets: past the bound, the buckets read least recently go. No I/O here.
  */
 import { decodeSemanticRecords } from '../semantic-records.ts';
-import type { SemanticCandidate } from '../types.ts';
+import type { SemanticCandidate, SemanticNearest } from '../types.ts';
 
 /** What a SYNC reply says about a bucket key, read in Redis at one moment. */
 export interface BucketState {
@@ -117,10 +117,10 @@ class MirroredBucket {
     return true;
   }
 
-  /** The newest `depth` records, decoded (newest first, live, one per id). */
-  scan(dimensions: number, depth: number, nowMs: number): SemanticCandidate[] {
+  /** The newest `depth` records, decoded (newest first, live, one per id; or the nearest). */
+  scan(dimensions: number, depth: number, nowMs: number, nearest?: SemanticNearest): SemanticCandidate[] {
     const from = Math.max(this.start, this.end - depth * this.recordBytes);
-    return decodeSemanticRecords(this.data.subarray(from, this.end), dimensions, nowMs);
+    return decodeSemanticRecords(this.data.subarray(from, this.end), dimensions, nowMs, nearest);
   }
 }
 
@@ -178,6 +178,7 @@ export class SemanticMirror {
     dimensions: number,
     depth: number,
     nowMs: number,
+    nearest?: SemanticNearest,
   ): SemanticCandidate[] {
     this.#stats.fullReads += 1;
     this.#stats.bytesRead += records.length;
@@ -185,7 +186,7 @@ export class SemanticMirror {
     this.#remove(key);
     const bucket = new MirroredBucket(recordBytes, state, keep, records);
     this.#store(key, bucket);
-    return bucket.scan(dimensions, depth, nowMs);
+    return bucket.scan(dimensions, depth, nowMs, nearest);
   }
 
   /**
@@ -200,6 +201,7 @@ export class SemanticMirror {
     dimensions: number,
     depth: number,
     nowMs: number,
+    nearest?: SemanticNearest,
   ): SemanticCandidate[] | undefined {
     this.#stats.deltaReads += 1;
     this.#stats.bytesRead += records.length;
@@ -210,7 +212,7 @@ export class SemanticMirror {
     bucket.keep = Math.max(bucket.keep, depth);
     this.#stats.bytes += bucket.data.length - before;
     this.#touch(key, bucket);
-    return bucket.scan(dimensions, depth, nowMs);
+    return bucket.scan(dimensions, depth, nowMs, nearest);
   }
 
   #store(key: string, bucket: MirroredBucket): void {
