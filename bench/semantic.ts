@@ -971,6 +971,8 @@ async function main(): Promise<void> {
       { name: 'unseen-MG', file: 'reserved/semantic-pairs-unseen-MG.jsonl' },
       { name: 'unseen-MH', file: 'reserved/semantic-pairs-unseen-MH.jsonl' },
       { name: 'unseen-MI', file: 'reserved/semantic-pairs-unseen-MI.jsonl' },
+      { name: 'unseen-MJ', file: 'reserved/semantic-pairs-unseen-MJ.jsonl' },
+      { name: 'unseen-MK', file: 'reserved/semantic-pairs-unseen-MK.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
