@@ -17,7 +17,7 @@
  * changed words' score (VERIFIER_CHANGED_WORDS_SCORE) was first chosen on the first four files of
  * each author (0.01), then on every group here (0.03), so no group is unseen for it any more.
  *
- * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to MI), as
+ * `--read` adds the unseen sets already measured once and read since (READ_SETS: R to MK), as
  * more groups beside the validation sets: a second opinion on a change chosen on validation, from
  * sets nobody tunes the model on. A set joins READ_SETS only after its one measurement.
  *
@@ -239,6 +239,7 @@ const READ_SETS: Record<string, string[]> = {
   'read LV to MA': ['LV', 'LW', 'LX', 'LY', 'LZ', 'MA'],
   'read MB to MG': ['MB', 'MC', 'MD', 'ME', 'MF', 'MG'],
   'read MH to MI': ['MH', 'MI'],
+  'read MJ to MK': ['MJ', 'MK'],
 };
 
 function readSets(): Record<string, Pair[]> {
