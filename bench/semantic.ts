@@ -973,6 +973,8 @@ async function main(): Promise<void> {
       { name: 'unseen-MI', file: 'reserved/semantic-pairs-unseen-MI.jsonl' },
       { name: 'unseen-MJ', file: 'reserved/semantic-pairs-unseen-MJ.jsonl' },
       { name: 'unseen-MK', file: 'reserved/semantic-pairs-unseen-MK.jsonl' },
+      { name: 'unseen-ML', file: 'reserved/semantic-pairs-unseen-ML.jsonl' },
+      { name: 'unseen-MM', file: 'reserved/semantic-pairs-unseen-MM.jsonl' },
     ];
     // --sets=tuning,holdout-5 measures only those (the held-out sets are measured once each).
     const only = process.argv
