@@ -36,7 +36,8 @@ from FIRST to LAST in the bench's order, each pair once, not repeated. The shipp
 full width, trained two epochs with unseen-R to LU (112,692 pairs; the script's default): it
 passed the rule written for it before it was read (bench/README.md, "Unseen-R to LU in training,
 two candidates"), and shipped once the semantic suites passed with it ("Candidate 2 shipped, and
-unseen-MH and MI"). LV onwards stay out: LV to MG as a held-out check, MH and MI measured once.
+unseen-MH and MI"). LV onwards stay out: LV to MG as a held-out check, MH to MK measured once,
+ML and MM unread.
 
 The verifier only sees pairs whose embedding similarity reaches the lookup's threshold (0.8 by
 default, 0.7 at the lowest a policy sets in practice), so pairs below 0.7 are mostly easy and teach
