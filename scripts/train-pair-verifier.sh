@@ -33,6 +33,8 @@ epochs="${VERIFIER_EPOCHS:-2}"
 student_epochs="${VERIFIER_STUDENT_EPOCHS:-$epochs}"  # the student's passes over the data (it starts from the teacher)
 real_weight="${VERIFIER_REAL_WEIGHT:-3}"
 synonyms="${VERIFIER_SYNONYMS:-0}"  # questions paired with a synonym swap of themselves (dataset.py)
+word_pairs="${VERIFIER_WORD_PAIRS:-0}"  # 1: also the changed words read alone (dataset.py word_pairs; not shipped)
+word_pair_most="${VERIFIER_WORD_PAIR_MOST:-3}"  # with it, the words a side at most
 more_sets="${VERIFIER_MORE_SETS:-R-LU}"  # FIRST-LAST: reserved unseen sets read since, each pair once; "none" for none
 [[ "$more_sets" == none ]] && more_sets=""
 out="${VERIFIER_OUT:-models/pair-verifier}"
@@ -58,7 +60,8 @@ python="$cache/venv/bin/python"
 (cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out data)
 mkdir -p "$out"
 train=(nice -n 10 "$python" training/verifier/train.py --base "$base" --seed "$seed" --layers "$layers" --epochs "$epochs"
-  --real-weight "$real_weight" --synonym-variants "$synonyms" --more-sets "$more_sets" --threads "${VERIFIER_THREADS:-2}"
+  --real-weight "$real_weight" --synonym-variants "$synonyms" --word-pairs "$word_pairs" --word-pair-most "$word_pair_most"
+  --more-sets "$more_sets" --threads "${VERIFIER_THREADS:-2}"
   --similarity-cache "$cache/similarities.json")
 if (( ffn < 1536 )); then
   # Two stages: the full-width teacher, then the shipped student (the teacher's layers with only

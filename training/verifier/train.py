@@ -38,7 +38,7 @@ from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 from torch import nn
 
-from dataset import SYNONYM_VARIANTS, assemble, without_shared_context
+from dataset import SYNONYM_VARIANTS, WORD_PAIR_MOST, WORD_PAIRS, assemble, without_shared_context
 
 HIDDEN, HEADS, FFN, EPS = 384, 12, 1536, 1e-12
 # Whether encode reads a pair without its shared leading clauses (--strip-context).
@@ -240,6 +240,9 @@ def main():
                         help="1: read each pair without the leading clauses both share, as the gateway does")
     parser.add_argument("--synonym-variants", type=int, default=SYNONYM_VARIANTS,
                         help="questions paired with a synonym swap of themselves (data/synonym-groups.jsonl)")
+    parser.add_argument("--word-pairs", type=int, default=int(WORD_PAIRS),
+                        help="1: also train on the training pairs' changed words read alone (dataset.word_pairs)")
+    parser.add_argument("--word-pair-most", type=int, default=WORD_PAIR_MOST, help="with --word-pairs, the words a side at most")
     parser.add_argument("--more-sets", default="", help="FIRST-LAST: the reserved sets read since, each pair once")
     parser.add_argument("--similarity-cache", default="", help="a JSON file of pair similarities kept between runs")
     parser.add_argument("--save-state", default="", help="also write the trained float weights here (a teacher for --teacher)")
@@ -280,7 +283,8 @@ def main():
         return [known[f"{p['a']}\t{p['b']}"] for p in pairs]
 
     train, validation, counts = assemble(args.data, args.bench, similarity, args.seed, args.real_weight, args.limit,
-                                         args.synonym_variants, args.more_sets)
+                                         args.synonym_variants, args.more_sets, bool(args.word_pairs),
+                                         args.word_pair_most)
     print(f"train pairs {len(train)}: {json.dumps(counts)}", flush=True)
 
     # Each pair in both orders; an epoch sees each pair once, in one of them (drawn each time).
