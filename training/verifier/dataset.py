@@ -204,8 +204,8 @@ def changed_words(a, b):
 
 def word_pairs(pairs, most=WORD_PAIR_MOST):
     """The changed words of `pairs` read alone, as the gateway reads them for its overrules
-    (changedWordsScore): each distinct pair of changed parts of at most WORD_PAIR_MOST words a
-    side (`most`), labelled as the questions they came from ("visitors" / "guests", a paraphrase; "paper" /
+    (changedWordsScore): each distinct pair of changed parts of at most `most` words a side,
+    labelled as the questions they came from ("visitors" / "guests", a paraphrase; "paper" /
     "carriage", a near miss). A pair of parts found under both labels is left out (the same words
     change the answer in one question and not in another)."""
     labels = {}
@@ -216,11 +216,12 @@ def word_pairs(pairs, most=WORD_PAIR_MOST):
         if len(mine.split()) > most or len(theirs.split()) > most:
             continue
         labels.setdefault(tuple(sorted((mine, theirs))), set()).add(p["label"] == "paraphrase")
-    return [{"a": mine, "b": theirs, "label": "paraphrase" if same.pop() else "near-miss", "kind": "changed-words"}
+    return [{"a": mine, "b": theirs, "label": "paraphrase" if same == {True} else "near-miss", "kind": "changed-words"}
             for (mine, theirs), same in sorted(labels.items()) if len(same) == 1]
 
 
-def assemble(data, bench, similarity, seed, real_weight, limit=0, synonyms=SYNONYM_VARIANTS, more="", words=WORD_PAIRS, words_most=WORD_PAIR_MOST):
+def assemble(data, bench, similarity, seed, real_weight, limit=0, synonyms=SYNONYM_VARIANTS, more="",
+             words=WORD_PAIRS, words_most=WORD_PAIR_MOST):
     """(training pairs, {validation set name: pairs}, counts). `similarity(pairs)` gives each pair's."""
     data, bench = Path(data), Path(bench)
     generated = read_jsonl(data / "generated-train.jsonl")
