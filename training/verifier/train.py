@@ -14,7 +14,12 @@ states.
 
 With --teacher (float weights another run wrote with --save-state) it trains a student instead: the
 teacher's weights, narrowed to the --ffn feed-forward units it uses most, learning both the labels
-and the teacher's logits (scripts/train-pair-verifier.sh runs the two stages).
+and the teacher's logits (scripts/train-pair-verifier.sh runs the two stages). With
+--words-from-labels 1 and --word-pairs 1 (candidates 7 to 9, not shipped: bench/README.md,
+"Candidates 7, 8 and 9"), a second stage after the shipped model instead: the student keeps the
+teacher's width, the whole pairs learn the teacher's logits only (--distill 1, their squared error
+times --anchor) and the changed words read alone, which the teacher never saw, their labels only;
+--whole-share trains on a seeded share of the whole pairs (the word pairs all kept).
 
 Then exported to ONNX (input_ids, attention_mask, token_type_ids -> score, a probability),
 quantised (ONNX Runtime's dynamic quantisation: int8 matrix products per channel and int8 word
@@ -248,6 +253,14 @@ def main():
     parser.add_argument("--save-state", default="", help="also write the trained float weights here (a teacher for --teacher)")
     parser.add_argument("--teacher", default="", help="float weights written by --save-state: start from them and learn their scores")
     parser.add_argument("--distill", type=float, default=0.5, help="with --teacher, the weight of matching its logits (squared error) against the labels' cross-entropy")
+    parser.add_argument("--anchor", type=float, default=1.0,
+                        help="with --words-from-labels, the whole pairs' squared error against the teacher's logits times this")
+    parser.add_argument("--whole-share", type=float, default=1.0,
+                        help="train on this seeded share of the whole pairs only (the changed words read alone all kept): "
+                             "a shorter second stage, with --teacher")
+    parser.add_argument("--words-from-labels", type=int, default=0,
+                        help="1: with --teacher and --word-pairs, the changed words read alone learn their labels only "
+                             "(the teacher never read words alone); the whole pairs are distilled as before")
     args = parser.parse_args()
     global STRIP_CONTEXT
     STRIP_CONTEXT = bool(args.strip_context)
@@ -285,6 +298,10 @@ def main():
     train, validation, counts = assemble(args.data, args.bench, similarity, args.seed, args.real_weight, args.limit,
                                          args.synonym_variants, args.more_sets, bool(args.word_pairs),
                                          args.word_pair_most)
+    if args.whole_share < 1:
+        share = random.Random(args.seed)
+        train = [p for p in train if p.get("kind") == "changed-words" or share.random() < args.whole_share]
+        counts["whole_share"] = args.whole_share
     print(f"train pairs {len(train)}: {json.dumps(counts)}", flush=True)
 
     # Each pair in both orders; an epoch sees each pair once, in one of them (drawn each time).
@@ -292,6 +309,7 @@ def main():
     for p in train:
         label = 1.0 if p["label"] == "paraphrase" else 0.0
         examples.append(((encode(tokenizer, p["a"], p["b"], args.max_tokens), encode(tokenizer, p["b"], p["a"], args.max_tokens)), label))
+    alone = [p.get("kind") == "changed-words" for p in train]  # the changed words read alone (--word-pairs)
 
     model = PairVerifier(args.layers)
     teacher = None
@@ -350,7 +368,12 @@ def main():
                 # 0.99 to overrule a word rule) sit where probabilities differ little and logits much.
                 with torch.no_grad():
                     target = teacher(ids, mask, types)
-                loss = (1 - args.distill) * loss + args.distill * F.mse_loss(logits, target)
+                if args.words_from_labels:
+                    each = F.binary_cross_entropy_with_logits(logits, labels, reduction="none")
+                    whole = (1 - args.distill) * each + args.distill * args.anchor * (logits - target) ** 2
+                    loss = torch.where(torch.tensor([alone[i] for i in batch]), each, whole).mean()
+                else:
+                    loss = (1 - args.distill) * loss + args.distill * F.mse_loss(logits, target)
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_([p for _, p in trained], 1.0)
@@ -367,7 +390,9 @@ def main():
     # Validation: the float model, then the exported files.
     similarities = {name: similarity(pairs) for name, pairs in validation.items()}
     report = {"seed": args.seed, "layers": args.layers, "ffn": args.ffn,
-              "teacher": {"distill": args.distill} if teacher is not None else None, "strip_context": STRIP_CONTEXT, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+              "teacher": {"distill": args.distill, "words_from_labels": bool(args.words_from_labels), "anchor": args.anchor}
+              if teacher is not None else None,
+              "strip_context": STRIP_CONTEXT, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
               "max_tokens": args.max_tokens, "train_pairs": len(train), "data": counts, "steps": total,
               "train_seconds": round(train_seconds), "torch": torch.__version__, "threads": args.threads,
               "loss_every_100_steps": [round(float(np.mean(losses[i: i + 100])), 4) for i in range(0, len(losses), 100)],
