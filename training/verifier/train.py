@@ -257,7 +257,7 @@ def main():
                         help="with --words-from-labels, the whole pairs' squared error against the teacher's logits times this")
     parser.add_argument("--whole-share", type=float, default=1.0,
                         help="train on this seeded share of the whole pairs only (the changed words read alone all kept): "
-                             "a shorter second stage, with --teacher")
+                             "a shorter second stage with --teacher; 0 with --word-pairs 1, a model of the words alone")
     parser.add_argument("--words-from-labels", type=int, default=0,
                         help="1: with --teacher and --word-pairs, the changed words read alone learn their labels only "
                              "(the teacher never read words alone); the whole pairs are distilled as before")
