@@ -43,7 +43,7 @@ from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 from torch import nn
 
-from dataset import SYNONYM_VARIANTS, WORD_PAIR_MOST, WORD_PAIRS, assemble, without_shared_context
+from dataset import SYNONYM_VARIANTS, WORD_PAIR_KIND, WORD_PAIR_MOST, WORD_PAIRS, assemble, without_shared_context
 
 HIDDEN, HEADS, FFN, EPS = 384, 12, 1536, 1e-12
 # Whether encode reads a pair without its shared leading clauses (--strip-context).
@@ -300,7 +300,7 @@ def main():
                                          args.word_pair_most)
     if args.whole_share < 1:
         share = random.Random(args.seed)
-        train = [p for p in train if p.get("kind") == "changed-words" or share.random() < args.whole_share]
+        train = [p for p in train if p.get("kind") == WORD_PAIR_KIND or share.random() < args.whole_share]
         counts["whole_share"] = args.whole_share
     print(f"train pairs {len(train)}: {json.dumps(counts)}", flush=True)
 
@@ -309,7 +309,7 @@ def main():
     for p in train:
         label = 1.0 if p["label"] == "paraphrase" else 0.0
         examples.append(((encode(tokenizer, p["a"], p["b"], args.max_tokens), encode(tokenizer, p["b"], p["a"], args.max_tokens)), label))
-    alone = [p.get("kind") == "changed-words" for p in train]  # the changed words read alone (--word-pairs)
+    alone = [p.get("kind") == WORD_PAIR_KIND for p in train]  # the changed words read alone (--word-pairs)
 
     model = PairVerifier(args.layers)
     teacher = None
