@@ -17,6 +17,7 @@
 
 import { changedNumber } from './changed-number.ts';
 import { changedUnit } from './changed-unit.ts';
+import { countedThing } from './counted-thing.ts';
 import { reversedDirection } from './direction.ts';
 import { doneThing } from './done-thing.ts';
 import { exchangedEnds } from './exchanged-ends.ts';
@@ -84,6 +85,7 @@ export const HIT_GUARD_RULES: readonly GuardRule[] = [
   allAgainstOne,
   pickedNumber,
   swappedRoles,
+  countedThing,
   measuredThing,
   exchangedEverywhere,
   movedPossessor,
