@@ -10,9 +10,8 @@
  */
 import type { GuardRule } from './guard-rule.ts';
 import { isContent, normaliseWord } from './normalise.ts';
-import { wordsAndFigures } from './word-sequences.ts';
+import { isFigure, wordsAndFigures } from './word-sequences.ts';
 
-const isFigure = (token: string | undefined): boolean => token !== undefined && /^\p{N}/u.test(token);
 /** The figure right before the word at `index`, if any. */
 const figureBefore = (tokens: readonly string[], index: number): string | undefined => {
   const before = tokens[index - 1];

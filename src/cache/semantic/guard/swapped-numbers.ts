@@ -8,9 +8,7 @@
  * or Level 1 charging enough?" / "Is Level 1 or Level 2 ...") is one question.
  */
 import type { GuardRule } from './guard-rule.ts';
-import { wordsAndFigures } from './word-sequences.ts';
-
-const isFigure = (token: string): boolean => /^\p{N}/u.test(token);
+import { isFigure, wordsAndFigures } from './word-sequences.ts';
 
 /** Words joining two alike things either way round ("Level 2 or Level 1"). */
 const COORDINATORS: ReadonlySet<string> = new Set(['or', 'and', 'vs', 'versus']);

@@ -4,6 +4,9 @@
 export const wordsAndFigures = (text: string): string[] =>
   text.toLowerCase().match(/\p{L}+|\p{N}+(?:[.,]\p{N}+)*/gu) ?? [];
 
+/** Whether a token of `wordsAndFigures` is a figure ("50", "2.5"). */
+export const isFigure = (token: string | undefined): boolean => token !== undefined && /^\p{N}/u.test(token);
+
 /** Whether `phrase` occurs in `words` as consecutive words. */
 export function containsPhrase(words: readonly string[], phrase: readonly string[]): boolean {
   for (let start = 0; start + phrase.length <= words.length; start += 1) {
