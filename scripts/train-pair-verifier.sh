@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Rebuilds the semantic cache's pair verifier (models/pair-verifier/) from the project's data and
-# a seed, on the CPU: 37 minutes on 2 cores with the pairs' similarities kept between runs, about
-# 50 from an empty cache (the similarities of the read sets' pairs take about 12 more).
+# a seed, on the CPU: 33 minutes on the 2-core Intel Xeon host it shipped from, 48 on a 2-core AMD
+# EPYC host (a clean clone, the pairs' similarities read from training/verifier/data/similarities.bin;
+# computing them all would take about 21 more). Two later hosts give the same bytes as each other,
+# not the shipped model's (bench/README.md, "Candidate 11, and why a rebuild elsewhere ...").
 #
 #   scripts/train-pair-verifier.sh                # generate the data, train, export, quantise
 #   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo
@@ -20,8 +22,9 @@
 #    the teacher's logits (the model shipped until 2026-12-03's nineteenth stop was one, with
 #    VERIFIER_FFN=768 VERIFIER_MORE_SETS=none). The last stage exports pair-verifier.onnx (ONNX
 #    Runtime's BERT fusions, int8) and writes report.json (loss, validation figures, seed, time)
-#    beside it, then the sha256 file. The pairs' embedding similarities are kept in the cache
-#    folder between runs.
+#    beside it, then the sha256 file. The pairs' embedding similarities are read from
+#    training/verifier/data/similarities.bin (train.py --write-similarities writes it again) and
+#    any not there are computed and kept in the cache folder between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
