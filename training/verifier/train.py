@@ -318,18 +318,19 @@ def main():
     known = json.loads(Path(args.similarity_cache).read_text()) if args.similarity_cache and Path(args.similarity_cache).exists() else {}
 
     kept_file = read_similarity_file(args.similarity_file)
-    used = {}
+    used = {}  # every pair's similarity this run read (--write-similarities)
     # The time spent computing them (none when all are cached), in the report as similarity_seconds;
     # train_seconds counts from the start and so includes what was spent before the first step.
-    similarity_seconds = [0.0]
+    similarity_seconds = 0.0
 
     def similarity(pairs):
+        nonlocal similarity_seconds
         began = time.time()
-        for p in pairs:
-            text = f"{p['a']}\t{p['b']}"
-            if text not in known and similarity_key(text) in kept_file:
-                known[text] = kept_file[similarity_key(text)]
-        todo = [p for p in pairs if f"{p['a']}\t{p['b']}" not in known]
+        texts_of = [f"{p['a']}\t{p['b']}" for p in pairs]
+        for text in texts_of:
+            if text not in known and (key := similarity_key(text)) in kept_file:
+                known[text] = kept_file[key]
+        todo = [p for p, text in zip(pairs, texts_of) if text not in known]
         texts = sorted({t for p in todo for t in (p["a"], p["b"])}, key=len)  # batches of like length
         for start in range(0, len(texts), 512):
             embedder.embed(texts[start: start + 512])
@@ -338,11 +339,11 @@ def main():
         if todo and args.similarity_cache:
             Path(args.similarity_cache).write_text(json.dumps(known))
         if todo:
-            similarity_seconds[0] += time.time() - began
+            similarity_seconds += time.time() - began
             print(f"similarities of {len(todo)} pairs in {time.time() - began:.0f}s", flush=True)
-        for p in pairs:
-            used[f"{p['a']}\t{p['b']}"] = known[f"{p['a']}\t{p['b']}"]
-        return [known[f"{p['a']}\t{p['b']}"] for p in pairs]
+        found = [known[text] for text in texts_of]
+        used.update(zip(texts_of, found))
+        return found
 
     train, validation, counts = assemble(args.data, args.bench, similarity, args.seed, args.real_weight, args.limit,
                                          args.synonym_variants, args.more_sets, bool(args.word_pairs),
@@ -449,7 +450,7 @@ def main():
               if teacher is not None else None,
               "strip_context": STRIP_CONTEXT, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
               "max_tokens": args.max_tokens, "train_pairs": len(train), "data": counts, "steps": total,
-              "train_seconds": round(train_seconds), "similarity_seconds": round(similarity_seconds[0]), "torch": torch.__version__, "threads": args.threads,
+              "train_seconds": round(train_seconds), "similarity_seconds": round(similarity_seconds), "torch": torch.__version__, "threads": args.threads,
               "loss_every_100_steps": [round(float(np.mean(losses[i: i + 100])), 4) for i in range(0, len(losses), 100)],
               "validation": {}}
     torch_scores = {}
