@@ -601,15 +601,19 @@ async function main(): Promise<void> {
   process.stdout.write(
     `host: ${machine.cpuModel} x${machine.cpuCount}, ${machine.node}, load ${machine.loadAvgAtStart.join(' ')}\n`,
   );
+  // GATEWAY_SEMCACHE_VERIFIER_DIR, as the gateway reads it: another model to compare (its tokenizer beside it).
+  const verifierDir = process.env.GATEWAY_SEMCACHE_VERIFIER_DIR?.trim();
+  const verifier = new LocalPairVerifier({ threads: 1, ...(verifierDir ? { modelDir: verifierDir } : {}) });
+  // Said before the embedding model loads: a verifier that fails later aborts the process unexplained.
+  const missing = verifier.missingFiles();
+  if (missing.length > 0)
+    throw new Error(`${verifierDir || DEFAULT_VERIFIER_DIR} lacks ${missing.join(', ')}`);
   const embedder = await LocalEmbedder.start({
     modelDir: MODEL_DIR,
     threads: 1,
     quantized: process.env.GATEWAY_SEMCACHE_QUANTIZED?.trim().toLowerCase() !== 'off',
   });
   process.stdout.write(`model: ${embedder.modelFile}\n`);
-  // GATEWAY_SEMCACHE_VERIFIER_DIR, as the gateway reads it: another model to compare (its tokenizer beside it).
-  const verifierDir = process.env.GATEWAY_SEMCACHE_VERIFIER_DIR?.trim();
-  const verifier = new LocalPairVerifier({ threads: 1, ...(verifierDir ? { modelDir: verifierDir } : {}) });
   process.stdout.write(`verifier: ${verifierDir || DEFAULT_VERIFIER_DIR}\n`);
   try {
     const allSets = [

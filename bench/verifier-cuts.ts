@@ -37,6 +37,7 @@ import { loadWordnet } from '../src/cache/semantic/guard/wordnet.ts';
 import { LocalEmbedder } from '../src/cache/semantic/local-embedder.ts';
 import {
   changedWordsScore,
+  DEFAULT_VERIFIER_DIR,
   LocalPairVerifier,
   sameWording,
   synonymWordsNeed,
@@ -287,11 +288,17 @@ function counts(pairs: Decided[], cut: Cut) {
 async function main(): Promise<void> {
   const validation = validationSets();
   const sets = { ...validation, ...swapSet(), ...(process.argv.includes('--read') ? readSets() : {}) };
+  const dirs = (process.env.VERIFIER_DIRS ?? '').split(',').map((dir) => dir.trim());
+  for (const model of dirs) {
+    // Said before the embedding model loads: a verifier that fails later aborts the process unexplained.
+    const missing = new LocalPairVerifier(model ? { modelDir: model } : {}).missingFiles();
+    if (missing.length > 0) throw new Error(`${model || DEFAULT_VERIFIER_DIR} lacks ${missing.join(', ')}`);
+  }
   await Promise.all([loadEnglishWords(), loadWordnet(), loadThesaurus()]);
   const embedder = await LocalEmbedder.start({ modelDir: MODEL_DIR, threads: 1, quantized: true });
   const decided: Decided[] = [];
   try {
-    for (const model of (process.env.VERIFIER_DIRS ?? '').split(',').map((dir) => dir.trim())) {
+    for (const model of dirs) {
       const verifier = new LocalPairVerifier({ threads: 1, ...(model ? { modelDir: model } : {}) });
       try {
         for (const [set, pairs] of Object.entries(sets)) {
