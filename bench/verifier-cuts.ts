@@ -8,8 +8,9 @@
  * aligned to the cached one's wording (wording.ts), the lean rules asked (VERIFIER_GUARD), and the
  * verifier reading the pair without the leading clauses both share. For each model folder in
  * VERIFIER_DIRS (comma-separated; an empty entry is the shipped model, models/pair-verifier/; a
- * folder needs the tokenizer files beside its pair-verifier.onnx) it prints near misses served and
- * paraphrase hits kept at several pairs of cuts, then by set at the shipped cuts.
+ * folder needs the tokenizer files beside its pair-verifier.onnx, as scripts/train-pair-verifier.sh
+ * writes them) it prints near misses served and paraphrase hits kept at several pairs of cuts,
+ * then by set at the shipped cuts.
  *
  * The pairs of one small edit in a long question (training/verifier/data/swap/, BRIEF-swap.md: one
  * word or phrase changed, moved or misspelt, twinned paraphrase and near miss) are two groups of

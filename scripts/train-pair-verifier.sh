@@ -6,7 +6,7 @@
 # not the shipped model's (bench/README.md, "Candidate 11, and why a rebuild elsewhere ...").
 #
 #   scripts/train-pair-verifier.sh                # generate the data, train, export, quantise
-#   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo
+#   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo (a complete verifier folder)
 #
 # 1. A throwaway virtual environment under ~/.cache/gateway-verifier-train with the pinned tools
 #    (torch for the CPU and its dependencies from PyPI, tokenizers, safetensors, onnx, onnxruntime).
@@ -76,7 +76,10 @@ if (( ffn < 1536 )); then
 else
   "${train[@]}" --out "$out" --ffn "$ffn"
 fi
-# Only the int8 model is kept (the float export is over the repository's 25 MB bound).
+# Only the int8 model is kept (the float export is over the repository's 25 MB bound). The base
+# model's tokenizer goes beside it (the one the gateway reads, unchanged), so that any folder this
+# writes is a verifier GATEWAY_SEMCACHE_VERIFIER_DIR and the benches' VERIFIER_DIRS can load.
 rm -f "$out/pair-verifier-float.onnx"
+cp "$base/tokenizer.json" "$base/tokenizer_config.json" "$out/"
 (cd "$out" && sha256sum pair-verifier.onnx > pair-verifier.onnx.sha256)
 echo "train-pair-verifier: $out/pair-verifier.onnx ($(cut -d' ' -f1 "$out/pair-verifier.onnx.sha256"))" >&2
