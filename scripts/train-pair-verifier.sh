@@ -6,7 +6,8 @@
 # not the shipped model's (bench/README.md, "Candidate 11, and why a rebuild elsewhere ...").
 #
 #   scripts/train-pair-verifier.sh                # generate the data, train, export, quantise
-#   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo (a complete verifier folder)
+#   VERIFIER_OUT=/tmp/verifier scripts/train-pair-verifier.sh   # somewhere else than the repo
+#                                                               # (a complete verifier folder)
 #
 # 1. A throwaway virtual environment under ~/.cache/gateway-verifier-train with the pinned tools
 #    (torch for the CPU and its dependencies from PyPI, tokenizers, safetensors, onnx, onnxruntime).
@@ -29,7 +30,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seed="${VERIFIER_SEED:-27}"
+committed_seed=27  # the seed of training/verifier/data/generated-*.jsonl
+seed="${VERIFIER_SEED:-$committed_seed}"
 layers="${VERIFIER_LAYERS:-3}"
 ffn="${VERIFIER_FFN:-1536}"  # feed-forward units per layer: under 1536, a student distilled from a full-width teacher
 distill="${VERIFIER_DISTILL:-0.5}"  # the student's loss: this share matching the teacher's logits, the rest the labels
@@ -61,10 +63,10 @@ actual="$(sha256sum "$base/model.safetensors" | cut -d' ' -f1)"
 [[ "$actual" == "$base_sha" ]] || { echo "train-pair-verifier: model.safetensors has sha256 $actual, expected $base_sha" >&2; exit 1; }
 
 python="$cache/venv/bin/python"
-# The committed generated pairs are seed 27's (written again, the same bytes); another seed's go to
-# the cache folder, so that judging a recipe over several seeds leaves the checkout as it was.
+# The committed generated pairs are written again (the same bytes); another seed's go to the cache
+# folder, so that judging a recipe over several seeds leaves the checkout as it was.
 generated="$PWD/training/verifier/data"
-if [[ "$seed" != 27 ]]; then generated="$cache/generated-$seed"; fi
+if [[ "$seed" != "$committed_seed" ]]; then generated="$cache/generated-$seed"; fi
 (cd training/verifier && "$python" generate.py --seed "$seed" --per-template 80 --out "$generated")
 mkdir -p "$out"
 train=(nice -n 10 "$python" training/verifier/train.py --base "$base" --seed "$seed" --generated "$generated" --layers "$layers" --epochs "$epochs"
