@@ -139,6 +139,36 @@ def keep_units(model, encoded, keep):
     model.train()
 
 
+def epoch_batches(lengths, order, batch):
+    """One pass over the examples (`lengths`: each one's tokens) as batches of similar length, for less
+    padding: the indices shuffled by `order` (a random.Random), cut in chunks of 50 batches, each
+    chunk sorted by length and cut into batches, then the batches shuffled."""
+    indices = list(range(len(lengths)))
+    order.shuffle(indices)
+    chunk = batch * 50
+    batches = []
+    for start in range(0, len(indices), chunk):
+        part = sorted(indices[start: start + chunk], key=lambda i: lengths[i])
+        batches += [part[i: i + batch] for i in range(0, len(part), batch)]
+    order.shuffle(batches)
+    return batches
+
+
+def optimiser(model, lr, total, **options):
+    """(the trained (name, weight)s, AdamW over them, its schedule): weight decay 0.01 but on biases
+    and norms, a tenth of the `total` steps to warm up, then linear decay to 0. `options` go to AdamW
+    (foreach on the CPU, fused on a GPU)."""
+    trained = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    decay = [p for n, p in trained if not n.endswith("bias") and "norm" not in n]
+    no_decay = [p for n, p in trained if n.endswith("bias") or "norm" in n]
+    optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
+                                  lr=lr, **options)
+    warmup = max(1, total // 10)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup))))
+    return trained, optimizer, schedule
+
+
 class Scored(nn.Module):
     """The exported graph: the probability that the two questions ask for the same answer."""
 
@@ -389,31 +419,15 @@ def main():
     # optimiser time on a CPU), and frozen they keep the base model's sense of which words are near
     # one another for words the training pairs never use.
     model.words.weight.requires_grad_(False)
-    trained = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    decay = [p for n, p in trained if not n.endswith("bias") and "norm" not in n]
-    no_decay = [p for n, p in trained if n.endswith("bias") or "norm" in n]
-    optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": no_decay, "weight_decay": 0.0}],
-                                  lr=args.lr, foreach=True)
-    steps_per_epoch = len(examples) // args.batch
-    total = int(steps_per_epoch * args.epochs)
-    warmup = max(1, total // 10)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup))))
+    total = int(len(examples) // args.batch * args.epochs)
+    trained, optimizer, schedule = optimiser(model, args.lr, total, foreach=True)
     order = random.Random(args.seed)
     losses = []
     step = 0
     model.train()
+    lengths = [len(example[0][0][0]) for example in examples]
     while step < total:
-        # Batches of similar length (less padding): shuffle, cut in chunks of 50 batches, sort each by length.
-        indices = list(range(len(examples)))
-        order.shuffle(indices)
-        chunk = args.batch * 50
-        batches = []
-        for start in range(0, len(indices), chunk):
-            part = sorted(indices[start: start + chunk], key=lambda i: len(examples[i][0][0][0]))
-            batches += [part[i: i + args.batch] for i in range(0, len(part), args.batch)]
-        order.shuffle(batches)
-        for batch in batches:
+        for batch in epoch_batches(lengths, order, args.batch):
             if step >= total:
                 break
             ids, mask, types = batch_tensors([examples[i][0][order.random() < 0.5] for i in batch])
