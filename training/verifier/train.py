@@ -19,7 +19,10 @@ and the teacher's logits (scripts/train-pair-verifier.sh runs the two stages). W
 "Candidates 7, 8 and 9"), a second stage after the shipped model instead: the student keeps the
 teacher's width, the whole pairs learn the teacher's logits only (--distill 1, their squared error
 times --anchor) and the changed words read alone, which the teacher never saw, their labels only;
---whole-share trains on a seeded share of the whole pairs (the word pairs all kept).
+--whole-share trains on a seeded share of the whole pairs (the word pairs all kept). With
+--teacher-logits (a teacher trained elsewhere, ceiling.py's six layers on a GPU: bench/README.md,
+"The ceiling on a GPU"), the student starts from the base model and learns the labels and those
+logits the same way.
 
 Then exported to ONNX (input_ids, attention_mask, token_type_ids -> score, a probability),
 quantised (ONNX Runtime's dynamic quantisation: int8 matrix products per channel and int8 word
@@ -316,6 +319,10 @@ def main():
                              "in --similarity-file's format, and stop before training")
     parser.add_argument("--save-state", default="", help="also write the trained float weights here (a teacher for --teacher)")
     parser.add_argument("--teacher", default="", help="float weights written by --save-state: start from them and learn their scores")
+    parser.add_argument("--teacher-logits", default="",
+                        help="a .npy of a teacher's logits on the training pairs as assembled, [pairs, 2]: each pair as "
+                             "written, then reversed (ceiling.py's, made on a GPU); learnt as --teacher's are (--distill), "
+                             "the student starting from the base model")
     parser.add_argument("--distill", type=float, default=0.5, help="with --teacher, the weight of matching its logits (squared error) against the labels' cross-entropy")
     parser.add_argument("--anchor", type=float, default=1.0,
                         help="with --words-from-labels, the whole pairs' squared error against the teacher's logits times this")
@@ -400,6 +407,11 @@ def main():
 
     model = PairVerifier(args.layers)
     teacher = None
+    teacher_logits = None
+    if args.teacher_logits:
+        teacher_logits = np.load(args.teacher_logits).astype(np.float32)
+        if teacher_logits.shape != (len(examples), 2):
+            raise SystemExit(f"--teacher-logits: {teacher_logits.shape} for {len(examples)} training pairs")
     if args.teacher:
         # Distillation: the student starts as the teacher (narrowed below) and learns both the
         # labels and the teacher's logits, which carry how sure the teacher was of each pair.
@@ -430,10 +442,14 @@ def main():
         for batch in epoch_batches(lengths, order, args.batch):
             if step >= total:
                 break
-            ids, mask, types = batch_tensors([examples[i][0][order.random() < 0.5] for i in batch])
+            sides = [order.random() < 0.5 for _ in batch]  # each pair as written (False) or reversed
+            ids, mask, types = batch_tensors([examples[i][0][side] for i, side in zip(batch, sides)])
             labels = torch.tensor([examples[i][1] for i in batch])
             logits = model(ids, mask, types)
             loss = F.binary_cross_entropy_with_logits(logits, labels)
+            if teacher_logits is not None:
+                target = torch.tensor([teacher_logits[i, int(side)] for i, side in zip(batch, sides)])
+                loss = (1 - args.distill) * loss + args.distill * F.mse_loss(logits, target)
             if teacher is not None:
                 # The teacher's logits, not only its probabilities: the gateway's cuts (0.7, and
                 # 0.99 to overrule a word rule) sit where probabilities differ little and logits much.
@@ -463,6 +479,7 @@ def main():
     report = {"seed": args.seed, "layers": args.layers, "ffn": args.ffn,
               "teacher": {"distill": args.distill, "words_from_labels": bool(args.words_from_labels), "anchor": args.anchor}
               if teacher is not None else None,
+              "teacher_logits": {"file": Path(args.teacher_logits).name, "distill": args.distill} if args.teacher_logits else None,
               "strip_context": STRIP_CONTEXT, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
               "max_tokens": args.max_tokens, "train_pairs": len(train), "data": counts, "steps": total,
               "train_seconds": round(train_seconds), "similarity_seconds": round(similarity_seconds), "torch": torch.__version__, "threads": args.threads,
