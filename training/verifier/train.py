@@ -323,7 +323,9 @@ def main():
                         help="a .npy of a teacher's logits on the training pairs as assembled, [pairs, 2]: each pair as "
                              "written, then reversed (ceiling.py's, made on a GPU); learnt as --teacher's are (--distill), "
                              "the student starting from the base model")
-    parser.add_argument("--distill", type=float, default=0.5, help="with --teacher, the weight of matching its logits (squared error) against the labels' cross-entropy")
+    parser.add_argument("--distill", type=float, default=0.5,
+                        help="with --teacher or --teacher-logits, the weight of matching its logits (squared error) "
+                             "against the labels' cross-entropy")
     parser.add_argument("--anchor", type=float, default=1.0,
                         help="with --words-from-labels, the whole pairs' squared error against the teacher's logits times this")
     parser.add_argument("--whole-share", type=float, default=1.0,
@@ -333,6 +335,8 @@ def main():
                         help="1: with --teacher and --word-pairs, the changed words read alone learn their labels only "
                              "(the teacher never read words alone); the whole pairs are distilled as before")
     args = parser.parse_args()
+    if args.teacher and args.teacher_logits:
+        parser.error("--teacher and --teacher-logits: one teacher at a time")
     global STRIP_CONTEXT
     STRIP_CONTEXT = bool(args.strip_context)
 
